@@ -1,0 +1,2 @@
+/** jkubelet cmd. */
+package io.jkubelet.cmd;

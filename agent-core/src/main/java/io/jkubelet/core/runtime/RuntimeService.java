@@ -1,0 +1,73 @@
+package io.jkubelet.core.runtime;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Pod sandboxes and containers on a container runtime, shaped after the CRI {@code RuntimeService}.
+ *
+ * <p>Implementations are thread-safe: pod workers call them concurrently for different pods. Calls
+ * block until the runtime has answered. Every failure is a {@link RuntimeException}; a missing object
+ * is {@link NotFoundException}. Stop and remove calls are idempotent: stopping a stopped sandbox or
+ * container, or removing a removed one, succeeds.
+ */
+public interface RuntimeService {
+
+    /** The runtime's name and version, e.g. {@code docker} and {@code 20.10.24}. */
+    RuntimeVersion version();
+
+    /**
+     * Creates and starts a sandbox: the namespaces (network, IPC, UTS) that the pod's containers join.
+     *
+     * @return the sandbox id
+     */
+    String runPodSandbox(PodSandboxConfig config);
+
+    /** Stops the sandbox and every container in it; the sandbox's network is released. */
+    void stopPodSandbox(String podSandboxId);
+
+    /** Removes the sandbox and every container in it, forcibly. */
+    void removePodSandbox(String podSandboxId);
+
+    PodSandboxStatus podSandboxStatus(String podSandboxId);
+
+    List<PodSandbox> listPodSandbox(PodSandboxFilter filter);
+
+    /**
+     * Creates a container in the sandbox without starting it.
+     *
+     * @param sandboxConfig the config the sandbox was created from, for settings containers inherit
+     * @return the container id
+     */
+    String createContainer(String podSandboxId, ContainerConfig config, PodSandboxConfig sandboxConfig);
+
+    void startContainer(String containerId);
+
+    /**
+     * Sends the container its stop signal, then kills it once {@code timeout} has passed.
+     * Returns when the container has exited.
+     */
+    void stopContainer(String containerId, Duration timeout);
+
+    void removeContainer(String containerId);
+
+    List<Container> listContainers(ContainerFilter filter);
+
+    ContainerStatus containerStatus(String containerId);
+
+    /**
+     * Runs a command in a running container and waits for it, at most {@code timeout}.
+     * A command still running at the timeout is reported with {@link ExecResult#timedOut()}.
+     */
+    ExecResult execSync(String containerId, List<String> command, Duration timeout);
+
+    /**
+     * Subscribes to the runtime's container life-cycle events, so that the PLEG can relist as soon as
+     * something happens instead of polling. Delivery is best effort: a listener must still relist
+     * periodically. The listener is called on a runtime thread and must not block.
+     *
+     * @return a handle that ends the subscription
+     */
+    AutoCloseable watchEvents(Consumer<RuntimeEvent> listener);
+}

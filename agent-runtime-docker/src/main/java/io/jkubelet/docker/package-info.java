@@ -1,0 +1,2 @@
+/** jkubelet docker. */
+package io.jkubelet.docker;

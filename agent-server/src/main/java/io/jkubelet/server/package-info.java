@@ -1,0 +1,2 @@
+/** jkubelet server. */
+package io.jkubelet.server;
