@@ -1,0 +1,672 @@
+package io.jkubelet.core.runtime.testing;
+
+import io.jkubelet.core.runtime.Container;
+import io.jkubelet.core.runtime.ContainerConfig;
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.ContainerStatus;
+import io.jkubelet.core.runtime.ExecResult;
+import io.jkubelet.core.runtime.FilesystemUsage;
+import io.jkubelet.core.runtime.Image;
+import io.jkubelet.core.runtime.ImagePullException;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.Labels;
+import io.jkubelet.core.runtime.NamespaceMode;
+import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.core.runtime.PodSandbox;
+import io.jkubelet.core.runtime.PodSandboxConfig;
+import io.jkubelet.core.runtime.PodSandboxFilter;
+import io.jkubelet.core.runtime.PodSandboxState;
+import io.jkubelet.core.runtime.PodSandboxStatus;
+import io.jkubelet.core.runtime.RegistryAuth;
+import io.jkubelet.core.runtime.RuntimeEvent;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtime.RuntimeVersion;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * An in-memory container runtime for tests of the core, in the spirit of upstream's
+ * {@code pkg/kubelet/container/testing/fake_runtime.go}, kept honest by {@link RuntimeServiceContract}.
+ *
+ * <p>What it offers tests:
+ * <ul>
+ *   <li>{@link #calls()}: the port methods called, in order (upstream's {@code CalledFunctions});</li>
+ *   <li>{@link #injectError} (one-shot) and {@link #injectStickyError} (until {@link #clearErrors()}):
+ *       the next call(s) of a method throw the given exception, after being recorded;</li>
+ *   <li>images: {@link #addImage} makes an image present locally, {@link #makePullable} puts one in the
+ *       fake registry, {@link #failPull} makes pulls of a reference fail with a registry message;</li>
+ *   <li>processes: nothing runs, so {@link #scriptCommand} says how a command line behaves when it is a
+ *       container's command or an exec; an unscripted container runs until stopped or until
+ *       {@link #exitContainer} ends it;</li>
+ *   <li>{@link #watchEvents} listeners receive created/started/stopped/deleted events for sandboxes and
+ *       containers, synchronously on the thread that caused them;</li>
+ *   <li>every timestamp comes from the injected {@link Clock}; a scripted command that runs for a while
+ *       exits once the clock has passed its end (noticed at the next call).</li>
+ * </ul>
+ *
+ * <p>Thread-safe: every method holds the runtime's monitor, so calls from concurrent pod workers are
+ * serialised, as are event deliveries.
+ */
+public final class FakeRuntime implements RuntimeService, ImageService {
+
+    /** Exit code of a process killed by SIGKILL (128 + 9), as Docker reports after a stop timeout. */
+    public static final int EXIT_CODE_KILLED = 137;
+
+    /**
+     * How a command line behaves when run as a container's process or as an exec.
+     *
+     * @param exitCode the exit code when it ends by itself
+     * @param duration how long it runs; {@code null} for forever (until stopped)
+     * @param exitCodeOnTerm the exit code when sent the stop signal, or {@code null} when it ignores the
+     *     signal and is killed at the end of the grace period ({@value #EXIT_CODE_KILLED})
+     */
+    public record Script(int exitCode, String stdout, String stderr, Duration duration, Integer exitCodeOnTerm) {
+        public Script {
+            Objects.requireNonNull(stdout, "stdout");
+            Objects.requireNonNull(stderr, "stderr");
+        }
+
+        /** Ends at once with this exit code and no output. */
+        public static Script exitsWith(int exitCode) {
+            return new Script(exitCode, "", "", Duration.ZERO, null);
+        }
+
+        /** Prints this and ends at once with this exit code. */
+        public static Script prints(String stdout, String stderr, int exitCode) {
+            return new Script(exitCode, stdout, stderr, Duration.ZERO, null);
+        }
+
+        /** Runs until stopped, ignoring the stop signal (like {@code sleep} as PID 1). */
+        public static Script runsForever() {
+            return new Script(0, "", "", null, null);
+        }
+
+        public Script lasting(Duration duration) {
+            return new Script(exitCode, stdout, stderr, duration, exitCodeOnTerm);
+        }
+
+        public Script exitingOnTermWith(int code) {
+            return new Script(exitCode, stdout, stderr, duration, code);
+        }
+    }
+
+    private final Clock clock;
+    private final List<String> calls = new ArrayList<>();
+    private final Map<String, Deque<RuntimeException>> oneShotErrors = new HashMap<>();
+    private final Map<String, RuntimeException> stickyErrors = new HashMap<>();
+    private final Map<String, FakeSandbox> sandboxes = new LinkedHashMap<>();
+    private final Map<String, FakeContainer> containers = new LinkedHashMap<>();
+    /** Local images by id. */
+    private final Map<String, FakeImage> images = new LinkedHashMap<>();
+    /** References the fake registry serves, with the image id a pull produces. */
+    private final Map<String, String> pullable = new HashMap<>();
+    private final Map<String, String> pullFailures = new HashMap<>();
+    private final Map<List<String>, Script> scripts = new HashMap<>();
+    private final List<Consumer<RuntimeEvent>> listeners = new CopyOnWriteArrayList<>();
+    private FilesystemUsage imageFs = new FilesystemUsage("/var/lib/fake-runtime", 100L << 30, 60L << 30, 40L << 30,
+            1_000_000, 900_000, 100_000);
+    private long nextId;
+    private int nextIp = 2;
+
+    public FakeRuntime(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    // ---------------------------------------------------------------- test controls
+
+    /** The port methods called so far, by name, in call order. */
+    public synchronized List<String> calls() {
+        return List.copyOf(calls);
+    }
+
+    public synchronized void clearCalls() {
+        calls.clear();
+    }
+
+    /** The next call of {@code method} (a port method name, e.g. {@code createContainer}) throws {@code error}. */
+    public synchronized void injectError(String method, RuntimeException error) {
+        oneShotErrors.computeIfAbsent(method, m -> new ArrayDeque<>()).add(error);
+    }
+
+    /** Every call of {@code method} throws {@code error} until {@link #clearErrors()}. */
+    public synchronized void injectStickyError(String method, RuntimeException error) {
+        stickyErrors.put(method, error);
+    }
+
+    public synchronized void clearErrors() {
+        oneShotErrors.clear();
+        stickyErrors.clear();
+    }
+
+    /** Makes an image present locally under this reference; returns its id. Idempotent per reference. */
+    public synchronized String addImage(String reference) {
+        String ref = normalize(reference);
+        Optional<FakeImage> existing = find(ref);
+        if (existing.isPresent()) {
+            return existing.get().id;
+        }
+        return putImage(ref, "sha256:" + sha256("image:" + ref + ":" + nextId++));
+    }
+
+    /** Gives an existing image one more tag (like {@code docker tag}). */
+    public synchronized void tagImage(String existingReference, String newReference) {
+        FakeImage image = find(normalize(existingReference))
+                .orElseThrow(() -> new NotFoundException("image " + existingReference + " not found"));
+        image.tags.add(normalize(newReference));
+    }
+
+    /** Puts an image in the fake registry: pulling this reference then succeeds. */
+    public synchronized void makePullable(String reference) {
+        pullable.putIfAbsent(normalize(reference), "sha256:" + sha256("pullable:" + normalize(reference)));
+    }
+
+    /** Pulls of this reference fail with the registry's {@code message} until {@link #clearPullFailure}. */
+    public synchronized void failPull(String reference, String message) {
+        pullFailures.put(normalize(reference), message);
+    }
+
+    public synchronized void clearPullFailure(String reference) {
+        pullFailures.remove(normalize(reference));
+    }
+
+    public synchronized void setImageFsInfo(FilesystemUsage usage) {
+        this.imageFs = Objects.requireNonNull(usage, "usage");
+    }
+
+    /** Says how this command line (container command + args, or exec command) behaves. */
+    public synchronized void scriptCommand(List<String> commandLine, Script script) {
+        scripts.put(List.copyOf(commandLine), Objects.requireNonNull(script, "script"));
+    }
+
+    /**
+     * Makes a running container exit now, as if its process had ended.
+     *
+     * @param reason the runtime's reason ({@code OOMKilled}, ...), or {@code null} for the default
+     *     ({@code Completed} for 0, {@code Error} otherwise)
+     */
+    public synchronized void exitContainer(String containerId, int exitCode, String reason) {
+        FakeContainer c = container(containerId);
+        if (c.state != ContainerState.CONTAINER_RUNNING) {
+            throw new IllegalStateException("container " + containerId + " is not running but " + c.state);
+        }
+        c.exit(exitCode, reason);
+    }
+
+    /** The config a container was created from. */
+    public synchronized ContainerConfig containerConfig(String containerId) {
+        return container(containerId).config;
+    }
+
+    /** The config a sandbox was created from. */
+    public synchronized PodSandboxConfig sandboxConfig(String podSandboxId) {
+        return sandbox(podSandboxId).config;
+    }
+
+    // ---------------------------------------------------------------- RuntimeService
+
+    @Override
+    public synchronized RuntimeVersion version() {
+        record("version");
+        return new RuntimeVersion("fake", "0.1.0", "0.1.0");
+    }
+
+    @Override
+    public synchronized String runPodSandbox(PodSandboxConfig config) {
+        record("runPodSandbox");
+        Objects.requireNonNull(config, "config");
+        if (find(normalize(config.image())).isEmpty()) {
+            // dockershim pulls a missing sandbox image before creating the sandbox.
+            pull(config.image());
+        }
+        String id = newId();
+        boolean hostNetwork = config.namespaceOptions() != null && config.namespaceOptions().network() == NamespaceMode.NODE;
+        FakeSandbox sandbox = new FakeSandbox(id, config, clock.instant(), hostNetwork ? "" : "10.88.0." + nextIp++);
+        sandboxes.put(id, sandbox);
+        emit(id, sandbox.uid(), RuntimeEvent.Type.CREATED);
+        emit(id, sandbox.uid(), RuntimeEvent.Type.STARTED);
+        return id;
+    }
+
+    @Override
+    public synchronized void stopPodSandbox(String podSandboxId) {
+        record("stopPodSandbox");
+        FakeSandbox sandbox = sandbox(podSandboxId);
+        for (FakeContainer c : containersOf(podSandboxId)) {
+            c.terminate();
+        }
+        if (sandbox.state == PodSandboxState.SANDBOX_READY) {
+            sandbox.state = PodSandboxState.SANDBOX_NOTREADY;
+            emit(podSandboxId, sandbox.uid(), RuntimeEvent.Type.STOPPED);
+        }
+    }
+
+    @Override
+    public synchronized void removePodSandbox(String podSandboxId) {
+        record("removePodSandbox");
+        FakeSandbox sandbox = sandboxes.get(podSandboxId);
+        if (sandbox == null) {
+            return;
+        }
+        for (FakeContainer c : containersOf(podSandboxId)) {
+            c.terminate();
+            containers.remove(c.id);
+            emit(c.id, c.sandbox.uid(), RuntimeEvent.Type.DELETED);
+        }
+        if (sandbox.state == PodSandboxState.SANDBOX_READY) {
+            sandbox.state = PodSandboxState.SANDBOX_NOTREADY;
+            emit(podSandboxId, sandbox.uid(), RuntimeEvent.Type.STOPPED);
+        }
+        sandboxes.remove(podSandboxId);
+        emit(podSandboxId, sandbox.uid(), RuntimeEvent.Type.DELETED);
+    }
+
+    @Override
+    public synchronized PodSandboxStatus podSandboxStatus(String podSandboxId) {
+        record("podSandboxStatus");
+        FakeSandbox s = sandbox(podSandboxId);
+        String ip = s.state == PodSandboxState.SANDBOX_READY ? s.ip : "";
+        return new PodSandboxStatus(s.id, s.config.metadata(), s.state, s.createdAt, ip, List.of(),
+                s.config.namespaceOptions(), s.config.labels(), s.config.annotations());
+    }
+
+    @Override
+    public synchronized List<PodSandbox> listPodSandbox(PodSandboxFilter filter) {
+        record("listPodSandbox");
+        PodSandboxFilter f = filter == null ? PodSandboxFilter.ALL : filter;
+        List<PodSandbox> result = new ArrayList<>();
+        for (FakeSandbox s : sandboxes.values()) {
+            if ((f.id() == null || s.id.startsWith(f.id()))
+                    && (f.state() == null || f.state() == s.state)
+                    && matches(s.config.labels(), f.labelSelector())) {
+                result.add(new PodSandbox(s.id, s.config.metadata(), s.state, s.createdAt,
+                        s.config.labels(), s.config.annotations()));
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public synchronized String createContainer(String podSandboxId, ContainerConfig config,
+                                               PodSandboxConfig sandboxConfig) {
+        record("createContainer");
+        Objects.requireNonNull(config, "config");
+        FakeSandbox sandbox = sandbox(podSandboxId);
+        FakeImage image = find(normalize(config.image()))
+                .orElseThrow(() -> new NotFoundException("image " + config.image() + " not found"));
+        String id = newId();
+        FakeContainer c = new FakeContainer(id, sandbox, config, image.id, clock.instant());
+        containers.put(id, c);
+        emit(id, sandbox.uid(), RuntimeEvent.Type.CREATED);
+        return id;
+    }
+
+    @Override
+    public synchronized void startContainer(String containerId) {
+        record("startContainer");
+        FakeContainer c = container(containerId);
+        if (c.state != ContainerState.CONTAINER_CREATED) {
+            throw new IllegalStateException("cannot start container " + containerId + ": it is " + c.state);
+        }
+        c.start();
+    }
+
+    @Override
+    public synchronized void stopContainer(String containerId, Duration timeout) {
+        record("stopContainer");
+        container(containerId).terminate();
+    }
+
+    @Override
+    public synchronized void removeContainer(String containerId) {
+        record("removeContainer");
+        FakeContainer c = containers.get(containerId);
+        if (c == null) {
+            return;
+        }
+        c.terminate();
+        containers.remove(containerId);
+        emit(containerId, c.sandbox.uid(), RuntimeEvent.Type.DELETED);
+    }
+
+    @Override
+    public synchronized List<Container> listContainers(ContainerFilter filter) {
+        record("listContainers");
+        ContainerFilter f = filter == null ? ContainerFilter.ALL : filter;
+        List<Container> result = new ArrayList<>();
+        for (FakeContainer c : containers.values()) {
+            c.refresh();
+            if ((f.id() == null || c.id.startsWith(f.id()))
+                    && (f.state() == null || f.state() == c.state)
+                    && (f.podSandboxId() == null || c.sandbox.id.equals(f.podSandboxId()))
+                    && matches(c.config.labels(), f.labelSelector())) {
+                result.add(new Container(c.id, c.sandbox.id, c.config.metadata(), c.config.image(), c.imageRef,
+                        c.state, c.createdAt, c.config.labels(), c.config.annotations()));
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public synchronized ContainerStatus containerStatus(String containerId) {
+        record("containerStatus");
+        FakeContainer c = container(containerId);
+        c.refresh();
+        String logPath = c.config.logPath() == null || c.config.logPath().isEmpty()
+                ? "" : c.sandbox.config.logDirectory() + "/" + c.config.logPath();
+        return new ContainerStatus(c.id, c.config.metadata(), c.state, c.createdAt, c.startedAt, c.finishedAt,
+                c.exitCode, c.config.image(), c.imageRef, c.reason, c.message, c.config.labels(),
+                c.config.annotations(), c.config.mounts(), logPath);
+    }
+
+    @Override
+    public synchronized ExecResult execSync(String containerId, List<String> command, Duration timeout) {
+        record("execSync");
+        FakeContainer c = container(containerId);
+        c.refresh();
+        if (c.state != ContainerState.CONTAINER_RUNNING) {
+            throw new IllegalStateException("cannot exec in container " + containerId + ": it is not running");
+        }
+        Script script = scripts.get(List.copyOf(command));
+        if (script == null) {
+            // What a real runtime answers for a program it cannot find.
+            return new ExecResult(126, new byte[0],
+                    ("exec: \"" + command.getFirst() + "\": executable file not found (fake runtime: no script)")
+                            .getBytes(StandardCharsets.UTF_8), false);
+        }
+        boolean timedOut = script.duration() == null || script.duration().compareTo(timeout) > 0;
+        return new ExecResult(timedOut ? -1 : script.exitCode(), script.stdout().getBytes(StandardCharsets.UTF_8),
+                script.stderr().getBytes(StandardCharsets.UTF_8), timedOut);
+    }
+
+    @Override
+    public synchronized AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
+        record("watchEvents");
+        Objects.requireNonNull(listener, "listener");
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    // ---------------------------------------------------------------- ImageService
+
+    @Override
+    public synchronized List<Image> listImages() {
+        record("listImages");
+        return images.values().stream().map(FakeImage::toImage).toList();
+    }
+
+    @Override
+    public synchronized Optional<Image> imageStatus(String image) {
+        record("imageStatus");
+        return find(normalize(image)).map(FakeImage::toImage);
+    }
+
+    @Override
+    public synchronized String pullImage(String image, RegistryAuth auth) {
+        record("pullImage");
+        return pull(image);
+    }
+
+    /**
+     * Removes an image. By id: the image with every tag; by tag or digest: that reference, and the image
+     * once no tag is left. Idempotent; fails while a container uses the image.
+     */
+    @Override
+    public synchronized void removeImage(String image) {
+        record("removeImage");
+        String ref = normalize(image);
+        Optional<FakeImage> found = find(ref);
+        if (found.isEmpty()) {
+            return;
+        }
+        FakeImage img = found.get();
+        boolean byId = img.id.equals(image) || img.id.equals("sha256:" + image);
+        if (!byId) {
+            img.tags.remove(ref);
+            img.digests.remove(image);
+            if (!img.tags.isEmpty() || !img.digests.isEmpty()) {
+                return;
+            }
+        }
+        for (FakeContainer c : containers.values()) {
+            if (c.imageRef.equals(img.id)) {
+                throw new IllegalStateException("cannot remove image " + image + ": container " + c.id + " uses it");
+            }
+        }
+        images.remove(img.id);
+    }
+
+    @Override
+    public synchronized FilesystemUsage imageFsInfo() {
+        record("imageFsInfo");
+        return imageFs;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void record(String method) {
+        calls.add(method);
+        Deque<RuntimeException> queue = oneShotErrors.get(method);
+        if (queue != null && !queue.isEmpty()) {
+            throw queue.poll();
+        }
+        RuntimeException sticky = stickyErrors.get(method);
+        if (sticky != null) {
+            throw sticky;
+        }
+    }
+
+    private String pull(String image) {
+        String ref = normalize(image);
+        String failure = pullFailures.get(ref);
+        if (failure != null) {
+            throw new ImagePullException(failure, null);
+        }
+        String id = pullable.get(ref);
+        if (id == null) {
+            throw new ImagePullException("pull access denied for " + image
+                    + ", repository does not exist or may require authorization", null);
+        }
+        FakeImage existing = images.get(id);
+        if (existing != null) {
+            existing.tags.add(ref);
+        } else {
+            putImage(ref, id);
+        }
+        images.get(id).digests.add(repository(ref) + "@" + id);
+        return id;
+    }
+
+    private String putImage(String ref, String id) {
+        FakeImage image = new FakeImage(id);
+        image.tags.add(ref);
+        images.put(id, image);
+        return id;
+    }
+
+    private Optional<FakeImage> find(String normalizedRef) {
+        for (FakeImage image : images.values()) {
+            if (image.id.equals(normalizedRef) || image.id.equals("sha256:" + normalizedRef)
+                    || image.tags.contains(normalizedRef) || image.digests.contains(normalizedRef)) {
+                return Optional.of(image);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code busybox} and {@code busybox:latest} name the same image; ids and digests stay as they are. */
+    private static String normalize(String reference) {
+        Objects.requireNonNull(reference, "image reference");
+        if (reference.startsWith("sha256:") || reference.contains("@") || reference.matches("[0-9a-f]{12,64}")) {
+            return reference;
+        }
+        int slash = reference.lastIndexOf('/');
+        return reference.indexOf(':', slash + 1) >= 0 ? reference : reference + ":latest";
+    }
+
+    private static String repository(String normalizedTag) {
+        int slash = normalizedTag.lastIndexOf('/');
+        int colon = normalizedTag.indexOf(':', slash + 1);
+        return colon < 0 ? normalizedTag : normalizedTag.substring(0, colon);
+    }
+
+    private static boolean matches(Map<String, String> labels, Map<String, String> selector) {
+        if (selector == null) {
+            return true;
+        }
+        for (Map.Entry<String, String> e : selector.entrySet()) {
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private FakeSandbox sandbox(String id) {
+        FakeSandbox s = id == null ? null : sandboxes.get(id);
+        if (s == null) {
+            throw new NotFoundException("pod sandbox " + id + " not found");
+        }
+        return s;
+    }
+
+    private FakeContainer container(String id) {
+        FakeContainer c = id == null ? null : containers.get(id);
+        if (c == null) {
+            throw new NotFoundException("container " + id + " not found");
+        }
+        return c;
+    }
+
+    private List<FakeContainer> containersOf(String sandboxId) {
+        return containers.values().stream().filter(c -> c.sandbox.id.equals(sandboxId)).toList();
+    }
+
+    private String newId() {
+        return sha256("fake-runtime-object-" + nextId++);
+    }
+
+    private void emit(String id, String podUid, RuntimeEvent.Type type) {
+        RuntimeEvent event = new RuntimeEvent(id, podUid, type);
+        for (Consumer<RuntimeEvent> listener : listeners) {
+            listener.accept(event);
+        }
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final class FakeSandbox {
+        final String id;
+        final PodSandboxConfig config;
+        final Instant createdAt;
+        final String ip;
+        PodSandboxState state = PodSandboxState.SANDBOX_READY;
+
+        FakeSandbox(String id, PodSandboxConfig config, Instant createdAt, String ip) {
+            this.id = id;
+            this.config = config;
+            this.createdAt = createdAt;
+            this.ip = ip;
+        }
+
+        String uid() {
+            return config.labels().getOrDefault(Labels.POD_UID, config.metadata() == null ? null : config.metadata().uid());
+        }
+    }
+
+    private final class FakeContainer {
+        final String id;
+        final FakeSandbox sandbox;
+        final ContainerConfig config;
+        final String imageRef;
+        final Instant createdAt;
+        ContainerState state = ContainerState.CONTAINER_CREATED;
+        Instant startedAt;
+        Instant finishedAt;
+        int exitCode;
+        String reason = "";
+        String message = "";
+        Script script;
+
+        FakeContainer(String id, FakeSandbox sandbox, ContainerConfig config, String imageRef, Instant createdAt) {
+            this.id = id;
+            this.sandbox = sandbox;
+            this.config = config;
+            this.imageRef = imageRef;
+            this.createdAt = createdAt;
+        }
+
+        void start() {
+            List<String> commandLine = new ArrayList<>(config.command());
+            commandLine.addAll(config.args());
+            script = scripts.getOrDefault(commandLine, Script.runsForever());
+            state = ContainerState.CONTAINER_RUNNING;
+            startedAt = clock.instant();
+            emit(id, sandbox.uid(), RuntimeEvent.Type.STARTED);
+            refresh();
+        }
+
+        /** Ends a scripted process whose time has come. */
+        void refresh() {
+            if (state == ContainerState.CONTAINER_RUNNING && script != null && script.duration() != null
+                    && !clock.instant().isBefore(startedAt.plus(script.duration()))) {
+                exit(script.exitCode(), null);
+            }
+        }
+
+        /** The stop signal: a process that handles it exits with its code, the others are killed. */
+        void terminate() {
+            refresh();
+            if (state == ContainerState.CONTAINER_RUNNING) {
+                Integer onTerm = script == null ? null : script.exitCodeOnTerm();
+                exit(onTerm != null ? onTerm : EXIT_CODE_KILLED, null);
+            }
+            // A created container that is stopped stays created, as in Docker: nothing ran.
+        }
+
+        void exit(int code, String why) {
+            state = ContainerState.CONTAINER_EXITED;
+            finishedAt = clock.instant();
+            exitCode = code;
+            reason = why != null ? why : code == 0 ? "Completed" : "Error";
+            emit(id, sandbox.uid(), RuntimeEvent.Type.STOPPED);
+        }
+    }
+
+    private static final class FakeImage {
+        final String id;
+        final List<String> tags = new ArrayList<>();
+        final List<String> digests = new ArrayList<>();
+
+        FakeImage(String id) {
+            this.id = id;
+        }
+
+        Image toImage() {
+            return new Image(id, tags, digests, 1_000_000L, null, "");
+        }
+    }
+}
