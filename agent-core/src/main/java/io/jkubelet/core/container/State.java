@@ -1,0 +1,18 @@
+package io.jkubelet.core.container;
+
+/** A container's state as the kubelet sees it (upstream {@code kubecontainer.State}). */
+public enum State {
+    CREATED,
+    RUNNING,
+    EXITED,
+    UNKNOWN;
+
+    public static State of(io.jkubelet.core.runtime.ContainerState s) {
+        return switch (s) {
+            case CONTAINER_CREATED -> CREATED;
+            case CONTAINER_RUNNING -> RUNNING;
+            case CONTAINER_EXITED -> EXITED;
+            case CONTAINER_UNKNOWN -> UNKNOWN;
+        };
+    }
+}

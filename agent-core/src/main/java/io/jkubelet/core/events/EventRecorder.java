@@ -1,0 +1,15 @@
+package io.jkubelet.core.events;
+
+import io.fabric8.kubernetes.api.model.ObjectReference;
+
+/**
+ * Records kubelet events (upstream {@code record.EventRecorder}) with kubelet's reasons: {@code Pulling},
+ * {@code Created}, {@code Started}, {@code Killing}, {@code BackOff}, ... Implementations must not block
+ * the caller on I/O. Thread-safe.
+ */
+public interface EventRecorder {
+    String NORMAL = "Normal";
+    String WARNING = "Warning";
+
+    void event(ObjectReference involved, String type, String reason, String message);
+}

@@ -1,0 +1,116 @@
+package io.jkubelet.core.images;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.events.References;
+import io.jkubelet.core.runtime.ImagePullException;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RegistryAuth;
+import io.jkubelet.core.util.Backoff;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Makes sure a container's image is present, by its pull policy (upstream {@code images.imageManager}):
+ * {@code Never} fails with {@code ErrImageNeverPull} when absent, {@code IfNotPresent} pulls when absent,
+ * {@code Always} pulls every time. Failed pulls back off per image (10 s doubling to 300 s), during which
+ * the container waits with {@code ImagePullBackOff}. Pulls are serialized when {@code serializeImagePulls}.
+ */
+public final class ImageManager {
+    public static final String ERR_IMAGE_PULL = "ErrImagePull";
+    public static final String IMAGE_PULL_BACK_OFF = "ImagePullBackOff";
+    public static final String ERR_IMAGE_NEVER_PULL = "ErrImageNeverPull";
+    public static final String INVALID_IMAGE_NAME = "InvalidImageName";
+
+    /** Why a container's image is not there: a kubelet waiting reason and its message. */
+    public static final class ImageException extends Exception {
+        private final String reason;
+
+        public ImageException(String reason, String message) {
+            super(message);
+            this.reason = reason;
+        }
+
+        public String reason() {
+            return reason;
+        }
+    }
+
+    private final ImageService images;
+    private final EventRecorder recorder;
+    private final Clock clock;
+    private final Backoff backoff;
+    private final ReentrantLock serialPulls;
+
+    public ImageManager(ImageService images, EventRecorder recorder, Clock clock, boolean serializeImagePulls) {
+        this.images = images;
+        this.recorder = recorder;
+        this.clock = clock;
+        this.backoff = new Backoff(clock, Duration.ofSeconds(10), Duration.ofSeconds(300));
+        this.serialPulls = serializeImagePulls ? new ReentrantLock() : null;
+    }
+
+    /**
+     * Ensures the image of {@code container} is present.
+     *
+     * @return the image reference (id) to run
+     * @throws ImageException with the kubelet's reason when it is not and cannot be pulled now
+     */
+    public String ensureImageExists(Pod pod, Container container, RegistryAuth auth) throws ImageException {
+        String image = container.getImage();
+        if (image == null || image.isBlank()) {
+            throw new ImageException(INVALID_IMAGE_NAME, "Failed to apply default image tag \"\": couldn't parse image name \"\": invalid reference format");
+        }
+        var ref = References.container(pod, container);
+        String policy = container.getImagePullPolicy() == null || container.getImagePullPolicy().isEmpty()
+                ? ImageReference.defaultPullPolicy(image) : container.getImagePullPolicy();
+        Optional<io.jkubelet.core.runtime.Image> present = images.imageStatus(image);
+        if (!"Always".equals(policy) && present.isPresent()) {
+            recorder.event(ref, EventRecorder.NORMAL, "Pulled",
+                    "Container image \"" + image + "\" already present on machine");
+            return present.get().id();
+        }
+        if ("Never".equals(policy)) {
+            String msg = "Container image \"" + image + "\" is not present with pull policy of Never";
+            recorder.event(ref, EventRecorder.WARNING, ERR_IMAGE_NEVER_PULL, msg);
+            throw new ImageException(ERR_IMAGE_NEVER_PULL, msg);
+        }
+        String key = image;
+        if (backoff.isInBackOffSince(key, clock.instant())) {
+            String msg = "Back-off pulling image \"" + image + "\"";
+            recorder.event(ref, EventRecorder.NORMAL, "BackOff", msg);
+            throw new ImageException(IMAGE_PULL_BACK_OFF, msg);
+        }
+        recorder.event(ref, EventRecorder.NORMAL, "Pulling", "Pulling image \"" + image + "\"");
+        long start = System.nanoTime();
+        if (serialPulls != null) {
+            serialPulls.lock();
+        }
+        try {
+            String imageRef = images.pullImage(image, auth);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            recorder.event(ref, EventRecorder.NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in "
+                    + formatSeconds(took));
+            backoff.reset(key);
+            return imageRef;
+        } catch (ImagePullException | io.jkubelet.core.runtime.NotFoundException e) {
+            backoff.next(key, clock.instant());
+            String msg = "Failed to pull image \"" + image + "\": " + e.getMessage();
+            recorder.event(ref, EventRecorder.WARNING, "Failed", msg);
+            recorder.event(ref, EventRecorder.WARNING, "Failed", "Error: " + ERR_IMAGE_PULL);
+            throw new ImageException(ERR_IMAGE_PULL, msg);
+        } finally {
+            if (serialPulls != null) {
+                serialPulls.unlock();
+            }
+        }
+    }
+
+    private static String formatSeconds(Duration d) {
+        return String.format(java.util.Locale.ROOT, "%.3fs", d.toNanos() / 1e9);
+    }
+}

@@ -1,0 +1,462 @@
+package io.jkubelet.core.kubelet;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.container.ContainerStatus;
+import io.jkubelet.core.container.State;
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.events.References;
+import io.jkubelet.core.images.ImageManager;
+import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
+import io.jkubelet.core.kuberuntime.OomScorePolicy;
+import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.kuberuntime.ProbeVerdicts;
+import io.jkubelet.core.kuberuntime.RuntimeManager;
+import io.jkubelet.core.kuberuntime.SyncResult;
+import io.jkubelet.core.pleg.GenericPleg;
+import io.jkubelet.core.pleg.PodLifecycleEvent;
+import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.status.ContainerProbeView;
+import io.jkubelet.core.status.PodPhases;
+import io.jkubelet.core.status.PodStatusGenerator;
+import io.jkubelet.core.status.ReasonCache;
+import io.jkubelet.core.status.StatusManager;
+import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.VolumeManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The node agent: takes the desired pods from the sources, makes the runtime run them through one worker
+ * per pod, keeps their status, and cleans up what removed pods leave behind (upstream {@code Kubelet}).
+ * Every source, PLEG event and timer goes through one {@link SyncLoop}; all slow work runs on pod workers.
+ */
+public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Kubelet.class);
+
+    static final Duration SYNC_TICK = Duration.ofSeconds(1);
+    static final Duration HOUSEKEEPING_PERIOD = Duration.ofSeconds(2);
+    /** Retry after a failed pod sync (upstream {@code backOffPeriod}). */
+    static final Duration BACK_OFF_PERIOD = Duration.ofSeconds(10);
+    /** Dead instances kept per container (upstream {@code MaxPerPodContainer}, from --maximum-dead-containers-per-container). */
+    static final int MAX_DEAD_PER_CONTAINER = 1;
+    static final String CONFIG_SOURCE = "kubernetes.io/config.source";
+
+    private final KubeletSettings settings;
+    private final KubeletDeps deps;
+    private final PodManager podManager = new PodManager();
+    private final ReasonCache reasonCache = new ReasonCache();
+    private final StatusManager statusManager;
+    private final PodStatusGenerator statusGenerator;
+    private final RuntimeManager runtimeManager;
+    private final VolumeManager volumes;
+    private final PodDirs dirs;
+    private final PodWorkers podWorkers;
+    private final GenericPleg pleg;
+    private final SyncLoop syncLoop = new SyncLoop();
+    private final ExecutorService workerExecutor = Executors.newVirtualThreadPerTaskExecutor();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "kubelet-timers");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile BooleanSupplier sourcesReady = () -> true;
+
+    public Kubelet(KubeletSettings settings, KubeletDeps deps, Function<Pod, String> qosClass, OomScorePolicy oomPolicy) {
+        this.settings = settings;
+        this.deps = deps;
+        this.dirs = new PodDirs(settings.rootDir());
+        this.volumes = new VolumeManager(dirs);
+        this.statusManager = new StatusManager(deps.clock());
+        this.statusGenerator = new PodStatusGenerator(reasonCache, ContainerProbeView.NO_PROBES, qosClass);
+        ImageManager images = new ImageManager(deps.images(), deps.recorder(), deps.clock(), settings.serializeImagePulls());
+        this.runtimeManager = new RuntimeManager(deps.runtime(), images,
+                new ContainerConfigFactory(settings.node(), oomPolicy), volumes, dirs, settings.node(), deps.recorder(),
+                deps.clock());
+        this.podWorkers = new PodWorkers(this, deps.clock(), settings.syncFrequency(), BACK_OFF_PERIOD, workerExecutor);
+        this.pleg = new GenericPleg(deps.runtime(), settings.node().nodeName(),
+                e -> syncLoop.submit(() -> handlePlegEvent(e)), deps.clock(), settings.relistPeriod());
+    }
+
+    /** Housekeeping waits until every source has delivered its pods once, so nothing is killed too early. */
+    public void setSourcesReady(BooleanSupplier ready) {
+        this.sourcesReady = ready;
+    }
+
+    public void run() {
+        try {
+            Files.createDirectories(dirs.podsDir());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create " + dirs.podsDir() + ": " + e.getMessage(), e);
+        }
+        syncLoop.start();
+        pleg.start();
+        timers.scheduleWithFixedDelay(() -> syncLoop.submit(this::syncDuePods),
+                SYNC_TICK.toMillis(), SYNC_TICK.toMillis(), TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(() -> syncLoop.submit(this::housekeeping),
+                HOUSEKEEPING_PERIOD.toMillis(), HOUSEKEEPING_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(this::garbageCollectContainers,
+                settings.containerGcPeriod().toMillis(), settings.containerGcPeriod().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    // ---- pod updates from the sources (called on any thread; handled on the loop) ----
+
+    public void handlePodAdditions(List<Pod> pods) {
+        syncLoop.submit(() -> {
+            List<Pod> sorted = new ArrayList<>(pods);
+            sorted.sort(Comparator.comparing(p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
+            for (Pod pod : sorted) {
+                podManager.addOrUpdate(pod);
+                if (isTerminal(pod)) {
+                    continue;
+                }
+                Optional<String> rejection = admit(pod);
+                if (rejection.isPresent()) {
+                    reject(pod, "OutOfpods", rejection.get());
+                    continue;
+                }
+                podWorkers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+            }
+        });
+    }
+
+    public void handlePodUpdates(List<Pod> pods) {
+        syncLoop.submit(() -> {
+            for (Pod pod : pods) {
+                podManager.addOrUpdate(pod);
+                if (podWorkers.isKnown(pod.getMetadata().getUid())) {
+                    podWorkers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
+                }
+            }
+        });
+    }
+
+    /** Pods whose source dropped them: killed with their grace period, cleaned up by housekeeping. */
+    public void handlePodRemoves(List<Pod> pods) {
+        syncLoop.submit(() -> {
+            for (Pod pod : pods) {
+                podManager.remove(pod);
+                podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, null);
+            }
+        });
+    }
+
+    /** Pods marked for graceful deletion: killed with {@code deletionGracePeriodSeconds}. */
+    public void handlePodDeletes(List<Pod> pods) {
+        syncLoop.submit(() -> {
+            for (Pod pod : pods) {
+                podManager.addOrUpdate(pod);
+                podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
+            }
+        });
+    }
+
+    public void handlePodReconcile(List<Pod> pods) {
+        syncLoop.submit(() -> pods.forEach(podManager::addOrUpdate));
+    }
+
+    private void handlePlegEvent(PodLifecycleEvent e) {
+        Optional<Pod> pod = podManager.get(e.podUid());
+        if (pod.isPresent()) {
+            podWorkers.updatePod(PodWorkers.UpdateType.SYNC, pod.get(), null);
+        } else if (podWorkers.isKnown(e.podUid())) {
+            // A pod being torn down: let its worker look again.
+            log.debug("PLEG event for pod {} being removed: {}", e.podUid(), e.type());
+        }
+    }
+
+    private void syncDuePods() {
+        for (String uid : podWorkers.takeDue()) {
+            podManager.get(uid).ifPresent(p -> podWorkers.updatePod(PodWorkers.UpdateType.SYNC, p, null));
+        }
+    }
+
+    private Optional<String> admit(Pod pod) {
+        long active = podManager.pods().stream()
+                .filter(p -> !p.getMetadata().getUid().equals(pod.getMetadata().getUid()))
+                .filter(p -> !isTerminal(p) && !podWorkers.isTerminationRequested(p.getMetadata().getUid()))
+                .count();
+        if (active >= settings.maxPods()) {
+            return Optional.of("Node didn't have enough resource: pods, requested: 1, used: " + active
+                    + ", capacity: " + settings.maxPods());
+        }
+        return Optional.empty();
+    }
+
+    private void reject(Pod pod, String reason, String message) {
+        deps.recorder().event(References.pod(pod), EventRecorder.WARNING, reason, message);
+        PodStatus s = new PodStatus();
+        s.setPhase(PodPhases.FAILED);
+        s.setReason(reason);
+        s.setMessage("Pod was rejected: " + message);
+        s.setConditions(List.of());
+        statusManager.setPodStatus(pod, s);
+    }
+
+    private boolean isTerminal(Pod pod) {
+        Optional<PodStatus> s = statusManager.getPodStatus(pod.getMetadata().getUid());
+        return s.isPresent() && PodPhases.isTerminal(s.get().getPhase());
+    }
+
+    static boolean isStaticPod(Pod pod) {
+        Map<String, String> a = pod.getMetadata().getAnnotations();
+        String source = a == null ? null : a.get(CONFIG_SOURCE);
+        return source != null && !"api".equals(source);
+    }
+
+    // ---- pod workers' handlers ----
+
+    @Override
+    public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        var podStatus = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        PodStatus apiStatus = generateStatus(pod, podStatus, false);
+        statusManager.setPodStatus(pod, apiStatus);
+        if (PodPhases.isTerminal(apiStatus.getPhase())) {
+            return PodWorkers.SyncOutcome.TERMINAL;
+        }
+        SyncResult result = runtimeManager.syncPod(pod, podStatus, ProbeVerdicts.NONE);
+        boolean reasonsChanged = false;
+        Duration retryAfter = null;
+        for (SyncResult.StartResult r : result.starts()) {
+            var before = reasonCache.get(uid, r.containerName());
+            if (r.ok()) {
+                reasonCache.remove(uid, r.containerName());
+                reasonsChanged |= before.isPresent();
+            } else {
+                reasonCache.add(uid, r.containerName(), r.reason(), r.message());
+                reasonsChanged |= before.isEmpty() || !before.get().reason().equals(r.reason());
+                if (RuntimeManager.CRASH_LOOP_BACK_OFF.equals(r.reason())) {
+                    Duration left = crashLoopRemaining(pod, podStatus, r.containerName());
+                    retryAfter = retryAfter == null || left.compareTo(retryAfter) < 0 ? left : retryAfter;
+                }
+            }
+        }
+        if (reasonsChanged) {
+            statusManager.setPodStatus(pod, generateStatus(pod, podStatus, false));
+        }
+        if (result.error() != null) {
+            log.warn("Error syncing pod {}: {}", PodSpecs.format(pod), result.error());
+            return new PodWorkers.SyncOutcome(false, BACK_OFF_PERIOD);
+        }
+        if (result.failed() && retryAfter == null) {
+            retryAfter = BACK_OFF_PERIOD;
+        }
+        return new PodWorkers.SyncOutcome(false, retryAfter);
+    }
+
+    private Duration crashLoopRemaining(Pod pod, io.jkubelet.core.container.PodStatus podStatus, String name) {
+        Optional<ContainerStatus> exited = podStatus.containersByName(name).stream()
+                .filter(s -> s.state() == State.EXITED && s.finishedAt() != null).findFirst();
+        Optional<io.fabric8.kubernetes.api.model.Container> spec = PodSpecs.findContainer(pod, name);
+        if (exited.isEmpty() || spec.isEmpty()) {
+            return BACK_OFF_PERIOD;
+        }
+        String key = pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace() + "_"
+                + pod.getMetadata().getUid() + "_" + name + "_" + io.jkubelet.core.kuberuntime.ContainerHash.of(spec.get());
+        // A little past the end, so the next sync is sure to be out of back-off.
+        return runtimeManager.crashBackoff().remaining(key, exited.get().finishedAt()).plusMillis(100);
+    }
+
+    @Override
+    public void syncTerminatingPod(Pod pod, Long gracePeriodOverride) {
+        String uid = pod.getMetadata().getUid();
+        var podStatus = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        runtimeManager.killPod(pod, podStatus, gracePeriodOverride);
+        var after = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        if (podManager.get(uid).isPresent() && pod.getSpec() != null) {
+            statusManager.setPodStatus(pod, generateStatus(pod, after, true));
+        }
+    }
+
+    @Override
+    public void syncTerminatedPod(Pod pod) {
+        log.info("Pod {} terminated", PodSpecs.format(pod));
+    }
+
+    private PodStatus generateStatus(Pod pod, io.jkubelet.core.container.PodStatus podStatus, boolean terminal) {
+        PodStatus old = statusManager.getPodStatus(pod.getMetadata().getUid())
+                .orElse(pod.getStatus() == null ? new PodStatus() : pod.getStatus());
+        return statusGenerator.generate(pod, podStatus, old, terminal, settings.node().hostIps(), isStaticPod(pod));
+    }
+
+    // ---- housekeeping and garbage collection ----
+
+    /** Upstream {@code HandlePodCleanups}: kill what should not run, clean up what removed pods left. */
+    void housekeeping() {
+        if (!sourcesReady.getAsBoolean()) {
+            return;
+        }
+        Set<String> desired = podManager.uids();
+        // Pods whose workers finished and that no source wants any more.
+        for (String uid : podWorkers.knownUids()) {
+            if (!desired.contains(uid) && podWorkers.isTerminated(uid)) {
+                cleanupRemovedPod(uid);
+                podWorkers.forget(uid);
+            }
+        }
+        // Pods running on the runtime that nobody wants (removed while the agent was down).
+        for (RunningPod rp : pleg.runningPods()) {
+            if (desired.contains(rp.uid()) || podWorkers.isKnown(rp.uid())) {
+                continue;
+            }
+            boolean anyRunning = rp.members().stream().anyMatch(RunningPod.Member::running);
+            if (anyRunning) {
+                log.info("Killing unwanted pod {}/{} ({})", rp.namespace(), rp.name(), rp.uid());
+                podWorkers.updatePod(PodWorkers.UpdateType.KILL, orphan(rp), 1L);
+            } else {
+                cleanupRemovedPod(rp.uid());
+            }
+        }
+        statusManager.removeOrphanedStatuses(desired);
+        cleanupOrphanedPodDirs(desired);
+    }
+
+    private static Pod orphan(RunningPod rp) {
+        return new PodBuilder().withNewMetadata().withUid(rp.uid()).withName(rp.name()).withNamespace(rp.namespace())
+                .endMetadata().withNewSpec().endSpec().build();
+    }
+
+    private void cleanupRemovedPod(String uid) {
+        workerExecutor.execute(() -> {
+            Optional<RunningPod> rp = pleg.runningPod(uid);
+            runtimeManager.removePod(uid);
+            volumes.cleanupPod(uid);
+            reasonCache.removePod(uid);
+            rp.ifPresent(p -> removePodLogs(p.namespace(), p.name(), uid));
+            pleg.requestRelist();
+        });
+    }
+
+    private void removePodLogs(String namespace, String name, String uid) {
+        Path dir = settings.node().podLogsDir().resolve(namespace + "_" + name + "_" + uid);
+        try {
+            if (Files.isDirectory(dir)) {
+                try (var walk = Files.walk(dir)) {
+                    for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+            Path links = settings.node().containerLogsDir();
+            if (Files.isDirectory(links)) {
+                try (var s = Files.list(links)) {
+                    for (Path l : s.filter(p -> p.getFileName().toString().startsWith(name + "_" + namespace + "_")).toList()) {
+                        if (Files.isSymbolicLink(l) && !Files.exists(l)) {
+                            Files.deleteIfExists(l);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Failed to remove logs of pod {}/{}: {}", namespace, name, e.getMessage());
+        }
+    }
+
+    private void cleanupOrphanedPodDirs(Set<String> desired) {
+        Path pods = dirs.podsDir();
+        if (!Files.isDirectory(pods)) {
+            return;
+        }
+        Set<String> running = pleg.runningPods().stream().map(RunningPod::uid).collect(Collectors.toSet());
+        try (var s = Files.list(pods)) {
+            for (Path p : s.toList()) {
+                String uid = p.getFileName().toString();
+                if (!desired.contains(uid) && !running.contains(uid) && !podWorkers.isKnown(uid)) {
+                    volumes.cleanupPod(uid);
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Failed to list {}: {}", pods, e.getMessage());
+        }
+    }
+
+    /** Container GC: keep the newest dead instance of each container, drop old sandboxes (upstream {@code containerGC}). */
+    void garbageCollectContainers() {
+        try {
+            Set<String> desired = podManager.uids();
+            for (RunningPod rp : pleg.runningPods()) {
+                if (!desired.contains(rp.uid())) {
+                    continue; // removed pods are cleaned up whole by housekeeping
+                }
+                var status = runtimeManager.getPodStatus(rp.uid(), rp.name(), rp.namespace());
+                Map<String, List<ContainerStatus>> byName = status.containers().stream()
+                        .filter(c -> c.state() == State.EXITED)
+                        .collect(Collectors.groupingBy(ContainerStatus::name));
+                Set<String> latestIds = new HashSet<>();
+                status.containers().stream().collect(Collectors.groupingBy(ContainerStatus::name))
+                        .forEach((n, l) -> latestIds.add(l.get(0).id()));
+                byName.forEach((name, dead) -> {
+                    int kept = 0;
+                    for (ContainerStatus c : dead) {
+                        if (latestIds.contains(c.id()) || kept < MAX_DEAD_PER_CONTAINER) {
+                            kept++;
+                            continue;
+                        }
+                        runtimeManager.removeContainerQuietly(c.id());
+                    }
+                });
+            }
+            runtimeManager.crashBackoff().gc();
+        } catch (RuntimeException e) {
+            log.warn("Container garbage collection failed: {}", e.getMessage());
+        }
+    }
+
+    // ---- views for the HTTP servers ----
+
+    /** The node's desired pods with their latest status, for {@code /pods}. */
+    public List<Pod> pods() {
+        List<Pod> out = new ArrayList<>();
+        for (Pod p : podManager.pods()) {
+            Optional<PodStatus> s = statusManager.getPodStatus(p.getMetadata().getUid());
+            out.add(s.isPresent() ? new PodBuilder(p).withStatus(s.get()).build() : p);
+        }
+        return out;
+    }
+
+    /** Pods as the runtime runs them, for {@code /runningpods/}. */
+    public List<RunningPod> runningPods() {
+        return pleg.runningPods();
+    }
+
+    public Optional<String> plegHealth() {
+        return pleg.healthy();
+    }
+
+    public long secondsSinceSyncLoopIteration() {
+        return syncLoop.secondsSinceLastIteration();
+    }
+
+    public StatusManager statusManager() {
+        return statusManager;
+    }
+
+    @Override
+    public void close() {
+        timers.shutdownNow();
+        pleg.close();
+        syncLoop.close();
+        workerExecutor.shutdownNow();
+    }
+}

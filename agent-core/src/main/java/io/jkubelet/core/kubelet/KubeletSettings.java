@@ -1,0 +1,17 @@
+package io.jkubelet.core.kubelet;
+
+import io.jkubelet.core.kuberuntime.NodeContext;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The part of the configuration the pod life cycle needs, decoupled from how it was given.
+ *
+ * @param syncFrequency {@code syncFrequency}: how often a healthy pod is synced again
+ * @param relistPeriod the PLEG's safety-net relist period
+ * @param containerGcPeriod how often dead containers are collected (1 min)
+ * @param maxPods {@code maxPods}
+ */
+public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
+                              Duration containerGcPeriod, int maxPods, boolean serializeImagePulls) {}

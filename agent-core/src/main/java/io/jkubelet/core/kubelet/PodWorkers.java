@@ -1,0 +1,233 @@
+package io.jkubelet.core.kubelet;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.kuberuntime.PodSpecs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One serial worker per pod UID (upstream {@code podWorkers}). A pod moves through syncing, terminating and
+ * terminated; updates that arrive while its worker runs are coalesced so that the latest pod wins, and a
+ * requested kill is never lost. After each sync the pod is queued again: after {@code resyncInterval}
+ * (jittered) on success, sooner when the handler asks (a back-off that ends), or after
+ * {@code backOffPeriod} on an error. Thread-safe.
+ */
+public final class PodWorkers {
+    private static final Logger log = LoggerFactory.getLogger(PodWorkers.class);
+
+    public enum UpdateType { CREATE, UPDATE, SYNC, KILL }
+
+    /** What a worker calls; implemented by the kubelet. Called on the pod's own worker thread only. */
+    public interface SyncHandler {
+        /** Syncs a pod that should run; returns what to do next. */
+        SyncOutcome syncPod(UpdateType type, Pod pod) throws Exception;
+
+        /** Stops every container of the pod. */
+        void syncTerminatingPod(Pod pod, Long gracePeriodOverride) throws Exception;
+
+        /** Releases what the stopped pod still holds (volumes). */
+        void syncTerminatedPod(Pod pod) throws Exception;
+    }
+
+    /**
+     * @param terminal the pod will never run again (Succeeded or Failed)
+     * @param retryAfter when to sync again sooner than the resync interval (a back-off ending), or null
+     */
+    public record SyncOutcome(boolean terminal, Duration retryAfter) {
+        public static final SyncOutcome OK = new SyncOutcome(false, null);
+        public static final SyncOutcome TERMINAL = new SyncOutcome(true, null);
+    }
+
+    private enum Phase { SYNCING, TERMINATING, TERMINATED }
+
+    private static final class Worker {
+        Pod pod;
+        Phase phase = Phase.SYNCING;
+        UpdateType pendingType;
+        boolean working;
+        boolean terminationRequested;
+        Long gracePeriodOverride;
+        boolean finished;
+    }
+
+    private final SyncHandler handler;
+    private final Clock clock;
+    private final Duration resyncInterval;
+    private final Duration backOffPeriod;
+    private final Executor executor;
+    private final Map<String, Worker> workers = new HashMap<>();
+    private final Map<String, Instant> workQueue = new ConcurrentHashMap<>();
+
+    public PodWorkers(SyncHandler handler, Clock clock, Duration resyncInterval, Duration backOffPeriod, Executor executor) {
+        this.handler = handler;
+        this.clock = clock;
+        this.resyncInterval = resyncInterval;
+        this.backOffPeriod = backOffPeriod;
+        this.executor = executor;
+    }
+
+    /**
+     * Hands the pod to its worker.
+     *
+     * @param gracePeriodOverride with KILL, seconds replacing the pod's grace period, or null
+     */
+    public void updatePod(UpdateType type, Pod pod, Long gracePeriodOverride) {
+        String uid = pod.getMetadata().getUid();
+        boolean start;
+        synchronized (this) {
+            Worker w = workers.computeIfAbsent(uid, k -> new Worker());
+            if (w.phase != Phase.SYNCING && type != UpdateType.KILL) {
+                // A terminating or terminated pod never runs again under the same UID.
+                w.pod = pod;
+                return;
+            }
+            w.pod = pod;
+            if (type == UpdateType.KILL || PodSpecs.isBeingDeleted(pod)) {
+                w.terminationRequested = true;
+                if (gracePeriodOverride != null) {
+                    w.gracePeriodOverride = w.gracePeriodOverride == null ? gracePeriodOverride
+                            : Math.min(w.gracePeriodOverride, gracePeriodOverride);
+                }
+            }
+            if (w.pendingType == null || type == UpdateType.KILL || w.pendingType == UpdateType.SYNC) {
+                w.pendingType = type;
+            }
+            start = !w.working && !w.finished;
+            if (start) {
+                w.working = true;
+            }
+        }
+        if (start) {
+            executor.execute(() -> run(uid));
+        }
+    }
+
+    private void run(String uid) {
+        while (true) {
+            Pod pod;
+            Phase phase;
+            UpdateType type;
+            Long grace;
+            synchronized (this) {
+                Worker w = workers.get(uid);
+                if (w == null || w.pendingType == null || w.finished) {
+                    if (w != null) {
+                        w.working = false;
+                    }
+                    return;
+                }
+                if (w.terminationRequested && w.phase == Phase.SYNCING) {
+                    w.phase = Phase.TERMINATING;
+                }
+                pod = w.pod;
+                phase = w.phase;
+                type = w.pendingType;
+                grace = w.gracePeriodOverride;
+                w.pendingType = null;
+            }
+            workQueue.remove(uid);
+            try {
+                switch (phase) {
+                    case SYNCING -> {
+                        SyncOutcome out = handler.syncPod(type, pod);
+                        if (out.terminal()) {
+                            transition(uid, Phase.TERMINATING);
+                        } else if (out.retryAfter() != null && out.retryAfter().compareTo(resyncInterval) < 0) {
+                            enqueue(uid, out.retryAfter());
+                        } else {
+                            enqueue(uid, jitter(resyncInterval));
+                        }
+                    }
+                    case TERMINATING -> {
+                        handler.syncTerminatingPod(pod, grace);
+                        transition(uid, Phase.TERMINATED);
+                    }
+                    case TERMINATED -> {
+                        handler.syncTerminatedPod(pod);
+                        synchronized (this) {
+                            workers.get(uid).finished = true;
+                        }
+                    }
+                }
+            } catch (Exception e) {
+                log.error("Error syncing pod {}, skipping: {}", PodSpecs.format(pod), e.toString(), e);
+                enqueue(uid, jitter(backOffPeriod));
+            }
+        }
+    }
+
+    /** Moves to the next phase and makes the worker run it at once. */
+    private synchronized void transition(String uid, Phase next) {
+        Worker w = workers.get(uid);
+        w.phase = next;
+        if (w.pendingType == null) {
+            w.pendingType = UpdateType.SYNC;
+        }
+    }
+
+    private void enqueue(String uid, Duration after) {
+        workQueue.put(uid, clock.instant().plus(after));
+    }
+
+    /** Jitter of up to 50% more, as upstream's {@code wait.Jitter(d, 0.5)}. */
+    private static Duration jitter(Duration d) {
+        return d.plusMillis((long) (d.toMillis() * 0.5 * ThreadLocalRandom.current().nextDouble()));
+    }
+
+    /** Takes the UIDs whose requeue time has come (upstream {@code getPodsToSync}). */
+    public List<String> takeDue() {
+        Instant now = clock.instant();
+        List<String> due = new ArrayList<>();
+        workQueue.forEach((uid, at) -> {
+            if (!at.isAfter(now) && workQueue.remove(uid, at)) {
+                due.add(uid);
+            }
+        });
+        return due;
+    }
+
+    public synchronized boolean isTerminationRequested(String uid) {
+        Worker w = workers.get(uid);
+        return w != null && w.terminationRequested;
+    }
+
+    /** Whether the pod's worker finished terminating it (or it never had one). */
+    public synchronized boolean isTerminated(String uid) {
+        Worker w = workers.get(uid);
+        return w == null || w.finished;
+    }
+
+    /** Whether the pod's worker has stopped its containers (terminated, or cleaning up after). */
+    public synchronized boolean couldHaveRunningContainers(String uid) {
+        Worker w = workers.get(uid);
+        return w != null && (w.phase == Phase.SYNCING || w.phase == Phase.TERMINATING);
+    }
+
+    public synchronized boolean isKnown(String uid) {
+        return workers.containsKey(uid);
+    }
+
+    /** Drops a finished worker; later updates for the UID start afresh. */
+    public synchronized void forget(String uid) {
+        Worker w = workers.get(uid);
+        if (w != null && w.finished) {
+            workers.remove(uid);
+            workQueue.remove(uid);
+        }
+    }
+
+    public synchronized java.util.Set<String> knownUids() {
+        return new java.util.HashSet<>(workers.keySet());
+    }
+}

@@ -1,0 +1,100 @@
+package io.jkubelet.core.kuberuntime;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.container.ContainerStatus;
+import io.jkubelet.core.container.PodStatus;
+import io.jkubelet.core.container.State;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Small questions about a pod spec that several kubelet decisions share. */
+public final class PodSpecs {
+    private PodSpecs() {}
+
+    public static final String RESTART_ALWAYS = "Always";
+    public static final String RESTART_ON_FAILURE = "OnFailure";
+    public static final String RESTART_NEVER = "Never";
+
+    public static String restartPolicy(Pod pod) {
+        String p = pod.getSpec().getRestartPolicy();
+        return p == null || p.isEmpty() ? RESTART_ALWAYS : p;
+    }
+
+    /** Whether failed containers are restarted (upstream {@code shouldRestartOnFailure}). */
+    public static boolean shouldRestartOnFailure(Pod pod) {
+        return !RESTART_NEVER.equals(restartPolicy(pod));
+    }
+
+    public static boolean hostNetwork(Pod pod) {
+        return Boolean.TRUE.equals(pod.getSpec().getHostNetwork());
+    }
+
+    public static List<Container> initContainers(Pod pod) {
+        List<Container> l = pod.getSpec().getInitContainers();
+        return l == null ? List.of() : l;
+    }
+
+    public static List<Container> containers(Pod pod) {
+        List<Container> l = pod.getSpec().getContainers();
+        return l == null ? List.of() : l;
+    }
+
+    /** A sidecar: an init container with {@code restartPolicy: Always}. */
+    public static boolean isRestartableInitContainer(Container c) {
+        return RESTART_ALWAYS.equals(c.getRestartPolicy());
+    }
+
+    public static boolean isInitContainer(Pod pod, String name) {
+        return initContainers(pod).stream().anyMatch(c -> c.getName().equals(name));
+    }
+
+    public static Optional<Container> findContainer(Pod pod, String name) {
+        return java.util.stream.Stream.concat(initContainers(pod).stream(), containers(pod).stream())
+                .filter(c -> c.getName().equals(name)).findFirst();
+    }
+
+    public static boolean isBeingDeleted(Pod pod) {
+        return pod.getMetadata().getDeletionTimestamp() != null;
+    }
+
+    /** {@code <name>_<namespace>}, upstream's pod full name. */
+    public static String podFullName(Pod pod) {
+        return pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace();
+    }
+
+    /** {@code namespace/name(uid)}, how the kubelet names a pod in logs and messages. */
+    public static String format(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()
+                + "(" + pod.getMetadata().getUid() + ")";
+    }
+
+    /**
+     * Whether a non-running container will be (re)started (upstream {@code ShouldContainerBeRestarted}).
+     */
+    public static boolean shouldContainerBeRestarted(Container container, Pod pod, PodStatus podStatus) {
+        if (isBeingDeleted(pod)) {
+            return false;
+        }
+        Optional<ContainerStatus> status = podStatus.findContainerStatusByName(container.getName());
+        if (status.isEmpty()) {
+            return true;
+        }
+        State state = status.get().state();
+        if (state == State.RUNNING) {
+            return false;
+        }
+        if (state == State.UNKNOWN || state == State.CREATED) {
+            return true;
+        }
+        String policy = restartPolicy(pod);
+        if (RESTART_NEVER.equals(policy)) {
+            return false;
+        }
+        if (RESTART_ON_FAILURE.equals(policy) && status.get().exitCode() == 0) {
+            return false;
+        }
+        return true;
+    }
+}

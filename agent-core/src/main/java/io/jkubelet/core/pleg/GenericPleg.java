@@ -1,0 +1,187 @@
+package io.jkubelet.core.pleg;
+
+import io.jkubelet.core.runtime.Container;
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.Labels;
+import io.jkubelet.core.runtime.PodSandbox;
+import io.jkubelet.core.runtime.PodSandboxFilter;
+import io.jkubelet.core.runtime.PodSandboxState;
+import io.jkubelet.core.runtime.RuntimeService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * The pod lifecycle event generator (upstream {@code GenericPLEG}): relists the node's sandboxes and
+ * containers, compares each one's state with the previous relist and emits one event per change.
+ * It relists when the runtime reports an event (so a container's death is seen at once, with no polling per
+ * pod) and every {@code relistPeriod} as the safety net for events lost or not delivered.
+ * Relists run on one thread; {@link #runningPods()} and {@link #healthy()} may be read from any thread.
+ */
+public final class GenericPleg implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GenericPleg.class);
+    /** A relist older than this makes the PLEG, and so the node, unhealthy (upstream 3 min). */
+    public static final Duration RELIST_THRESHOLD = Duration.ofMinutes(3);
+
+    private final RuntimeService runtime;
+    private final String nodeName;
+    private final Consumer<PodLifecycleEvent> sink;
+    private final Clock clock;
+    private final Duration relistPeriod;
+    private final ScheduledExecutorService executor;
+    private final AtomicBoolean relistQueued = new AtomicBoolean();
+    private Map<String, Record> previous = new HashMap<>();
+    private volatile List<RunningPod> runningPods = List.of();
+    private volatile Instant lastRelist;
+    private AutoCloseable subscription;
+
+    private record Record(String podUid, boolean running, boolean exited) {}
+
+    public GenericPleg(RuntimeService runtime, String nodeName, Consumer<PodLifecycleEvent> sink, Clock clock,
+                       Duration relistPeriod) {
+        this.runtime = runtime;
+        this.nodeName = nodeName;
+        this.sink = sink;
+        this.clock = clock;
+        this.relistPeriod = relistPeriod;
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "pleg");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public void start() {
+        try {
+            subscription = runtime.watchEvents(e -> {
+                if (e.podUid() != null) {
+                    requestRelist();
+                }
+            });
+        } catch (RuntimeException e) {
+            log.warn("Runtime events unavailable, relying on the periodic relist: {}", e.getMessage());
+        }
+        executor.scheduleWithFixedDelay(this::relistSafely, 0, relistPeriod.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Asks for a relist soon; requests that arrive while one is queued are coalesced. */
+    public void requestRelist() {
+        if (relistQueued.compareAndSet(false, true)) {
+            executor.execute(() -> {
+                relistQueued.set(false);
+                relistSafely();
+            });
+        }
+    }
+
+    private void relistSafely() {
+        try {
+            relist();
+        } catch (RuntimeException e) {
+            log.error("PLEG relist failed: {}", e.getMessage());
+        }
+    }
+
+    /** One relist; package-visible so that tests drive it directly. */
+    void relist() {
+        Map<String, String> scope = Map.of(Labels.NODE_NAME, nodeName);
+        List<PodSandbox> sandboxes = runtime.listPodSandbox(new PodSandboxFilter(null, null, scope));
+        List<Container> containers = runtime.listContainers(new ContainerFilter(null, null, null, scope));
+        lastRelist = clock.instant();
+
+        Map<String, Record> current = new HashMap<>();
+        Map<String, RunningPod.Builder> pods = new LinkedHashMap<>();
+        for (PodSandbox sb : sandboxes) {
+            boolean ready = sb.state() == PodSandboxState.SANDBOX_READY;
+            current.put(sb.id(), new Record(sb.metadata().uid(), ready, !ready));
+            pods.computeIfAbsent(sb.metadata().uid(),
+                    k -> new RunningPod.Builder(k, sb.metadata().name(), sb.metadata().namespace()))
+                    .add(new RunningPod.Member(sb.id(), "POD", "", true, ready));
+        }
+        for (Container c : containers) {
+            String uid = c.labels().get(Labels.POD_UID);
+            if (uid == null) {
+                continue;
+            }
+            boolean running = c.state() == ContainerState.CONTAINER_RUNNING;
+            current.put(c.id(), new Record(uid, running, c.state() == ContainerState.CONTAINER_EXITED));
+            pods.computeIfAbsent(uid, k -> new RunningPod.Builder(k, c.labels().getOrDefault(Labels.POD_NAME, ""),
+                            c.labels().getOrDefault(Labels.POD_NAMESPACE, "")))
+                    .add(new RunningPod.Member(c.id(), c.metadata().name(), c.image(), false, running));
+        }
+        List<RunningPod> running = new ArrayList<>();
+        pods.values().forEach(b -> running.add(b.build()));
+        runningPods = List.copyOf(running);
+
+        List<PodLifecycleEvent> events = new ArrayList<>();
+        current.forEach((id, now) -> {
+            Record before = previous.get(id);
+            boolean wasRunning = before != null && before.running;
+            boolean wasExited = before != null && before.exited;
+            if (now.running && !wasRunning) {
+                events.add(new PodLifecycleEvent(now.podUid, PodLifecycleEvent.Type.CONTAINER_STARTED, id));
+            } else if (now.exited && !wasExited) {
+                events.add(new PodLifecycleEvent(now.podUid, PodLifecycleEvent.Type.CONTAINER_DIED, id));
+            } else if (before == null) {
+                events.add(new PodLifecycleEvent(now.podUid, PodLifecycleEvent.Type.CONTAINER_CHANGED, id));
+            }
+        });
+        previous.forEach((id, before) -> {
+            if (!current.containsKey(id)) {
+                events.add(new PodLifecycleEvent(before.podUid, PodLifecycleEvent.Type.CONTAINER_REMOVED, id));
+            }
+        });
+        previous = current;
+        for (PodLifecycleEvent e : events) {
+            sink.accept(e);
+        }
+    }
+
+    public List<RunningPod> runningPods() {
+        return runningPods;
+    }
+
+    public Optional<RunningPod> runningPod(String uid) {
+        return runningPods.stream().filter(p -> p.uid().equals(uid)).findFirst();
+    }
+
+    /** Healthy while the last relist is recent; the error reads as upstream's. */
+    public Optional<String> healthy() {
+        Instant last = lastRelist;
+        if (last == null) {
+            return Optional.of("pleg has yet to be successful");
+        }
+        Duration since = Duration.between(last, clock.instant());
+        if (since.compareTo(RELIST_THRESHOLD) > 0) {
+            return Optional.of("pleg was last seen active " + since + " ago; threshold is 3m0s");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public void close() {
+        if (subscription != null) {
+            try {
+                subscription.close();
+            } catch (Exception e) {
+                log.debug("closing runtime events: {}", e.getMessage());
+            }
+        }
+        executor.shutdownNow();
+    }
+}

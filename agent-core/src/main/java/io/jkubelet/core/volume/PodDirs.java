@@ -1,0 +1,34 @@
+package io.jkubelet.core.volume;
+
+import java.nio.file.Path;
+
+/**
+ * The kubelet's directory layout under {@code --root-dir} (upstream {@code kubelet_getters.go}):
+ * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/containers/<name>/}, {@code pods/<uid>/etc-hosts}.
+ */
+public record PodDirs(Path rootDir) {
+    public Path podsDir() {
+        return rootDir.resolve("pods");
+    }
+
+    public Path podDir(String uid) {
+        return podsDir().resolve(uid);
+    }
+
+    public Path volumesDir(String uid) {
+        return podDir(uid).resolve("volumes");
+    }
+
+    /** Plugin names are escaped as upstream does: {@code kubernetes.io/empty-dir} -> {@code kubernetes.io~empty-dir}. */
+    public Path volumeDir(String uid, String pluginName, String volumeName) {
+        return volumesDir(uid).resolve(pluginName.replace('/', '~')).resolve(volumeName);
+    }
+
+    public Path containerDir(String uid, String containerName) {
+        return podDir(uid).resolve("containers").resolve(containerName);
+    }
+
+    public Path etcHosts(String uid) {
+        return podDir(uid).resolve("etc-hosts");
+    }
+}
