@@ -11,8 +11,11 @@ import java.util.Optional;
 public record PodStatus(String uid, String name, String namespace, List<String> ips,
                         List<SandboxStatus> sandboxes, List<ContainerStatus> containers) {
 
+    /** Newest first; the restart count breaks ties, since runtimes may stamp two creations alike. */
     private static final Comparator<ContainerStatus> NEWEST_CONTAINER_FIRST =
-            Comparator.comparing(ContainerStatus::createdAt, Comparator.nullsFirst(Comparator.naturalOrder())).reversed();
+            Comparator.comparing(ContainerStatus::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+                    .thenComparingInt(ContainerStatus::restartCount)
+                    .reversed();
     private static final Comparator<SandboxStatus> NEWEST_SANDBOX_FIRST =
             Comparator.comparingInt(SandboxStatus::attempt)
                     .thenComparing(SandboxStatus::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))

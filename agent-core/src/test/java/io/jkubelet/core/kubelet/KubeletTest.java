@@ -1,0 +1,194 @@
+package io.jkubelet.core.kubelet;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.kuberuntime.NodeContext;
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.PodSandboxFilter;
+import io.jkubelet.core.runtime.testing.FakeRuntime;
+import io.jkubelet.core.testing.FakeClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static io.jkubelet.core.testing.Pods.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The whole pod life cycle of the core against the fake runtime. */
+class KubeletTest {
+    @TempDir Path root;
+    private final FakeClock clock = new FakeClock();
+    private FakeRuntime runtime;
+    private LoggingEventRecorder events;
+    private Kubelet kubelet;
+
+    @BeforeEach
+    void setUp() {
+        runtime = new FakeRuntime(clock);
+        runtime.addImage("busybox:1.36");
+        runtime.addImage("jkubelet/pause:3.9");
+        start();
+    }
+
+    /** Starts an agent on the same runtime, as a restarted process would. */
+    void start() {
+        events = new LoggingEventRecorder(clock);
+        NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
+                root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
+        kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
+                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true),
+                new KubeletDeps(runtime, runtime, events, clock), p -> "BestEffort", (p, c) -> 1000);
+        kubelet.run();
+    }
+
+    @AfterEach
+    void stop() {
+        kubelet.close();
+    }
+
+    private static Container sleeper(String name) {
+        return new ContainerBuilder().withName(name).withImage("busybox:1.36").withImagePullPolicy("IfNotPresent")
+                .withCommand("sleep", "3600").build();
+    }
+
+    private Optional<Pod> status(String name) {
+        return kubelet.pods().stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst();
+    }
+
+    private ContainerStatus containerStatus(String pod, String container) {
+        return status(pod).orElseThrow().getStatus().getContainerStatuses().stream()
+                .filter(c -> c.getName().equals(container)).findFirst().orElseThrow();
+    }
+
+    private List<io.jkubelet.core.runtime.Container> containers(ContainerState state) {
+        return runtime.listContainers(new ContainerFilter(null, state, null, null));
+    }
+
+    @Test
+    void addedPodRunsWithSandboxAndReportsRunning() {
+        Pod pod = pod("web", sleeper("a"), sleeper("b"));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("web").map(p -> p.getStatus() != null
+                && "Running".equals(p.getStatus().getPhase())
+                && p.getStatus().getContainerStatuses().stream().allMatch(ContainerStatus::getReady)).orElse(false));
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).hasSize(1);
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).hasSize(2);
+        var st = status("web").orElseThrow().getStatus();
+        assertThat(st.getPodIP()).isNotEmpty();
+        assertThat(st.getHostIP()).isEqualTo("192.168.1.10");
+        assertThat(st.getStartTime()).isNotNull();
+        assertThat(events.events()).extracting(e -> e.reason()).contains("Pulled", "Created", "Started");
+        // Logs land where node tooling looks for them.
+        assertThat(Files.isDirectory(root.resolve("logs/pods/default_web_uid-web"))).isTrue();
+    }
+
+    @Test
+    void crashingContainerBacksOffWithGrowingDelays() {
+        Pod pod = pod("crash", sleeper("a"));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+
+        // First death: restarted at once.
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
+                && containerStatus("crash", "a").getRestartCount() == 1);
+
+        // Second death: held back 10 s with CrashLoopBackOff.
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            var w = containerStatus("crash", "a").getState().getWaiting();
+            return w != null && "CrashLoopBackOff".equals(w.getReason());
+        });
+        assertThat(containerStatus("crash", "a").getState().getWaiting().getMessage())
+                .startsWith("back-off 10s restarting failed container=a pod=default/crash");
+        assertThat(containerStatus("crash", "a").getLastState().getTerminated().getExitCode()).isEqualTo(1);
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).isEmpty();
+
+        clock.advance(Duration.ofSeconds(11));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
+                && containerStatus("crash", "a").getRestartCount() == 2);
+
+        // Third death: now 20 s.
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            var w = containerStatus("crash", "a").getState().getWaiting();
+            return w != null && w.getMessage() != null && w.getMessage().startsWith("back-off 20s");
+        });
+        clock.advance(Duration.ofSeconds(11));
+        // Still inside the 20 s: nothing restarts.
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).isEmpty();
+        clock.advance(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        assertThat(events.events()).anyMatch(e -> e.reason().equals("BackOff")
+                && e.message().equals("Back-off restarting failed container a in pod default/crash(uid-crash)"));
+    }
+
+    @Test
+    void onFailurePodEndsSucceeded() {
+        Pod pod = pod("job", "OnFailure", List.of(), List.of(sleeper("a")));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 0, "Completed");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "Succeeded".equals(status("job").orElseThrow().getStatus().getPhase()));
+        assertThat(containerStatus("job", "a").getState().getTerminated().getReason()).isEqualTo("Completed");
+    }
+
+    @Test
+    void removedPodIsStoppedAndCleanedUp() {
+        Pod pod = pod("gone", sleeper("a"));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        kubelet.handlePodRemoves(List.of(pod));
+        await().atMost(Duration.ofSeconds(15)).until(() -> runtime.listContainers(ContainerFilter.ALL).isEmpty()
+                && runtime.listPodSandbox(PodSandboxFilter.ALL).isEmpty());
+        assertThat(kubelet.pods()).isEmpty();
+        assertThat(runtime.calls()).contains("stopContainer", "stopPodSandbox", "removeContainer", "removePodSandbox");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("kubelet/pods/uid-gone"))
+                && !Files.exists(root.resolve("logs/pods/default_gone_uid-gone")));
+        assertThat(events.events()).anyMatch(e -> e.reason().equals("Killing") && e.message().equals("Stopping container a"));
+    }
+
+    @Test
+    void editedContainerRestartsAlone() {
+        Pod pod = pod("edit", sleeper("a"), sleeper("b"));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 2);
+        String aId = containers(ContainerState.CONTAINER_RUNNING).stream()
+                .filter(c -> c.metadata().name().equals("a")).findFirst().orElseThrow().id();
+        Pod edited = new PodBuilder(pod).editSpec().editLastContainer().withCommand("sleep", "7200").endContainer().endSpec().build();
+        kubelet.handlePodUpdates(List.of(edited));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).stream()
+                .anyMatch(c -> c.metadata().name().equals("b") && c.metadata().attempt() == 1));
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).extracting(c -> c.id()).contains(aId);
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).hasSize(1);
+    }
+
+    @Test
+    void restartedAgentRestartsNothing() {
+        Pod pod = pod("keep", sleeper("a"));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        String id = containers(ContainerState.CONTAINER_RUNNING).get(0).id();
+        kubelet.close();
+        runtime.clearCalls();
+        start();
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("keep").map(p -> p.getStatus() != null
+                && "Running".equals(p.getStatus().getPhase())).orElse(false));
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).extracting(c -> c.id()).containsExactly(id);
+        assertThat(runtime.calls()).doesNotContain("createContainer", "runPodSandbox", "stopContainer");
+    }
+}
