@@ -1,0 +1,384 @@
+package io.jkubelet.core.apis.config;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.cfg.MapperBuilder;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Reads and writes {@link KubeletConfiguration} the way the upstream kubelet does: Go duration strings,
+ * Go's {@code omitempty} rules, map keys sorted, and strict decoding (unknown or duplicate fields and
+ * wrong value types are errors, never silently coerced). Thread-safe: the mappers are configured once.
+ */
+public final class KubeletConfigCodec {
+
+    private static final ObjectMapper JSON = configure(JsonMapper.builder())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+    private static final ObjectMapper YAML = configure(YAMLMapper.builder()).build();
+
+    private KubeletConfigCodec() {
+    }
+
+    private static <M extends ObjectMapper, B extends MapperBuilder<M, B>> B configure(B builder) {
+        SimpleModule goTypes = new SimpleModule("go-types");
+        goTypes.addSerializer(Duration.class, new GoDurationSerializer());
+        goTypes.addDeserializer(Duration.class, new GoDurationDeserializer());
+        goTypes.addSerializer(TimeOrMetaDuration.class, new TimeOrMetaDurationSerializer());
+        goTypes.addDeserializer(TimeOrMetaDuration.class, new TimeOrMetaDurationDeserializer());
+        return builder
+                .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+                .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                // Go's decoder never turns "10" into 10 or 1.5 into 1: neither do we.
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .withCoercionConfig(LogicalType.Textual, strings -> strings
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                // A JSON null leaves a Go field at its zero value (or nil): keep the Java initial value.
+                .defaultSetterInfo(JsonSetter.Value.forValueNulls(Nulls.SKIP))
+                .addModule(goTypes);
+    }
+
+    /** The compact JSON a v1.30 kubelet prints for this configuration (without kind/apiVersion). */
+    public static String toJson(KubeletConfiguration config) {
+        try {
+            return JSON.writeValueAsString(config);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize KubeletConfiguration", e);
+        }
+    }
+
+    /** The configuration as a JSON tree, with {@code kind} and {@code apiVersion} first. */
+    public static ObjectNode toVersionedTree(KubeletConfiguration config) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("kind", KubeletConfiguration.KIND);
+        node.put("apiVersion", KubeletConfiguration.API_VERSION);
+        node.setAll((ObjectNode) JSON.valueToTree(config));
+        return node;
+    }
+
+    /** An independent deep copy. */
+    public static KubeletConfiguration copy(KubeletConfiguration config) {
+        try {
+            return JSON.treeToValue(JSON.valueToTree(config), KubeletConfiguration.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot copy KubeletConfiguration", e);
+        }
+    }
+
+    /** The format of a configuration document, chosen by its first non-blank character. */
+    enum Format { JSON, YAML }
+
+    static Format detect(String content) {
+        return content.stripLeading().startsWith("{") ? Format.JSON : Format.YAML;
+    }
+
+    /** Parses a whole document into a tree, for the kind/apiVersion check. */
+    static JsonNode readTree(String content, Format format) throws DecodeException {
+        ObjectMapper mapper = mapper(format);
+        try (JsonParser parser = mapper.createParser(content)) {
+            try {
+                JsonNode node = mapper.readTree(parser);
+                return node == null ? JSON.missingNode() : node;
+            } catch (JsonProcessingException e) {
+                throw DecodeException.from(e, parser);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Strictly binds a document onto a fresh configuration; kind and apiVersion are checked elsewhere. */
+    static KubeletConfiguration decode(String content, Format format) throws DecodeException {
+        ObjectMapper mapper = mapper(format);
+        // The parser stays open until the error is described: it still holds the offending token.
+        try (JsonParser parser = mapper.createParser(content)) {
+            try {
+                KubeletConfiguration config = mapper.readValue(parser, KubeletConfiguration.class);
+                return config == null ? new KubeletConfiguration() : config;
+            } catch (JsonProcessingException e) {
+                throw DecodeException.from(e, parser);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ObjectMapper mapper(Format format) {
+        return format == Format.JSON ? JSON : YAML;
+    }
+
+    /** A decoding failure, with the position and field named the way a user can find them in the file. */
+    static final class DecodeException extends Exception {
+        DecodeException(String message) {
+            super(message);
+        }
+
+        static DecodeException from(JsonProcessingException e, JsonParser parser) {
+            StringBuilder out = new StringBuilder();
+            JsonLocation location = parser.currentTokenLocation();
+            if (location == null || location.getLineNr() <= 0) {
+                location = e.getLocation();
+            }
+            if (location != null && location.getLineNr() > 0) {
+                out.append("line ").append(location.getLineNr())
+                        .append(", column ").append(location.getColumnNr()).append(": ");
+            }
+            String field = fieldPath(e, parser);
+            if (e instanceof UnrecognizedPropertyException unknown) {
+                // The path already ends with the unknown name.
+                out.append("unknown field \"").append(field.isEmpty() ? unknown.getPropertyName() : field).append('"');
+            } else if (coercionCause(e) instanceof InputCoercionException coercion) {
+                out.append(fieldPrefix(field)).append("number ").append(text(parser))
+                        .append(" overflows ").append(goTypeName(coercion.getTargetType()));
+            } else if (e instanceof GoValueException) {
+                out.append(fieldPrefix(field)).append(e.getOriginalMessage());
+            } else if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+                out.append(fieldPrefix(field)).append("cannot unmarshal ").append(tokenDescription(parser))
+                        .append(" into ").append(goTypeName(mismatch.getTargetType()));
+            } else {
+                String message = e.getOriginalMessage();
+                if (message.startsWith("Duplicate field")) {
+                    out.append("duplicate field \"").append(field).append('"');
+                } else {
+                    out.append(fieldPrefix(field)).append(firstLine(message));
+                }
+            }
+            return new DecodeException(out.toString());
+        }
+
+        private static String fieldPrefix(String field) {
+            return field.isEmpty() ? "" : "field \"" + field + "\": ";
+        }
+
+        private static String fieldPath(JsonProcessingException e, JsonParser parser) {
+            if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+                return pathOf(mapping.getPath());
+            }
+            return pathOf(parser.getParsingContext());
+        }
+
+        private static String pathOf(List<JsonMappingException.Reference> path) {
+            StringBuilder out = new StringBuilder();
+            for (JsonMappingException.Reference ref : path) {
+                if (ref.getFieldName() != null) {
+                    if (!out.isEmpty()) {
+                        out.append('.');
+                    }
+                    out.append(ref.getFieldName());
+                } else if (ref.getIndex() >= 0) {
+                    out.append('[').append(ref.getIndex()).append(']');
+                }
+            }
+            return out.toString();
+        }
+
+        private static String pathOf(JsonStreamContext context) {
+            StringBuilder out = new StringBuilder();
+            for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+                if (c.inObject() && c.getCurrentName() != null) {
+                    out.insert(0, (out.isEmpty() || out.charAt(0) == '[' ? "" : ".")).insert(0, c.getCurrentName());
+                } else if (c.inArray()) {
+                    out.insert(0, "[" + c.getCurrentIndex() + "]");
+                }
+            }
+            return out.toString();
+        }
+
+        /** A number out of the target's range; databind may have wrapped it to add the path. */
+        private static Throwable coercionCause(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof InputCoercionException) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        private static String text(JsonParser parser) {
+            try {
+                return parser.getText();
+            } catch (IOException ignored) {
+                return "";
+            }
+        }
+
+        private static String tokenDescription(JsonParser parser) {
+            JsonToken token = parser.currentToken();
+            if (token == null) {
+                return "value";
+            }
+            return switch (token) {
+                case VALUE_STRING -> "string \"" + text(parser) + "\"";
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number " + text(parser);
+                case VALUE_TRUE, VALUE_FALSE -> "bool " + text(parser);
+                case START_OBJECT, FIELD_NAME -> "object";
+                case START_ARRAY -> "array";
+                default -> "value";
+            };
+        }
+
+        private static String goTypeName(Class<?> type) {
+            if (type == null) {
+                return "value";
+            }
+            if (type == int.class || type == Integer.class) {
+                return "int32";
+            }
+            if (type == long.class || type == Long.class) {
+                return "int64";
+            }
+            if (type == boolean.class || type == Boolean.class) {
+                return "bool";
+            }
+            if (type == double.class || type == Double.class) {
+                return "float64";
+            }
+            if (type == String.class) {
+                return "string";
+            }
+            if (List.class.isAssignableFrom(type)) {
+                return "list";
+            }
+            if (java.util.Map.class.isAssignableFrom(type)) {
+                return "map";
+            }
+            return "object " + type.getSimpleName();
+        }
+
+        private static String firstLine(String message) {
+            int newline = message.indexOf('\n');
+            return newline < 0 ? message : message.substring(0, newline);
+        }
+    }
+
+    /** A value our own deserializers reject; its message is already phrased for the user. */
+    static final class GoValueException extends MismatchedInputException {
+        GoValueException(JsonParser p, Class<?> targetType, String message) {
+            super(p, message, targetType);
+        }
+    }
+
+    private static final class GoDurationSerializer extends JsonSerializer<Duration> {
+        @Override
+        public void serialize(Duration value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+            gen.writeString(GoDuration.format(value));
+        }
+    }
+
+    /** metav1.Duration: a Go duration string, nothing else (a bare number is an error upstream too). */
+    private static final class GoDurationDeserializer extends JsonDeserializer<Duration> {
+        @Override
+        public Duration deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (p.currentToken() != JsonToken.VALUE_STRING) {
+                throw new GoValueException(p, Duration.class,
+                        "expected a duration string such as \"1m0s\", got " + describe(p));
+            }
+            try {
+                return GoDuration.parse(p.getText());
+            } catch (IllegalArgumentException e) {
+                throw new GoValueException(p, Duration.class, e.getMessage());
+            }
+        }
+    }
+
+    private static final class TimeOrMetaDurationSerializer extends JsonSerializer<TimeOrMetaDuration> {
+        @Override
+        public void serialize(TimeOrMetaDuration value, JsonGenerator gen, SerializerProvider serializers)
+                throws IOException {
+            if (value.serializeAsString()) {
+                gen.writeString(GoDuration.format(value.duration()));
+            } else {
+                gen.writeNumber(value.duration().toNanos());
+            }
+        }
+    }
+
+    /** logging.flushFrequency: a duration string, or an integer number of nanoseconds. */
+    private static final class TimeOrMetaDurationDeserializer extends JsonDeserializer<TimeOrMetaDuration> {
+        @Override
+        public TimeOrMetaDuration deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (p.currentToken() == JsonToken.VALUE_STRING) {
+                try {
+                    return new TimeOrMetaDuration(GoDuration.parse(p.getText()), true);
+                } catch (IllegalArgumentException e) {
+                    throw new GoValueException(p, TimeOrMetaDuration.class, e.getMessage());
+                }
+            }
+            if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+                return new TimeOrMetaDuration(Duration.ofNanos(p.getLongValue()), false);
+            }
+            throw new GoValueException(p, TimeOrMetaDuration.class,
+                    "invalid duration: expected a string such as \"5s\" or integer nanoseconds, got " + describe(p));
+        }
+    }
+
+    /**
+     * A resource quantity kept as text. Go's {@code resource.Quantity} decodes both {@code "64Ki"} and a
+     * bare number, so both are accepted where the upstream field is a Quantity (not a plain string).
+     */
+    static final class QuantityStringDeserializer extends JsonDeserializer<String> {
+        @Override
+        public String deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            JsonToken token = p.currentToken();
+            if (token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT
+                    || token == JsonToken.VALUE_NUMBER_FLOAT) {
+                return p.getText();
+            }
+            throw new GoValueException(p, String.class,
+                    "expected a quantity such as \"64Ki\", got " + describe(p));
+        }
+    }
+
+    private static String describe(JsonParser p) throws IOException {
+        JsonToken token = p.currentToken();
+        if (token == null) {
+            return "nothing";
+        }
+        return switch (token) {
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "a list";
+            case VALUE_TRUE, VALUE_FALSE -> "bool " + p.getText();
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number " + p.getText();
+            default -> p.getText();
+        };
+    }
+}

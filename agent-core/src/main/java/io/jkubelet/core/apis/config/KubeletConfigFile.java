@@ -1,0 +1,120 @@
+package io.jkubelet.core.apis.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Loads the file given with {@code --config}, as the kubelet does: YAML or JSON; {@code apiVersion}
+ * must be {@value KubeletConfiguration#API_VERSION} and {@code kind} {@value KubeletConfiguration#KIND};
+ * decoding is strict; relative paths in the file are resolved against the file's directory; then the
+ * v1beta1 defaults are applied. Validation is left to the caller, because command-line flags may still
+ * override values. Stateless and thread-safe.
+ *
+ * <p>Strictness differs from upstream in one respect: a v1.30 kubelet falls back to lenient decoding
+ * of v1beta1 files and only logs unknown or duplicate fields; jkubelet refuses them.
+ */
+public final class KubeletConfigFile {
+
+    private KubeletConfigFile() {
+    }
+
+    /**
+     * Reads, checks, decodes and defaults the configuration in {@code file}.
+     *
+     * @throws KubeletConfigLoadException naming the file and what is wrong in it
+     */
+    public static KubeletConfiguration load(Path file) throws KubeletConfigLoadException {
+        String content = read(file);
+        KubeletConfigCodec.Format format = KubeletConfigCodec.detect(content);
+        try {
+            checkTypeMeta(file, KubeletConfigCodec.readTree(content, format));
+            KubeletConfiguration config = KubeletConfigCodec.decode(content, format);
+            Path absolute = file.toAbsolutePath();
+            resolveRelativePaths(config, absolute.getParent() == null ? absolute : absolute.getParent());
+            KubeletConfigurationDefaults.apply(config);
+            return config;
+        } catch (KubeletConfigCodec.DecodeException e) {
+            throw new KubeletConfigLoadException(file, e.getMessage());
+        }
+    }
+
+    private static String read(Path file) throws KubeletConfigLoadException {
+        byte[] bytes;
+        try {
+            if (Files.isDirectory(file)) {
+                throw new KubeletConfigLoadException(file, "read " + file + ": is a directory");
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new KubeletConfigLoadException(file, "open " + file + ": no such file or directory");
+        } catch (AccessDeniedException e) {
+            throw new KubeletConfigLoadException(file, "open " + file + ": permission denied");
+        } catch (IOException e) {
+            throw new KubeletConfigLoadException(file, "read " + file + ": " + e.getMessage());
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new KubeletConfigLoadException(file, "the file is not UTF-8 text");
+        }
+    }
+
+    private static void checkTypeMeta(Path file, JsonNode root) throws KubeletConfigLoadException {
+        if (root.isMissingNode() || root.isNull()) {
+            throw new KubeletConfigLoadException(file, "the file is empty: expected apiVersion: "
+                    + KubeletConfiguration.API_VERSION + " and kind: " + KubeletConfiguration.KIND);
+        }
+        if (!root.isObject()) {
+            throw new KubeletConfigLoadException(file, "expected a KubeletConfiguration object, got "
+                    + root.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        JsonNode apiVersion = root.get("apiVersion");
+        JsonNode kind = root.get("kind");
+        if (apiVersion == null || !apiVersion.isTextual() || apiVersion.asText().isEmpty()) {
+            throw new KubeletConfigLoadException(file, "apiVersion is missing: expected apiVersion: "
+                    + KubeletConfiguration.API_VERSION);
+        }
+        if (kind == null || !kind.isTextual() || kind.asText().isEmpty()) {
+            throw new KubeletConfigLoadException(file, "kind is missing: expected kind: "
+                    + KubeletConfiguration.KIND);
+        }
+        if (!apiVersion.asText().equals(KubeletConfiguration.API_VERSION)) {
+            throw new KubeletConfigLoadException(file, "apiVersion \"" + apiVersion.asText()
+                    + "\" is not supported: expected " + KubeletConfiguration.API_VERSION);
+        }
+        if (!kind.asText().equals(KubeletConfiguration.KIND)) {
+            throw new KubeletConfigLoadException(file, "kind \"" + kind.asText() + "\" is not supported: expected "
+                    + KubeletConfiguration.KIND);
+        }
+    }
+
+    /**
+     * Makes the file paths of {@code config} absolute against {@code root}, as upstream's
+     * {@code resolveRelativePaths} does for the fields of {@code KubeletConfigurationPathRefs}; an empty
+     * value stays empty (an empty resolvConf disables DNS).
+     */
+    public static void resolveRelativePaths(KubeletConfiguration config, Path root) {
+        config.staticPodPath(resolve(root, config.staticPodPath()));
+        KubeletX509Authentication x509 = config.authentication().x509();
+        x509.clientCAFile(resolve(root, x509.clientCAFile()));
+        config.tlsCertFile(resolve(root, config.tlsCertFile()));
+        config.tlsPrivateKeyFile(resolve(root, config.tlsPrivateKeyFile()));
+        config.resolvConf(resolve(root, config.resolvConf()));
+        config.volumePluginDir(resolve(root, config.volumePluginDir()));
+        config.podLogsDir(resolve(root, config.podLogsDir()));
+    }
+
+    private static String resolve(Path root, String path) {
+        if (path == null || path.isEmpty() || Path.of(path).isAbsolute()) {
+            return path;
+        }
+        // Go's filepath.Join also cleans the result.
+        return root.resolve(path).normalize().toString();
+    }
+}

@@ -1,0 +1,29 @@
+package io.jkubelet.core.apis.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** One {@code reservedMemory} entry: memory reserved on a NUMA node, per memory type. */
+public final class MemoryReservation {
+
+    @JsonProperty("numaNode")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    private int numaNode;
+
+    /** Resource name ({@code memory}, {@code hugepages-2Mi}) to quantity. */
+    @JsonProperty("limits")
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    @JsonDeserialize(contentUsing = KubeletConfigCodec.QuantityStringDeserializer.class)
+    private Map<String, String> limits = new LinkedHashMap<>();
+
+    public int numaNode() {
+        return numaNode;
+    }
+
+    public Map<String, String> limits() {
+        return limits;
+    }
+}
