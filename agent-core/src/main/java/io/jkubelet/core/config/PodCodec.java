@@ -11,6 +11,7 @@ import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.reader.UnicodeReader;
@@ -77,8 +78,19 @@ public final class PodCodec {
         try {
             Iterator<Object> documents = yaml().loadAll(new UnicodeReader(new ByteArrayInputStream(data))).iterator();
             document = documents.hasNext() ? documents.next() : null;
+        } catch (MarkedYAMLException e) {
+            StringBuilder message = new StringBuilder("invalid YAML: ");
+            if (e.getContext() != null) {
+                message.append(e.getContext()).append(": ");
+            }
+            message.append(e.getProblem());
+            if (e.getProblemMark() != null) {
+                message.append(" (line ").append(e.getProblemMark().getLine() + 1).append(", column ")
+                        .append(e.getProblemMark().getColumn() + 1).append(')');
+            }
+            throw new IllegalArgumentException(message.toString(), e);
         } catch (YAMLException e) {
-            throw new IllegalArgumentException("invalid YAML: " + e.getMessage().strip().replaceAll("\\s*\\n\\s*", " "), e);
+            throw new IllegalArgumentException("invalid YAML: " + e.getMessage(), e);
         }
         return MAPPER.valueToTree(jsonCompatible(document));
     }
@@ -180,7 +192,8 @@ public final class PodCodec {
         if (newline >= 0) {
             message = message.substring(0, newline);
         }
-        message = message.replaceAll("`?(io\\.fabric8\\.kubernetes\\.api\\.model\\.|java\\.(lang|util)\\.)", "");
+        message = message.replaceAll("(io\\.fabric8\\.kubernetes\\.api\\.model\\.|java\\.(lang|util)\\.)", "")
+                .replace("`", "");
         return path.isEmpty() ? message : path + ": " + message;
     }
 }
