@@ -1,0 +1,68 @@
+package io.jkubelet.server;
+
+import io.jkubelet.server.healthz.HealthChecker;
+import io.jkubelet.server.http.HttpServer;
+import io.jkubelet.server.http.HttpServerConfig;
+import io.jkubelet.server.http.Router;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.List;
+
+/**
+ * The kubelet's read-only port ({@code readOnlyPort}, 10255 by convention, off by default): no
+ * authentication, so only the handlers that need none: {@code /healthz} and {@code /pods}; every
+ * debugging path ({@code /runningpods/}, {@code /exec/}, {@code /containerLogs/}, ...) answers 405 {@code
+ * Debug endpoints are disabled.}, as upstream's {@code ListenAndServeKubeletReadOnlyServer}.
+ *
+ * <p>Thread-safe; {@link #close()} is idempotent.
+ */
+public final class ReadOnlyServer implements AutoCloseable {
+
+  /** The read-only port by convention, when {@code readOnlyPort} enables it. */
+  public static final int DEFAULT_PORT = 10255;
+
+  private final HttpServer server;
+
+  private ReadOnlyServer(HttpServer server) {
+    this.server = server;
+  }
+
+  /**
+   * Serves the read-only port on {@code address:port} (the kubelet's {@code address} and {@code
+   * readOnlyPort}) with the kubelet's HTTP settings.
+   *
+   * @param healthChecks the checks after {@code ping} (upstream: {@code log}, {@code syncloop}, ...)
+   * @throws IOException when the address cannot be bound; the message names it
+   */
+  public static ReadOnlyServer start(InetAddress address, int port, KubeletView view, List<HealthChecker> healthChecks)
+      throws IOException {
+    return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks);
+  }
+
+  /** As {@link #start(InetAddress, int, KubeletView, List)} with explicit server settings. */
+  public static ReadOnlyServer start(HttpServerConfig config, KubeletView view, List<HealthChecker> healthChecks)
+      throws IOException {
+    return new ReadOnlyServer(HttpServer.start(config, router(view, healthChecks)));
+  }
+
+  static Router router(KubeletView view, List<HealthChecker> healthChecks) {
+    Router.Builder router = Router.builder();
+    new KubeletHandlers(view, healthChecks).installAuthNotRequired(router);
+    KubeletHandlers.installDebuggingDisabled(router);
+    return router.build();
+  }
+
+  /** The bound port (useful when started on port 0). */
+  public int port() {
+    return server.port();
+  }
+
+  public java.net.InetSocketAddress localAddress() {
+    return server.localAddress();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

@@ -1,0 +1,26 @@
+package io.jkubelet.server;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A settable {@link KubeletView} for tests. */
+final class FakeKubeletView implements KubeletView {
+  final AtomicReference<List<Pod>> pods = new AtomicReference<>(List.of());
+  final AtomicReference<List<Pod>> running = new AtomicReference<>(List.of());
+  final AtomicReference<Exception> runtimeError = new AtomicReference<>();
+
+  @Override
+  public List<Pod> pods() {
+    return pods.get();
+  }
+
+  @Override
+  public List<Pod> runningPods() throws Exception {
+    Exception e = runtimeError.get();
+    if (e != null) {
+      throw e;
+    }
+    return running.get();
+  }
+}
