@@ -76,15 +76,14 @@ final class DockerImages {
         String normalized = withDefaultTag(reference);
         PullCallback callback = new PullCallback();
         try {
-            var cmd = streams.pullImageCmd(normalized);
-            if (auth != null) {
-                cmd.withAuthConfig(new AuthConfig()
-                        .withUsername(auth.username())
-                        .withPassword(auth.password())
-                        .withRegistryAddress(auth.serverAddress())
-                        .withIdentityToken(auth.identityToken()));
-            }
-            cmd.exec(callback).awaitCompletion();
+            // Without credentials the pull goes without any: the kubelet looks credentials up itself (its
+            // keyring, pull secrets), and docker-java would otherwise add those of ~/.docker/config.json.
+            AuthConfig credentials = auth == null ? new AuthConfig() : new AuthConfig()
+                    .withUsername(auth.username())
+                    .withPassword(auth.password())
+                    .withRegistryAddress(auth.serverAddress())
+                    .withIdentityToken(auth.identityToken());
+            streams.pullImageCmd(normalized).withAuthConfig(credentials).exec(callback).awaitCompletion();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closeQuietly(callback);
