@@ -99,8 +99,9 @@ jk_ensure_images() {
 #   127.0.0.1:5001  htpasswd authentication, user JK_REGISTRY_USER / password JK_REGISTRY_PASSWORD
 # Both serve one storage directory, so an image pushed to :5000 can be pulled from either. Its files live
 # in /var/lib/jkubelet-registry (configs, htpasswd, data; logs next to them); the distribution's own
-# /etc/docker/registry config is left alone. jkubelet/busybox:1.0 is pushed as
-# 127.0.0.1:5000/jkubelet/busybox:1.0. Idempotent: a registry that already answers is kept.
+# /etc/docker/registry config is left alone. jkubelet/busybox:1.0 and jkubelet/pause:3.9 are pushed as
+# 127.0.0.1:5000/jkubelet/busybox:1.0 and 127.0.0.1:5000/jkubelet/pause:3.9. Idempotent: a registry that
+# already answers is kept.
 JK_REGISTRY_DIR=/var/lib/jkubelet-registry
 JK_REGISTRY_USER=jkubelet
 JK_REGISTRY_PASSWORD=jkubelet-registry-secret
@@ -172,13 +173,20 @@ jk_ensure_registry() {
   jk_start_registry 5000
   jk_start_registry 5001 auth
   # Docker treats 127.0.0.0/8 registries as insecure (plain HTTP) by default: no daemon change needed.
-  local ref=127.0.0.1:5000/jkubelet/busybox:1.0
-  if ! curl -sf --max-time 5 -o /dev/null \
+  jk_push_to_registry jkubelet/busybox 1.0
+  jk_push_to_registry jkubelet/pause 3.9
+}
+
+# Pushes the local image REPO:TAG to 127.0.0.1:5000 unless the registry has it already.
+jk_push_to_registry() {
+  local repo=$1 tag=$2 ref="127.0.0.1:5000/$1:$2"
+  if curl -sf --max-time 5 -o /dev/null \
       -H 'Accept: application/vnd.docker.distribution.manifest.v2+json' \
-      "http://127.0.0.1:5000/v2/jkubelet/busybox/manifests/1.0"; then
-    docker tag jkubelet/busybox:1.0 "$ref" || jk_die "docker tag $ref failed"
-    docker push "$ref" >/dev/null || jk_die "docker push $ref failed; see $JK_REGISTRY_DIR/registry-5000.log"
-    docker rmi "$ref" >/dev/null 2>&1 || true
-    jk_log "pushed jkubelet/busybox:1.0 to 127.0.0.1:5000"
+      "http://127.0.0.1:5000/v2/$repo/manifests/$tag"; then
+    return 0
   fi
+  docker tag "$repo:$tag" "$ref" || jk_die "docker tag $ref failed"
+  docker push "$ref" >/dev/null || jk_die "docker push $ref failed; see $JK_REGISTRY_DIR/registry-5000.log"
+  docker rmi "$ref" >/dev/null 2>&1 || true
+  jk_log "pushed $repo:$tag to 127.0.0.1:5000"
 }

@@ -164,8 +164,13 @@ final class DockerExec {
 
         @Override
         public void onError(Throwable throwable) {
+            // Recorded and reported by the caller; the template would log it as an ERROR.
             failure = throwable;
-            super.onError(throwable);
+            try {
+                close();
+            } catch (IOException e) {
+                log.debug("Closing a Docker stream failed", e);
+            }
         }
 
         @Override
