@@ -93,3 +93,100 @@ jk_ensure_images() {
   rm -rf "$dir"
   jk_log "built local images jkubelet/busybox:1.0 and jkubelet/pause:3.9"
 }
+
+# A local image registry (Debian's docker-registry, distribution 2.8) for pull tests, on loopback only:
+#   127.0.0.1:5000  no authentication
+#   127.0.0.1:5001  htpasswd authentication, user JK_REGISTRY_USER / password JK_REGISTRY_PASSWORD
+# Both serve one storage directory, so an image pushed to :5000 can be pulled from either. Its files live
+# in /var/lib/jkubelet-registry (configs, htpasswd, data; logs next to them); the distribution's own
+# /etc/docker/registry config is left alone. jkubelet/busybox:1.0 and jkubelet/pause:3.9 are pushed as
+# 127.0.0.1:5000/jkubelet/busybox:1.0 and 127.0.0.1:5000/jkubelet/pause:3.9. Idempotent: a registry that
+# already answers is kept.
+JK_REGISTRY_DIR=/var/lib/jkubelet-registry
+JK_REGISTRY_USER=jkubelet
+JK_REGISTRY_PASSWORD=jkubelet-registry-secret
+export JK_REGISTRY_DIR JK_REGISTRY_USER JK_REGISTRY_PASSWORD
+
+# Prints the HTTP status of GET http://127.0.0.1:PORT/v2/, or 000 when nothing answers.
+jk_registry_status() {
+  curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$1/v2/" 2>/dev/null || true
+}
+
+# Writes a registry config for PORT (with htpasswd auth when $2 is "auth") to stdout.
+jk_registry_config() {
+  cat <<CONFIG
+version: 0.1
+log:
+  level: warn
+  fields:
+    service: jkubelet-registry
+storage:
+  cache:
+    blobdescriptor: inmemory
+  filesystem:
+    rootdirectory: $JK_REGISTRY_DIR/data
+  delete:
+    enabled: true
+http:
+  addr: 127.0.0.1:$1
+  headers:
+    X-Content-Type-Options: [nosniff]
+CONFIG
+  if [ "${2:-}" = auth ]; then
+    cat <<CONFIG
+auth:
+  htpasswd:
+    realm: jkubelet-registry
+    path: $JK_REGISTRY_DIR/htpasswd
+CONFIG
+  fi
+}
+
+# Starts one registry on 127.0.0.1:PORT unless one answers there; $2 = "auth" for htpasswd auth.
+jk_start_registry() {
+  local port=$1 mode=${2:-} config="$JK_REGISTRY_DIR/config-$1.yml" i expected=200
+  [ "$mode" = auth ] && expected=401
+  case "$(jk_registry_status "$port")" in
+    200|401) return 0 ;;
+  esac
+  jk_registry_config "$port" "$mode" >"$config"
+  jk_log "starting docker-registry on 127.0.0.1:$port (log: $JK_REGISTRY_DIR/registry-$port.log)"
+  nohup docker-registry serve "$config" >"$JK_REGISTRY_DIR/registry-$port.log" 2>&1 &
+  echo $! >"$JK_REGISTRY_DIR/registry-$port.pid"
+  for i in $(seq 1 30); do
+    [ "$(jk_registry_status "$port")" = "$expected" ] && return 0
+    sleep 0.5
+  done
+  jk_die "docker-registry did not answer on 127.0.0.1:$port within 15 s; see $JK_REGISTRY_DIR/registry-$port.log"
+}
+
+jk_ensure_registry() {
+  jk_ensure_images
+  command -v docker-registry >/dev/null 2>&1 || jk_apt_install docker-registry
+  command -v htpasswd >/dev/null 2>&1 || jk_apt_install apache2-utils
+  command -v curl >/dev/null 2>&1 || jk_apt_install curl
+  mkdir -p "$JK_REGISTRY_DIR/data"
+  if [ ! -s "$JK_REGISTRY_DIR/htpasswd" ]; then
+    htpasswd -Bbn "$JK_REGISTRY_USER" "$JK_REGISTRY_PASSWORD" >"$JK_REGISTRY_DIR/htpasswd" \
+      || jk_die "htpasswd could not write $JK_REGISTRY_DIR/htpasswd"
+  fi
+  jk_start_registry 5000
+  jk_start_registry 5001 auth
+  # Docker treats 127.0.0.0/8 registries as insecure (plain HTTP) by default: no daemon change needed.
+  jk_push_to_registry jkubelet/busybox 1.0
+  jk_push_to_registry jkubelet/pause 3.9
+}
+
+# Pushes the local image REPO:TAG to 127.0.0.1:5000 unless the registry has it already.
+jk_push_to_registry() {
+  local repo=$1 tag=$2 ref="127.0.0.1:5000/$1:$2"
+  if curl -sf --max-time 5 -o /dev/null \
+      -H 'Accept: application/vnd.docker.distribution.manifest.v2+json' \
+      "http://127.0.0.1:5000/v2/$repo/manifests/$tag"; then
+    return 0
+  fi
+  docker tag "$repo:$tag" "$ref" || jk_die "docker tag $ref failed"
+  docker push "$ref" >/dev/null || jk_die "docker push $ref failed; see $JK_REGISTRY_DIR/registry-5000.log"
+  docker rmi "$ref" >/dev/null 2>&1 || true
+  jk_log "pushed $repo:$tag to 127.0.0.1:5000"
+}

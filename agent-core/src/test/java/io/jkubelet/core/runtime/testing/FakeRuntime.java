@@ -24,6 +24,7 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -77,11 +78,23 @@ public final class FakeRuntime implements RuntimeService, ImageService {
      * @param duration how long it runs; {@code null} for forever (until stopped)
      * @param exitCodeOnTerm the exit code when sent the stop signal, or {@code null} when it ignores the
      *     signal and is killed at the end of the grace period ({@value #EXIT_CODE_KILLED})
+     * @param startError when not {@code null}, the runtime cannot start the process (e.g. the executable
+     *     does not exist): starting the container fails with this message and {@code exitCode}
      */
-    public record Script(int exitCode, String stdout, String stderr, Duration duration, Integer exitCodeOnTerm) {
+    public record Script(int exitCode, String stdout, String stderr, Duration duration, Integer exitCodeOnTerm,
+                         String startError) {
         public Script {
             Objects.requireNonNull(stdout, "stdout");
             Objects.requireNonNull(stderr, "stderr");
+        }
+
+        public Script(int exitCode, String stdout, String stderr, Duration duration, Integer exitCodeOnTerm) {
+            this(exitCode, stdout, stderr, duration, exitCodeOnTerm, null);
+        }
+
+        /** The runtime cannot start it: the container ends with this exit code and message at once. */
+        public static Script failsToStart(int exitCode, String message) {
+            return new Script(exitCode, "", "", Duration.ZERO, null, Objects.requireNonNull(message, "message"));
         }
 
         /** Ends at once with this exit code and no output. */
@@ -100,11 +113,11 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         }
 
         public Script lasting(Duration duration) {
-            return new Script(exitCode, stdout, stderr, duration, exitCodeOnTerm);
+            return new Script(exitCode, stdout, stderr, duration, exitCodeOnTerm, startError);
         }
 
         public Script exitingOnTermWith(int code) {
-            return new Script(exitCode, stdout, stderr, duration, code);
+            return new Script(exitCode, stdout, stderr, duration, code, startError);
         }
     }
 
@@ -370,7 +383,7 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         FakeContainer c = container(containerId);
         c.refresh();
         String logPath = c.config.logPath() == null || c.config.logPath().isEmpty()
-                ? "" : c.sandbox.config.logDirectory() + "/" + c.config.logPath();
+                ? "" : Path.of(c.sandbox.config.logDirectory(), c.config.logPath()).toString();
         return new ContainerStatus(c.id, c.config.metadata(), c.state, c.createdAt, c.startedAt, c.finishedAt,
                 c.exitCode, c.config.image(), c.imageRef, c.reason, c.message, c.config.labels(),
                 c.config.annotations(), c.config.mounts(), logPath);
@@ -623,6 +636,16 @@ public final class FakeRuntime implements RuntimeService, ImageService {
             List<String> commandLine = new ArrayList<>(config.command());
             commandLine.addAll(config.args());
             script = scripts.getOrDefault(commandLine, Script.runsForever());
+            if (script.startError() != null) {
+                // As Docker reports a process that could not be started: exited, never started.
+                state = ContainerState.CONTAINER_EXITED;
+                exitCode = script.exitCode();
+                startedAt = createdAt;
+                finishedAt = createdAt;
+                reason = "ContainerCannotRun";
+                message = script.startError();
+                throw new IllegalStateException("failed to start container " + id + ": " + script.startError());
+            }
             state = ContainerState.CONTAINER_RUNNING;
             startedAt = clock.instant();
             emit(id, sandbox.uid(), RuntimeEvent.Type.STARTED);

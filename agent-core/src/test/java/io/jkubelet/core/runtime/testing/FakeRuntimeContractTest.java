@@ -1,0 +1,51 @@
+package io.jkubelet.core.runtime.testing;
+
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RuntimeService;
+
+import java.time.Clock;
+import java.util.List;
+
+/** {@link FakeRuntime} keeps the runtime contract, so core tests written against it hold on Docker too. */
+class FakeRuntimeContractTest extends RuntimeServiceContract {
+
+    private static final String BUSYBOX = "jkubelet/busybox:1.0";
+    private static final String PAUSE = "jkubelet/pause:3.9";
+
+    private final FakeRuntime fake = new FakeRuntime(Clock.systemUTC());
+
+    FakeRuntimeContractTest() {
+        fake.addImage(BUSYBOX);
+        fake.addImage(PAUSE);
+    }
+
+    @Override
+    protected RuntimeService runtime() {
+        return fake;
+    }
+
+    @Override
+    protected ImageService images() {
+        return fake;
+    }
+
+    @Override
+    protected String busyboxImage() {
+        return BUSYBOX;
+    }
+
+    @Override
+    protected String pauseImage() {
+        return PAUSE;
+    }
+
+    @Override
+    protected String createUniqueImage(String reference) {
+        return fake.addImage(reference);
+    }
+
+    @Override
+    protected void scriptCommand(List<String> commandLine, FakeRuntime.Script script) {
+        fake.scriptCommand(commandLine, script);
+    }
+}

@@ -1,0 +1,189 @@
+package io.jkubelet.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectExecResponse;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.StreamType;
+import io.jkubelet.core.runtime.ExecResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code execSync} on Docker: create an exec, attach to its output, and wait for it no longer than the timeout.
+ *
+ * <p>Before kubelet 1.20 dockershim ignored exec timeouts, so a hanging exec probe blocked its prober forever
+ * (kubernetes#94080). Here the wait is bounded; and because Docker has no way to stop an exec, a command that
+ * outlives its timeout is killed (with its children) from the host, so timed-out probes do not pile up
+ * processes in the container. The kill needs the daemon on this host (a {@code unix://} endpoint) and the
+ * agent in the host's PID namespace; the process is killed only when its cgroup names the container.
+ */
+final class DockerExec {
+    private static final Logger log = LoggerFactory.getLogger(DockerExec.class);
+
+    /** The most output kept per exec, as the CRI's 16 MiB message limit. */
+    static final int MAX_OUTPUT_BYTES = 16 << 20;
+    /** How long Docker may take to mark a finished exec as not running. */
+    private static final Duration EXIT_CODE_WAIT = Duration.ofSeconds(5);
+
+    private final DockerClient requests;
+    private final DockerClient streams;
+    private final boolean daemonIsLocal;
+
+    DockerExec(DockerClient requests, DockerClient streams, boolean daemonIsLocal) {
+        this.requests = requests;
+        this.streams = streams;
+        this.daemonIsLocal = daemonIsLocal;
+    }
+
+    ExecResult execSync(String containerId, List<String> command, Duration timeout) {
+        if (command == null || command.isEmpty()) {
+            throw new IllegalArgumentException("exec in container " + containerId + ": the command is empty");
+        }
+        String execId;
+        try {
+            execId = requests.execCreateCmd(containerId).withCmd(command.toArray(String[]::new))
+                    .withAttachStdout(true).withAttachStderr(true).withAttachStdin(false).withTty(false)
+                    .exec().getId();
+        } catch (RuntimeException e) {
+            throw DockerErrors.translate("exec " + command + " in container " + containerId, e);
+        }
+        OutputCollector output = new OutputCollector();
+        try {
+            streams.execStartCmd(execId).withDetach(false).withTty(false).exec(output);
+            boolean finished = output.awaitCompletion(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                killTimedOut(containerId, execId, command, timeout);
+                return new ExecResult(-1, output.stdout(), output.stderr(), true);
+            }
+            if (output.failure != null) {
+                throw DockerErrors.translate("exec " + command + " in container " + containerId, output.failure);
+            }
+            return new ExecResult(exitCode(containerId, execId), output.stdout(), output.stderr(), false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            killTimedOut(containerId, execId, command, timeout);
+            throw new IllegalStateException("exec " + command + " in container " + containerId + " was interrupted", e);
+        } catch (RuntimeException e) {
+            throw e instanceof io.jkubelet.core.runtime.NotFoundException || e instanceof DockerCallException
+                    ? e : DockerErrors.translate("exec " + command + " in container " + containerId, e);
+        } finally {
+            try {
+                output.close();
+            } catch (IOException e) {
+                log.debug("Closing the output stream of exec {} failed", execId, e);
+            }
+        }
+    }
+
+    private int exitCode(String containerId, String execId) throws InterruptedException {
+        long deadline = System.nanoTime() + EXIT_CODE_WAIT.toNanos();
+        while (true) {
+            InspectExecResponse inspect;
+            try {
+                inspect = requests.inspectExecCmd(execId).exec();
+            } catch (RuntimeException e) {
+                throw DockerErrors.translate("inspect exec " + execId + " in container " + containerId, e);
+            }
+            if (!Boolean.TRUE.equals(inspect.isRunning()) && inspect.getExitCodeLong() != null) {
+                return inspect.getExitCodeLong().intValue();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new DockerCallException("exec " + execId + " in container " + containerId
+                        + ": its output ended but Docker still reports it running", 0, null);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private void killTimedOut(String containerId, String execId, List<String> command, Duration timeout) {
+        if (!daemonIsLocal) {
+            log.warn("exec {} in container {} timed out after {}; the Docker daemon is not local, so the process"
+                    + " is left running", command, containerId, timeout);
+            return;
+        }
+        try {
+            InspectExecResponse inspect = requests.inspectExecCmd(execId).exec();
+            Long pid = inspect.getPidLong();
+            if (!Boolean.TRUE.equals(inspect.isRunning()) || pid == null || pid <= 0) {
+                return;
+            }
+            if (!belongsToContainer(pid, containerId)) {
+                log.warn("exec {} in container {} timed out, but process {} is not visible in that container's"
+                        + " cgroup from here; leaving it", command, containerId, pid);
+                return;
+            }
+            ProcessHandle.of(pid).ifPresent(process -> {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            });
+            log.debug("Killed exec {} (pid {}) in container {} after its {} timeout", command, pid, containerId, timeout);
+        } catch (RuntimeException e) {
+            log.warn("exec {} in container {} timed out and could not be killed: {}", command, containerId,
+                    DockerErrors.message(e));
+        }
+    }
+
+    /** Whether the host process runs in the container's cgroup, so we never kill someone else's process. */
+    static boolean belongsToContainer(long pid, String containerId) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "cgroup")).contains(containerId);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Collects stdout and stderr up to {@link #MAX_OUTPUT_BYTES} together. */
+    private static final class OutputCollector extends ResultCallback.Adapter<Frame> {
+        private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        private int kept;
+        private volatile Throwable failure;
+
+        @Override
+        public synchronized void onNext(Frame frame) {
+            byte[] payload = frame.getPayload();
+            if (payload == null) {
+                return;
+            }
+            int n = Math.min(payload.length, MAX_OUTPUT_BYTES - kept);
+            if (n <= 0) {
+                return;
+            }
+            (frame.getStreamType() == StreamType.STDERR ? stderr : stdout).write(payload, 0, n);
+            kept += n;
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            // Recorded and reported by the caller; the template would log it as an ERROR.
+            failure = throwable;
+            try {
+                close();
+            } catch (IOException e) {
+                log.debug("Closing a Docker stream failed", e);
+            }
+        }
+
+        @Override
+        protected void throwFirstError() {
+            // Failures are read from the field; awaitCompletion must not throw them.
+        }
+
+        synchronized byte[] stdout() {
+            return stdout.toByteArray();
+        }
+
+        synchronized byte[] stderr() {
+            return stderr.toByteArray();
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package io.jkubelet.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectImageResponse;
+import com.github.dockerjava.api.model.AuthConfig;
+import com.github.dockerjava.api.model.PullResponseItem;
+import io.jkubelet.core.runtime.FilesystemUsage;
+import io.jkubelet.core.runtime.Image;
+import io.jkubelet.core.runtime.ImagePullException;
+import io.jkubelet.core.runtime.RegistryAuth;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** The image half of the adapter (dockershim's docker_image.go). Stateless and thread-safe. */
+final class DockerImages {
+    private static final Logger log = LoggerFactory.getLogger(DockerImages.class);
+
+    private final DockerClient requests;
+    private final DockerClient streams;
+
+    DockerImages(DockerClient requests, DockerClient streams) {
+        this.requests = requests;
+        this.streams = streams;
+    }
+
+    List<Image> list() {
+        List<com.github.dockerjava.api.model.Image> images;
+        try {
+            images = requests.listImagesCmd().exec();
+        } catch (RuntimeException e) {
+            throw DockerErrors.translate("list images", e);
+        }
+        List<Image> result = new ArrayList<>();
+        for (com.github.dockerjava.api.model.Image i : images) {
+            // The list has no user; dockershim left it out too (the status call has it).
+            result.add(new Image(i.getId(), real(i.getRepoTags()), real(i.getRepoDigests()),
+                    i.getSize() == null ? 0 : i.getSize(), null, ""));
+        }
+        return result;
+    }
+
+    Optional<Image> status(String reference) {
+        return inspect(reference).map(DockerImages::toImage);
+    }
+
+    Optional<InspectImageResponse> inspect(String reference) {
+        requireReference(reference);
+        try {
+            return Optional.of(requests.inspectImageCmd(reference).exec());
+        } catch (RuntimeException e) {
+            if (DockerErrors.isNotFound(e)) {
+                return Optional.empty();
+            }
+            throw DockerErrors.translate("inspect image " + reference, e);
+        }
+    }
+
+    /**
+     * Pulls an image and returns its reference: the repo digest when the registry gave one, else the id
+     * (dockershim's {@code getImageRef}).
+     */
+    String pull(String reference, RegistryAuth auth) {
+        requireReference(reference);
+        String normalized = withDefaultTag(reference);
+        PullCallback callback = new PullCallback();
+        try {
+            // Without credentials the pull goes without any: the kubelet looks credentials up itself (its
+            // keyring, pull secrets), and docker-java would otherwise add those of ~/.docker/config.json.
+            AuthConfig credentials = auth == null ? new AuthConfig() : new AuthConfig()
+                    .withUsername(auth.username())
+                    .withPassword(auth.password())
+                    .withRegistryAddress(auth.serverAddress())
+                    .withIdentityToken(auth.identityToken());
+            streams.pullImageCmd(normalized).withAuthConfig(credentials).exec(callback).awaitCompletion();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeQuietly(callback);
+            throw new ImagePullException("pull of image " + reference + " was interrupted", e);
+        } catch (RuntimeException e) {
+            throw new ImagePullException(pullMessage(e), e);
+        }
+        if (callback.failure != null) {
+            throw new ImagePullException(pullMessage(callback.failure), callback.failure);
+        }
+        if (callback.error != null) {
+            throw new ImagePullException(callback.error, null);
+        }
+        InspectImageResponse image = inspect(normalized).orElseThrow(() -> new ImagePullException(
+                "image " + reference + " is not present after Docker reported a successful pull", null));
+        return image.getRepoDigests() != null && !image.getRepoDigests().isEmpty()
+                ? image.getRepoDigests().getFirst() : image.getId();
+    }
+
+    /**
+     * Removes an image. By id, the image goes with all its tags and digests (dockershim's {@code RemoveImage},
+     * which image GC relies on); by tag or digest, only that reference (and the image, when it was the last
+     * one). Idempotent. Fails while a container uses the image.
+     */
+    void remove(String reference) {
+        Optional<InspectImageResponse> found = inspect(reference);
+        if (found.isEmpty()) {
+            return;
+        }
+        InspectImageResponse image = found.get();
+        boolean byId = image.getId().equals(reference) || image.getId().equals("sha256:" + reference);
+        List<String> references = new ArrayList<>();
+        if (byId) {
+            if (image.getRepoTags() != null) {
+                references.addAll(image.getRepoTags());
+            }
+            if (image.getRepoDigests() != null) {
+                references.addAll(image.getRepoDigests());
+            }
+        }
+        references.add(reference);
+        for (String ref : references) {
+            try {
+                requests.removeImageCmd(ref).withNoPrune(false).exec();
+            } catch (RuntimeException e) {
+                if (!DockerErrors.isNotFound(e)) {
+                    throw DockerErrors.translate("remove image " + reference, e);
+                }
+            }
+        }
+    }
+
+    /**
+     * The file system holding Docker's data ({@code docker info} DockerRootDir): its size and free space, and
+     * its inodes when {@code stat} can tell them.
+     */
+    FilesystemUsage fsInfo() {
+        String root;
+        try {
+            root = requests.infoCmd().exec().getDockerRootDir();
+        } catch (RuntimeException e) {
+            throw DockerErrors.translate("docker info", e);
+        }
+        if (root == null || root.isEmpty()) {
+            throw new DockerCallException("docker info: Docker reports no DockerRootDir", 0, null);
+        }
+        try {
+            FileStore store = Files.getFileStore(Path.of(root));
+            long capacity = store.getTotalSpace();
+            long available = store.getUsableSpace();
+            long used = capacity - store.getUnallocatedSpace();
+            long[] inodes = inodes(root);
+            return new FilesystemUsage(root, capacity, available, used, inodes[0], inodes[1],
+                    inodes[0] < 0 ? -1 : inodes[0] - inodes[1]);
+        } catch (IOException e) {
+            throw new DockerCallException("image file system " + root + ": " + e.getMessage()
+                    + " (is the Docker daemon on another host?)", 0, e);
+        }
+    }
+
+    /** Total and free inodes of the file system of {@code dir}, or -1s when {@code stat} cannot tell. */
+    private static long[] inodes(String dir) {
+        try {
+            Process p = new ProcessBuilder("stat", "-f", "-c", "%c %d", dir).redirectErrorStream(true).start();
+            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new long[] {-1, -1};
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            String[] parts = out.split("\\s+");
+            if (p.exitValue() != 0 || parts.length != 2) {
+                return new long[] {-1, -1};
+            }
+            return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
+        } catch (IOException | NumberFormatException e) {
+            log.debug("Cannot read the inodes of {}: {}", dir, e.toString());
+            return new long[] {-1, -1};
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new long[] {-1, -1};
+        }
+    }
+
+    static Image toImage(InspectImageResponse i) {
+        String user = i.getConfig() == null || i.getConfig().getUser() == null ? "" : i.getConfig().getUser();
+        // "user:group" -> user; a number is a uid, anything else a user name (dockershim's getUserFromImageUser).
+        int colon = user.indexOf(':');
+        String name = colon >= 0 ? user.substring(0, colon) : user;
+        Long uid = null;
+        String username = "";
+        if (!name.isEmpty()) {
+            try {
+                uid = Long.parseLong(name);
+            } catch (NumberFormatException e) {
+                username = name;
+            }
+        }
+        return new Image(i.getId(), real(i.getRepoTags()), real(i.getRepoDigests()),
+                i.getSize() == null ? 0 : i.getSize(), uid, username);
+    }
+
+    /** {@code busybox} means {@code busybox:latest}: Docker would pull every tag of the repository otherwise. */
+    static String withDefaultTag(String reference) {
+        if (reference.contains("@")) {
+            return reference;
+        }
+        int slash = reference.lastIndexOf('/');
+        return reference.indexOf(':', slash + 1) >= 0 ? reference : reference + ":latest";
+    }
+
+    private static String pullMessage(Throwable e) {
+        String message = DockerErrors.message(e);
+        // docker-java's wrapper around Docker's own words.
+        return message.startsWith("Could not pull image: ") ? message.substring("Could not pull image: ".length())
+                : message;
+    }
+
+    private static List<String> real(String[] refs) {
+        return refs == null ? List.of() : real(Arrays.asList(refs));
+    }
+
+    private static List<String> real(List<String> refs) {
+        return refs == null ? List.of()
+                : refs.stream().filter(r -> !r.equals("<none>:<none>") && !r.equals("<none>@<none>")).toList();
+    }
+
+    private static void requireReference(String reference) {
+        if (reference == null || reference.isBlank()) {
+            throw new IllegalArgumentException("image reference is empty");
+        }
+    }
+
+    private static void closeQuietly(PullCallback callback) {
+        try {
+            callback.close();
+        } catch (IOException e) {
+            log.debug("Closing a pull stream failed", e);
+        }
+    }
+
+    /** Reads the pull's progress stream; Docker reports a failed pull as an error item in it. */
+    private static final class PullCallback extends ResultCallback.Adapter<PullResponseItem> {
+        volatile String error;
+        volatile Throwable failure;
+
+        @Override
+        public void onNext(PullResponseItem item) {
+            if (item.isErrorIndicated() && error == null) {
+                error = item.getErrorDetail() != null && item.getErrorDetail().getMessage() != null
+                        ? item.getErrorDetail().getMessage() : item.getError();
+            }
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            // Recorded and reported by the caller; the template would log it as an ERROR.
+            failure = throwable;
+            try {
+                close();
+            } catch (IOException e) {
+                log.debug("Closing a Docker stream failed", e);
+            }
+        }
+
+        @Override
+        protected void throwFirstError() {
+            // Read from the fields instead.
+        }
+    }
+}

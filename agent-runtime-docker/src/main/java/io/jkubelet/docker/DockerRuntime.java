@@ -1,0 +1,426 @@
+package io.jkubelet.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.InspectImageResponse;
+import com.github.dockerjava.api.command.ListContainersCmd;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Version;
+import io.jkubelet.core.runtime.Container;
+import io.jkubelet.core.runtime.ContainerConfig;
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.ContainerStatus;
+import io.jkubelet.core.runtime.ExecResult;
+import io.jkubelet.core.runtime.FilesystemUsage;
+import io.jkubelet.core.runtime.Image;
+import io.jkubelet.core.runtime.ImagePullException;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.core.runtime.PodSandbox;
+import io.jkubelet.core.runtime.PodSandboxConfig;
+import io.jkubelet.core.runtime.PodSandboxFilter;
+import io.jkubelet.core.runtime.PodSandboxState;
+import io.jkubelet.core.runtime.PodSandboxStatus;
+import io.jkubelet.core.runtime.RegistryAuth;
+import io.jkubelet.core.runtime.RuntimeEvent;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtime.RuntimeVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/**
+ * The runtime port on a Docker engine, with dockershim's conventions: a sandbox is a "pause" container named
+ * {@code k8s_POD_<pod>_<ns>_<uid>_<attempt>} that owns the pod's network, IPC and UTS namespaces; app
+ * containers ({@code k8s_<container>_<pod>_<ns>_<uid>_<attempt>}) join them; CRI labels are Docker labels,
+ * CRI annotations are labels prefixed {@code annotation.}; and each container's CRI log path is a symlink to
+ * Docker's json log file.
+ *
+ * <p>Thread-safe: the adapter keeps no state of its own beyond open event streams, and docker-java's client
+ * is thread-safe. Every failure is a {@link NotFoundException} (Docker answered 404), an
+ * {@link ImagePullException} (pulls), a {@link DockerCallException} naming the call, its object and Docker's
+ * message, or an {@link IllegalArgumentException} for a config Docker cannot express.
+ *
+ * <p>Built by {@link DockerRuntimeFactory#connect}; close it to release its connections.
+ */
+public final class DockerRuntime implements RuntimeService, ImageService, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(DockerRuntime.class);
+
+    /** Docker's status filter values other than "running", i.e. a sandbox that is not ready. */
+    private static final List<String> NOT_RUNNING = List.of("created", "restarting", "removing", "paused", "exited", "dead");
+
+    private final DockerClient requests;
+    private final DockerClient streams;
+    private final String endpoint;
+    private final DockerRuntimeOptions options;
+    private final Clock clock;
+    private final DockerImages images;
+    private final DockerExec exec;
+    private final Set<DockerEventStream> eventStreams = ConcurrentHashMap.newKeySet();
+    private final ExecutorService stopper = Executors.newVirtualThreadPerTaskExecutor();
+
+    /**
+     * @param requests a client for short calls (bounded by {@link DockerRuntimeOptions#requestTimeout()})
+     * @param streams a client without a response timeout, for stops, pulls, execs and the event stream
+     * @param endpoint where the daemon listens, for messages and to know whether it is on this host
+     */
+    public DockerRuntime(DockerClient requests, DockerClient streams, String endpoint, DockerRuntimeOptions options,
+                         Clock clock) {
+        this.requests = Objects.requireNonNull(requests, "requests");
+        this.streams = Objects.requireNonNull(streams, "streams");
+        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+        this.options = Objects.requireNonNull(options, "options");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.images = new DockerImages(requests, streams);
+        this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
+    }
+
+    /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public RuntimeVersion version() {
+        Version v = call("docker version", () -> requests.versionCmd().exec());
+        return new RuntimeVersion("docker", v.getVersion(), v.getApiVersion());
+    }
+
+    // ------------------------------------------------------------------ sandboxes
+
+    @Override
+    public String runPodSandbox(PodSandboxConfig config) {
+        Objects.requireNonNull(config, "pod sandbox config");
+        CreateSpec spec = CreateSpecs.sandbox(config, options);
+        ensureSandboxImage(config.image());
+        String id = call("create sandbox " + spec.name(),
+                () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+        try {
+            requests.startContainerCmd(id).exec();
+        } catch (RuntimeException e) {
+            throw DockerErrors.translate("start sandbox container " + id + " for pod "
+                    + config.metadata().namespace() + "/" + config.metadata().name(), e);
+        }
+        return id;
+    }
+
+    @Override
+    public void stopPodSandbox(String podSandboxId) {
+        requireSandbox(podSandboxId);
+        List<Future<?>> stops = new ArrayList<>();
+        for (com.github.dockerjava.api.model.Container c : containersOfSandbox(podSandboxId, true)) {
+            stops.add(stopper.submit(() -> stop(c.getId(), options.sandboxStopGracePeriod(), true)));
+        }
+        for (Future<?> stop : stops) {
+            awaitStop(stop);
+        }
+        stop(podSandboxId, options.sandboxStopGracePeriod(), false);
+    }
+
+    @Override
+    public void removePodSandbox(String podSandboxId) {
+        requireId(podSandboxId, "pod sandbox");
+        for (com.github.dockerjava.api.model.Container c : containersOfSandbox(podSandboxId, false)) {
+            removeContainer(c.getId());
+        }
+        remove(podSandboxId, "sandbox");
+    }
+
+    @Override
+    public PodSandboxStatus podSandboxStatus(String podSandboxId) {
+        return DockerStatuses.sandboxStatus(requireSandbox(podSandboxId));
+    }
+
+    @Override
+    public List<PodSandbox> listPodSandbox(PodSandboxFilter filter) {
+        PodSandboxFilter f = filter == null ? PodSandboxFilter.ALL : filter;
+        Map<String, String> labels = new HashMap<>();
+        if (f.labelSelector() != null) {
+            labels.putAll(f.labelSelector());
+        }
+        labels.put(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_SANDBOX);
+        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(true).withLabelFilter(labels);
+        if (f.id() != null) {
+            cmd.withIdFilter(List.of(f.id()));
+        }
+        if (f.state() != null) {
+            cmd.withStatusFilter(f.state() == PodSandboxState.SANDBOX_READY ? List.of("running") : NOT_RUNNING);
+        }
+        List<PodSandbox> result = new ArrayList<>();
+        for (com.github.dockerjava.api.model.Container c : call("list sandboxes", cmd::exec)) {
+            DockerStatuses.listedSandbox(c).ifPresentOrElse(result::add,
+                    () -> log.debug("Skipping container {}: its name {} is not a sandbox name", c.getId(), c.getNames()));
+        }
+        return result;
+    }
+
+    // ------------------------------------------------------------------ containers
+
+    @Override
+    public String createContainer(String podSandboxId, ContainerConfig config, PodSandboxConfig sandboxConfig) {
+        Objects.requireNonNull(config, "container config");
+        requireSandbox(podSandboxId);
+        CreateSpec spec = CreateSpecs.container(podSandboxId, config, sandboxConfig, options);
+        return call("create container " + spec.name(),
+                () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+    }
+
+    @Override
+    public void startContainer(String containerId) {
+        requireId(containerId, "container");
+        RuntimeException startFailure = null;
+        try {
+            requests.startContainerCmd(containerId).exec();
+        } catch (RuntimeException e) {
+            startFailure = e;
+        }
+        // Like dockershim, link the log even for a container that failed to start: its log may say why.
+        InspectContainerResponse inspected;
+        try {
+            inspected = requests.inspectContainerCmd(containerId).exec();
+        } catch (RuntimeException e) {
+            throw DockerErrors.translate("start container " + containerId, startFailure != null ? startFailure : e);
+        }
+        ContainerLogLinks.link(containerId,
+                DockerStatuses.labelsOf(inspected).get(DockerLabels.CONTAINER_LOG_PATH), inspected.getLogPath());
+        if (startFailure != null) {
+            throw DockerErrors.translate("start container " + containerId, startFailure);
+        }
+    }
+
+    /** {@code docker stop} with the timeout in whole seconds (rounded up); returns when the container exited. */
+    @Override
+    public void stopContainer(String containerId, Duration timeout) {
+        requireId(containerId, "container");
+        Objects.requireNonNull(timeout, "timeout");
+        stop(containerId, timeout, false);
+    }
+
+    @Override
+    public void removeContainer(String containerId) {
+        requireId(containerId, "container");
+        InspectContainerResponse inspected;
+        try {
+            inspected = requests.inspectContainerCmd(containerId).exec();
+        } catch (RuntimeException e) {
+            if (DockerErrors.isNotFound(e)) {
+                return;
+            }
+            throw DockerErrors.translate("remove container " + containerId, e);
+        }
+        // Docker deletes the log file with the container, so the link would dangle.
+        ContainerLogLinks.unlink(containerId, DockerStatuses.labelsOf(inspected).get(DockerLabels.CONTAINER_LOG_PATH));
+        remove(containerId, "container");
+    }
+
+    @Override
+    public List<Container> listContainers(ContainerFilter filter) {
+        ContainerFilter f = filter == null ? ContainerFilter.ALL : filter;
+        Map<String, String> labels = new HashMap<>();
+        if (f.labelSelector() != null) {
+            labels.putAll(f.labelSelector());
+        }
+        labels.put(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_CONTAINER);
+        if (f.podSandboxId() != null) {
+            labels.put(DockerLabels.SANDBOX_ID, f.podSandboxId());
+        }
+        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(true).withLabelFilter(labels);
+        if (f.id() != null) {
+            cmd.withIdFilter(List.of(f.id()));
+        }
+        if (f.state() != null && f.state() != ContainerState.CONTAINER_UNKNOWN) {
+            cmd.withStatusFilter(List.of(switch (f.state()) {
+                case CONTAINER_CREATED -> "created";
+                case CONTAINER_RUNNING -> "running";
+                default -> "exited";
+            }));
+        }
+        List<Container> result = new ArrayList<>();
+        for (com.github.dockerjava.api.model.Container c : call("list containers", cmd::exec)) {
+            Optional<Container> converted = DockerStatuses.listedContainer(c);
+            if (converted.isEmpty()) {
+                log.debug("Skipping container {}: its name {} is not a container name", c.getId(), c.getNames());
+            } else if (f.state() != ContainerState.CONTAINER_UNKNOWN || converted.get().state() == f.state()) {
+                result.add(converted.get());
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public ContainerStatus containerStatus(String containerId) {
+        requireId(containerId, "container");
+        InspectContainerResponse r = call("inspect container " + containerId,
+                () -> requests.inspectContainerCmd(containerId).exec());
+        if (!DockerStatuses.isContainer(DockerStatuses.labelsOf(r))) {
+            throw new NotFoundException("container " + containerId + " not found: it is not a pod's container");
+        }
+        InspectImageResponse image = r.getImageId() == null ? null : images.inspect(r.getImageId()).orElse(null);
+        return DockerStatuses.containerStatus(r, image);
+    }
+
+    @Override
+    public ExecResult execSync(String containerId, List<String> command, Duration timeout) {
+        requireId(containerId, "container");
+        Objects.requireNonNull(timeout, "timeout");
+        return exec.execSync(containerId, command, timeout);
+    }
+
+    @Override
+    public AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
+        DockerEventStream[] holder = new DockerEventStream[1];
+        DockerEventStream stream = new DockerEventStream(streams, listener, clock, () -> eventStreams.remove(holder[0]));
+        holder[0] = stream;
+        eventStreams.add(stream);
+        stream.start();
+        return stream;
+    }
+
+    // ------------------------------------------------------------------ images
+
+    @Override
+    public List<Image> listImages() {
+        return images.list();
+    }
+
+    @Override
+    public Optional<Image> imageStatus(String image) {
+        return images.status(image);
+    }
+
+    @Override
+    public String pullImage(String image, RegistryAuth auth) {
+        return images.pull(image, auth);
+    }
+
+    /**
+     * Removes an image: by id with every tag and digest (what image GC asks), by tag or digest only that
+     * reference. Idempotent; fails with Docker's conflict message while a container uses the image.
+     */
+    @Override
+    public void removeImage(String image) {
+        images.remove(image);
+    }
+
+    @Override
+    public FilesystemUsage imageFsInfo() {
+        return images.fsInfo();
+    }
+
+    /** Ends every event subscription and closes the connections to Docker. */
+    @Override
+    public void close() {
+        for (DockerEventStream stream : List.copyOf(eventStreams)) {
+            stream.close();
+        }
+        stopper.shutdownNow();
+        for (DockerClient client : List.of(requests, streams)) {
+            try {
+                client.close();
+            } catch (IOException e) {
+                log.debug("Closing the Docker client for {} failed", endpoint, e);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** dockershim's ensureSandboxImageExists: pull the pause image only when it is not here. */
+    private void ensureSandboxImage(String image) {
+        if (images.inspect(image).isPresent()) {
+            return;
+        }
+        log.info("Pulling the sandbox image {}", image);
+        try {
+            images.pull(image, null);
+        } catch (ImagePullException e) {
+            throw new DockerCallException("failed pulling the sandbox image " + image + ": " + e.getMessage(), 0, e);
+        }
+    }
+
+    private InspectContainerResponse requireSandbox(String podSandboxId) {
+        requireId(podSandboxId, "pod sandbox");
+        InspectContainerResponse r = call("inspect pod sandbox " + podSandboxId,
+                () -> requests.inspectContainerCmd(podSandboxId).exec());
+        if (!DockerStatuses.isSandbox(DockerStatuses.labelsOf(r))) {
+            throw new NotFoundException("pod sandbox " + podSandboxId + " not found: it is not a sandbox");
+        }
+        return r;
+    }
+
+    private List<com.github.dockerjava.api.model.Container> containersOfSandbox(String sandboxId, boolean runningOnly) {
+        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(!runningOnly)
+                .withLabelFilter(Map.of(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_CONTAINER,
+                        DockerLabels.SANDBOX_ID, sandboxId));
+        return call("list containers of sandbox " + sandboxId, cmd::exec);
+    }
+
+    private void stop(String id, Duration timeout, boolean missingIsFine) {
+        int seconds = (int) Math.min(Integer.MAX_VALUE, Math.max(0, (timeout.toMillis() + 999) / 1000));
+        try {
+            streams.stopContainerCmd(id).withTimeout(seconds).exec();
+        } catch (NotModifiedException alreadyStopped) {
+            // 304: nothing to do, which is what an idempotent stop wants.
+        } catch (RuntimeException e) {
+            if (!(missingIsFine && DockerErrors.isNotFound(e))) {
+                throw DockerErrors.translate("stop container " + id, e);
+            }
+        }
+    }
+
+    private void awaitStop(Future<?> stop) {
+        try {
+            stop.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping the containers of a sandbox", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        }
+    }
+
+    private void remove(String id, String kind) {
+        try {
+            requests.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+        } catch (RuntimeException e) {
+            if (DockerErrors.isNotFound(e)) {
+                return;
+            }
+            if (DockerErrors.isConflict(e) && DockerErrors.message(e).contains("already in progress")) {
+                return; // a concurrent remove of the same container
+            }
+            throw DockerErrors.translate("remove " + kind + " " + id, e);
+        }
+    }
+
+    private static void requireId(String id, String kind) {
+        if (id == null || id.isBlank()) {
+            throw new IllegalArgumentException(kind + " id is empty");
+        }
+    }
+
+    private static <T> T call(String what, java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw DockerErrors.translate(what, e);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.jkubelet.docker;
+
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Ports;
+import com.github.dockerjava.api.model.RestartPolicy;
+import io.jkubelet.core.runtime.ContainerConfig;
+import io.jkubelet.core.runtime.ContainerMetadata;
+import io.jkubelet.core.runtime.DnsConfig;
+import io.jkubelet.core.runtime.KeyValue;
+import io.jkubelet.core.runtime.LinuxContainerResources;
+import io.jkubelet.core.runtime.LinuxContainerSecurityContext;
+import io.jkubelet.core.runtime.Mount;
+import io.jkubelet.core.runtime.NamespaceMode;
+import io.jkubelet.core.runtime.NamespaceOptions;
+import io.jkubelet.core.runtime.PodSandboxConfig;
+import io.jkubelet.core.runtime.PodSandboxMetadata;
+import io.jkubelet.core.runtime.PortMapping;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The translation of CRI configs into Docker create calls, without Docker. */
+class CreateSpecsTest {
+
+    private static final DockerRuntimeOptions OPTIONS = DockerRuntimeOptions.DEFAULTS;
+
+    @Test
+    void sandboxOnThePodNetworkPublishesHostPortsAndSetsDnsHostnameAndCgroups() {
+        PodSandboxConfig config = sandbox(NamespaceOptions.POD_DEFAULT, List.of(
+                new PortMapping("TCP", 80, 8080, "127.0.0.1"),
+                new PortMapping("UDP", 53, 5353, ""),
+                new PortMapping("TCP", 9090, 0, "")));
+
+        CreateSpec spec = CreateSpecs.sandbox(config, OPTIONS);
+
+        HostConfig hc = spec.hostConfig();
+        assertThat(spec.name()).isEqualTo("k8s_POD_web_default_uid-1_0");
+        assertThat(spec.hostname()).isEqualTo("web-host");
+        assertThat(spec.image()).isEqualTo("pause:3.9");
+        assertThat(hc.getNetworkMode()).isEqualTo("default");
+        assertThat(hc.getIpcMode()).isEqualTo("shareable");
+        assertThat(hc.getPidMode()).isNull();
+        assertThat(hc.getOomScoreAdj()).isEqualTo(3);
+        assertThat(hc.getCgroupParent()).isEqualTo("/kubepods/besteffort/poduid-1");
+        assertThat(hc.getSysctls()).containsEntry("net.ipv4.ip_unprivileged_port_start", "0");
+        assertThat(hc.getDns()).containsExactly("10.96.0.10");
+        assertThat(hc.getDnsSearch()).containsExactly("default.svc.cluster.local");
+        assertThat(hc.getDnsOptions()).containsExactly("ndots:5");
+        assertThat(hc.getCpuShares()).isEqualTo(2);
+        assertThat(hc.getRestartPolicy()).isEqualTo(RestartPolicy.noRestart());
+        assertThat(spec.exposedPorts()).containsExactly(ExposedPort.tcp(80), ExposedPort.udp(53));
+        Map<ExposedPort, Ports.Binding[]> bindings = hc.getPortBindings().getBindings();
+        assertThat(bindings.get(ExposedPort.tcp(80))).containsExactly(new Ports.Binding("127.0.0.1", "8080"));
+        assertThat(bindings.get(ExposedPort.udp(53))).containsExactly(new Ports.Binding(null, "5353"));
+    }
+
+    @Test
+    void sandboxOnTheNodeNetworkUsesTheHostsNamespacesAndNoHostname() {
+        CreateSpec spec = CreateSpecs.sandbox(sandbox(
+                new NamespaceOptions(NamespaceMode.NODE, NamespaceMode.NODE, NamespaceMode.NODE), List.of()), OPTIONS);
+
+        assertThat(spec.hostConfig().getNetworkMode()).isEqualTo("host");
+        assertThat(spec.hostConfig().getPidMode()).isEqualTo("host");
+        assertThat(spec.hostConfig().getIpcMode()).isEqualTo("host");
+        assertThat(spec.hostname()).isNull();
+    }
+
+    @Test
+    void containerJoinsTheSandboxAndCarriesItsProcessResourcesAndSecurity() {
+        LinuxContainerSecurityContext sc = new LinuxContainerSecurityContext(1000L, 3000L, List.of(2000L, 2001L),
+                false, true, List.of("NET_ADMIN", "CAP_SYS_TIME"), List.of("ALL"), NamespaceOptions.POD_DEFAULT, true);
+        ContainerConfig config = container(sc, new LinuxContainerResources(100_000, 50_000, 256, 64L << 20, 5));
+
+        CreateSpec spec = CreateSpecs.container("sandbox-id", config,
+                sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS);
+
+        HostConfig hc = spec.hostConfig();
+        assertThat(spec.name()).isEqualTo("k8s_app_web_default_uid-1_1");
+        assertThat(spec.entrypoint()).containsExactly("/bin/server");
+        assertThat(spec.cmd()).containsExactly("--port", "80");
+        assertThat(spec.env()).containsExactly("A=1", "B=");
+        assertThat(spec.workingDir()).isEqualTo("/srv");
+        assertThat(spec.user()).isEqualTo("1000:3000");
+        assertThat(spec.labels()).containsEntry("io.kubernetes.container.logpath", "/var/log/pods/default_web_uid-1/app/1.log");
+        assertThat(hc.getNetworkMode()).isEqualTo("container:sandbox-id");
+        assertThat(hc.getIpcMode()).isEqualTo("container:sandbox-id");
+        assertThat(hc.getPidMode()).isNull();
+        assertThat(hc.getUtSMode()).isNull();
+        assertThat(hc.getMemory()).isEqualTo(64L << 20);
+        assertThat(hc.getMemorySwap()).isEqualTo(64L << 20);
+        assertThat(hc.getCpuShares()).isEqualTo(256);
+        assertThat(hc.getCpuQuota()).isEqualTo(50_000L);
+        assertThat(hc.getCpuPeriod()).isEqualTo(100_000L);
+        assertThat(hc.getOomScoreAdj()).isEqualTo(5);
+        assertThat(hc.getGroupAdd()).containsExactly("2000", "2001");
+        assertThat(hc.getReadonlyRootfs()).isTrue();
+        assertThat(hc.getCapAdd()).containsExactly(Capability.NET_ADMIN, Capability.SYS_TIME);
+        assertThat(hc.getCapDrop()).containsExactly(Capability.ALL);
+        assertThat(hc.getSecurityOpts()).containsExactly("seccomp=unconfined", "no-new-privileges");
+        assertThat(hc.getCgroupParent()).isEqualTo("/kubepods/besteffort/poduid-1");
+        assertThat(hc.getBinds()).extracting(Object::toString)
+                .containsExactly("/var/lib/kubelet/pods/uid-1/volumes/data:/data:ro", "/mnt/shared:/shared:rw,rslave");
+        assertThat(hc.getLogConfig().getType().getType()).isEqualTo("json-file");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"POD, CONTAINER, ", "NODE, NODE, host", "POD, POD, "})
+    void containerNamespacesFollowTheOptions(NamespaceMode network, NamespaceMode pid, String uts) {
+        LinuxContainerSecurityContext sc = new LinuxContainerSecurityContext(null, null, List.of(), false, false,
+                List.of(), List.of(), new NamespaceOptions(network, pid, NamespaceMode.POD), false);
+
+        HostConfig hc = CreateSpecs.container("sandbox-id", container(sc, new LinuxContainerResources(0, 0, 0, 0, 0)),
+                sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS).hostConfig();
+
+        assertThat(hc.getUtSMode()).isEqualTo(uts);
+        assertThat(hc.getPidMode()).isEqualTo(switch (pid) {
+            case POD -> "container:sandbox-id";
+            case NODE -> "host";
+            case CONTAINER -> null;
+        });
+        // The host's IPC, when asked, comes through the sandbox: containers always join the sandbox's.
+        assertThat(hc.getIpcMode()).isEqualTo("container:sandbox-id");
+    }
+
+    @Test
+    void badSettingsAreRefusedNamingTheContainerAndTheField() {
+        LinuxContainerSecurityContext groupOnly = new LinuxContainerSecurityContext(null, 10L, List.of(), false,
+                false, List.of(), List.of(), NamespaceOptions.POD_DEFAULT, false);
+        LinuxContainerSecurityContext badCap = new LinuxContainerSecurityContext(null, null, List.of(), false,
+                false, List.of("FLY"), List.of(), NamespaceOptions.POD_DEFAULT, false);
+        PodSandboxConfig sandbox = sandbox(NamespaceOptions.POD_DEFAULT, List.of());
+        LinuxContainerResources none = new LinuxContainerResources(0, 0, 0, 0, 0);
+
+        assertThatThrownBy(() -> CreateSpecs.container("s", container(groupOnly, none), sandbox, OPTIONS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("container app: runAsGroup is specified without a runAsUser");
+        assertThatThrownBy(() -> CreateSpecs.container("s", container(badCap, none), sandbox, OPTIONS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("container app: unknown capability \"FLY\" in securityContext.capabilities.add");
+    }
+
+    private static PodSandboxConfig sandbox(NamespaceOptions ns, List<PortMapping> ports) {
+        return new PodSandboxConfig(new PodSandboxMetadata("web", "uid-1", "default", 0), "web-host",
+                "/var/log/pods/default_web_uid-1",
+                new DnsConfig(List.of("10.96.0.10"), List.of("default.svc.cluster.local"), List.of("ndots:5")),
+                ports, Map.of("app", "web"), Map.of(), "/kubepods/besteffort/poduid-1", ns, 3, "pause:3.9", false,
+                Map.of("net.ipv4.ip_unprivileged_port_start", "0"));
+    }
+
+    private static ContainerConfig container(LinuxContainerSecurityContext sc, LinuxContainerResources resources) {
+        return new ContainerConfig(new ContainerMetadata("app", 1), "busybox:1.0", List.of("/bin/server"),
+                List.of("--port", "80"), "/srv", List.of(new KeyValue("A", "1"), new KeyValue("B", "")),
+                List.of(new Mount("/data", "/var/lib/kubelet/pods/uid-1/volumes/data", true),
+                        new Mount("/shared", "/mnt/shared", false, "rslave")),
+                Map.of(), Map.of(), "app/1.log", false, false, false, resources, sc);
+    }
+}

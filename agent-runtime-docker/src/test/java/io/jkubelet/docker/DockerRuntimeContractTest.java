@@ -1,0 +1,56 @@
+package io.jkubelet.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtime.testing.RuntimeServiceContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+
+import java.io.IOException;
+
+/** The Docker adapter keeps the runtime contract on the real engine. */
+@Tag("docker")
+class DockerRuntimeContractTest extends RuntimeServiceContract {
+
+    private static DockerRuntime runtime;
+    private static DockerClient docker;
+
+    @BeforeAll
+    static void connect() {
+        runtime = DockerTestSupport.connect();
+        docker = DockerTestSupport.rawClient();
+    }
+
+    @AfterAll
+    static void disconnect() throws IOException {
+        runtime.close();
+        docker.close();
+    }
+
+    @Override
+    protected RuntimeService runtime() {
+        return runtime;
+    }
+
+    @Override
+    protected ImageService images() {
+        return runtime;
+    }
+
+    @Override
+    protected String busyboxImage() {
+        return DockerTestSupport.BUSYBOX;
+    }
+
+    @Override
+    protected String pauseImage() {
+        return DockerTestSupport.PAUSE;
+    }
+
+    @Override
+    protected String createUniqueImage(String reference) {
+        return DockerTestSupport.createUniqueImage(docker, reference);
+    }
+}
