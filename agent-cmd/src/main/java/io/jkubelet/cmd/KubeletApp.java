@@ -1,0 +1,305 @@
+package io.jkubelet.cmd;
+
+import ch.qos.logback.classic.Level;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.config.FileSource;
+import io.jkubelet.core.config.HttpSource;
+import io.jkubelet.core.config.PodConfig;
+import io.jkubelet.core.config.PodSources;
+import io.jkubelet.core.config.PodUpdate;
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.events.References;
+import io.jkubelet.core.kubelet.Kubelet;
+import io.jkubelet.core.kubelet.KubeletDeps;
+import io.jkubelet.core.kubelet.KubeletSettings;
+import io.jkubelet.core.kuberuntime.NodeContext;
+import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.qos.OomScoreAdjuster;
+import io.jkubelet.core.qos.OomScorePolicy;
+import io.jkubelet.core.qos.QosClass;
+import io.jkubelet.docker.DockerRuntime;
+import io.jkubelet.docker.DockerRuntimeFactory;
+import io.jkubelet.docker.DockerUnavailableException;
+import io.jkubelet.server.HealthzServer;
+import io.jkubelet.server.KubeletView;
+import io.jkubelet.server.ReadOnlyServer;
+import io.jkubelet.server.healthz.HealthChecker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Builds the kubelet from its server settings and runs it (upstream {@code RunKubelet}): the runtime
+ * connection, the agent's own OOM score, the pod sources, the {@link Kubelet} and the HTTP servers.
+ */
+final class KubeletApp implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(KubeletApp.class);
+    /** The PLEG's safety-net relist when runtime events drive it. */
+    static final Duration RELIST_PERIOD = Duration.ofSeconds(10);
+    static final Duration CONTAINER_GC_PERIOD = Duration.ofMinutes(1);
+
+    /** Start-up failed; the message says what and what to do. */
+    static final class StartupException extends Exception {
+        StartupException(String message) {
+            super(message);
+        }
+    }
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private KubeletApp() {}
+
+    static KubeletApp start(KubeletServer server) throws StartupException {
+        KubeletApp app = new KubeletApp();
+        try {
+            app.run(server);
+        } catch (StartupException | RuntimeException e) {
+            app.close();
+            throw e instanceof StartupException se ? se : new StartupException(e.getMessage());
+        }
+        return app;
+    }
+
+    private void run(KubeletServer server) throws StartupException {
+        KubeletFlags flags = server.flags();
+        KubeletConfiguration config = server.config();
+        setVerbosity(flags.verbosity());
+        String nodeName = nodeName(flags);
+        List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
+        log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}", KubeletVersion.gitVersion(), nodeName,
+                hostIps, server.standalone());
+        if (!server.standalone()) {
+            throw new StartupException("--kubeconfig " + flags.kubeconfig()
+                    + ": joining a cluster through the apiserver is not supported yet; run without --kubeconfig for a standalone node");
+        }
+
+        OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
+        try {
+            oom.apply(config.oomScoreAdj());
+        } catch (IOException e) {
+            log.warn("Failed to set the agent's oom_score_adj to {}: {}", config.oomScoreAdj(), e.getMessage());
+        }
+
+        String endpoint = config.containerRuntimeEndpoint();
+        DockerRuntime runtime;
+        try {
+            runtime = DockerRuntimeFactory.connect(endpoint);
+        } catch (DockerUnavailableException e) {
+            throw new StartupException(e.getMessage());
+        }
+        closeables.add(runtime);
+
+        Clock clock = Clock.systemUTC();
+        LoggingEventRecorder recorder = new LoggingEventRecorder(clock);
+        Path rootDir = Path.of(flags.rootDirectory());
+        NodeContext node = new NodeContext(nodeName, hostIps, Path.of(config.podLogsDir()), Path.of(flags.containerLogsDir()),
+                flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),
+                config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
+                oom::clamp);
+        boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
+        KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
+                CONTAINER_GC_PERIOD, config.maxPods(), serialize);
+        long memoryCapacity = memoryCapacity();
+        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock),
+                pod -> QosClass.of(pod).value(),
+                (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity));
+        closeables.add(kubelet);
+
+        PodConfig podConfig = new PodConfig((pod, reason, message) ->
+                recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message), clock);
+        startSources(config, nodeName, podConfig);
+        Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        kubelet.setSourcesReady(() -> podConfig.seenAllSources(seen));
+        Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
+        closeables.add(dispatcher::interrupt);
+        kubelet.run();
+        startServers(config, kubelet);
+        log.info("jkubelet started");
+    }
+
+    private void startSources(KubeletConfiguration config, String nodeName, PodConfig podConfig) throws StartupException {
+        if (config.staticPodPath() != null && !config.staticPodPath().isEmpty()) {
+            FileSource files = new FileSource(Path.of(config.staticPodPath()), nodeName, config.fileCheckFrequency(),
+                    podConfig.channel(PodSources.FILE));
+            files.start();
+            closeables.add(files);
+            log.info("Watching static pods in {}", config.staticPodPath());
+        }
+        if (config.staticPodURL() != null && !config.staticPodURL().isEmpty()) {
+            HttpSource http;
+            try {
+                http = new HttpSource(URI.create(config.staticPodURL()), config.staticPodURLHeader(), nodeName,
+                        config.httpCheckFrequency(), podConfig.channel(PodSources.HTTP));
+            } catch (IllegalArgumentException e) {
+                throw new StartupException("staticPodURL (--manifest-url): " + e.getMessage());
+            }
+            http.start();
+            closeables.add(http);
+            log.info("Polling static pods from {}", config.staticPodURL());
+        }
+        if (podConfig.sources().isEmpty()) {
+            log.warn("No pod source: set staticPodPath (--pod-manifest-path) or staticPodURL (--manifest-url)");
+        }
+    }
+
+    /** Hands every merged update to the kubelet, as {@code syncLoopIteration}'s configCh case does. */
+    private static void dispatch(PodConfig podConfig, Kubelet kubelet, Set<String> seen) {
+        while (!Thread.currentThread().isInterrupted()) {
+            PodUpdate u;
+            try {
+                u = podConfig.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            log.debug("SyncLoop {}", u);
+            switch (u.op()) {
+                case ADD -> kubelet.handlePodAdditions(u.pods());
+                case UPDATE -> kubelet.handlePodUpdates(u.pods());
+                case REMOVE -> kubelet.handlePodRemoves(u.pods());
+                case DELETE -> kubelet.handlePodDeletes(u.pods());
+                case RECONCILE -> kubelet.handlePodReconcile(u.pods());
+                case SET -> log.error("Kubelet does not support snapshot update");
+            }
+            seen.add(u.source());
+        }
+    }
+
+    private void startServers(KubeletConfiguration config, Kubelet kubelet) throws StartupException {
+        List<HealthChecker> checks = List.of(HealthChecker.PING, HealthChecker.named("log", Optional::empty),
+                HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())));
+        KubeletView view = new KubeletView() {
+            @Override
+            public List<Pod> pods() {
+                return kubelet.pods();
+            }
+
+            @Override
+            public List<Pod> runningPods() {
+                return kubelet.runningPods().stream().map(KubeletApp::toApiPod).flatMap(Optional::stream).toList();
+            }
+        };
+        try {
+            if (config.healthzPort() > 0) {
+                closeables.add(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
+            }
+            if (config.readOnlyPort() > 0) {
+                closeables.add(ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks));
+            }
+        } catch (IOException e) {
+            throw new StartupException("cannot serve HTTP: " + e.getMessage());
+        }
+    }
+
+    /** Fails when the loop has not come round for twice the resync interval, at least 5 minutes (upstream). */
+    static Optional<String> syncLoopHealth(Kubelet kubelet, Duration syncFrequency) {
+        long limit = Math.max(syncFrequency.multipliedBy(2).toSeconds(), Duration.ofMinutes(5).toSeconds());
+        return kubelet.secondsSinceSyncLoopIteration() > limit ? Optional.of("sync Loop took longer than expected")
+                : Optional.empty();
+    }
+
+    /** A running pod as upstream's {@code ToAPIPod}: name, namespace, UID and its running containers. */
+    static Optional<Pod> toApiPod(RunningPod rp) {
+        List<RunningPod.Member> running = rp.members().stream().filter(m -> !m.sandbox() && m.running()).toList();
+        boolean sandboxReady = rp.members().stream().anyMatch(m -> m.sandbox() && m.running());
+        if (running.isEmpty() && !sandboxReady) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodBuilder().withNewMetadata().withName(rp.name()).withNamespace(rp.namespace())
+                .withUid(rp.uid()).endMetadata().withNewSpec()
+                .withContainers(running.stream().map(m -> new ContainerBuilder().withName(m.name()).withImage(m.image())
+                        .build()).toList()).endSpec().build());
+    }
+
+    private static void setVerbosity(long v) {
+        if (LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext ctx) {
+            ctx.getLogger("io.jkubelet").setLevel(v >= 4 ? Level.DEBUG : Level.INFO);
+        }
+    }
+
+    static String nodeName(KubeletFlags flags) throws StartupException {
+        String name = flags.hostnameOverride();
+        if (name == null || name.isEmpty()) {
+            try {
+                name = InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                throw new StartupException("cannot determine the host name (" + e.getMessage()
+                        + "); set --hostname-override");
+            }
+        }
+        return name.trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** The first non-loopback IPv4 address of an interface that is up, as a node IP when --node-ip is not given. */
+    static List<String> detectNodeIps() {
+        try {
+            for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
+                if (!ni.isUp() || ni.isLoopback() || ni.getName().startsWith("docker") || ni.getName().startsWith("veth")) {
+                    continue;
+                }
+                for (var addr : ni.inetAddresses().toList()) {
+                    if (addr instanceof java.net.Inet4Address && !addr.isLoopbackAddress() && !addr.isLinkLocalAddress()) {
+                        return List.of(addr.getHostAddress());
+                    }
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Cannot list network interfaces: {}", e.getMessage());
+        }
+        return List.of("127.0.0.1");
+    }
+
+    private static long memoryCapacity() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    return Long.parseLong(line.replaceAll("\\D+", "")) * 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            log.warn("Cannot read /proc/meminfo: {}", e.getMessage());
+        }
+        return 0;
+    }
+
+    void awaitTermination() {
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                log.debug("close: {}", e.getMessage());
+            }
+        }
+        closeables.clear();
+        stopped.countDown();
+    }
+}

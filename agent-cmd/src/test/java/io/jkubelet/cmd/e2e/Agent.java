@@ -1,0 +1,175 @@
+package io.jkubelet.cmd.e2e;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The built jkubelet jar run as a process, as an operator runs it: its own node name (so that its
+ * containers are its own), root, log and manifest directories under a test folder, and free ports.
+ */
+final class Agent implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    final Path dir;
+    final String nodeName;
+    final Path manifests;
+    final Path podLogs;
+    final Path containerLogs;
+    final Path log;
+    final int readOnlyPort;
+    final int healthzPort;
+    private final List<String> extraArgs;
+    private Process process;
+    private int starts;
+
+    Agent(Path dir, String nodeName, List<String> extraArgs) throws IOException {
+        this.dir = dir;
+        this.nodeName = nodeName;
+        this.manifests = Files.createDirectories(dir.resolve("manifests"));
+        this.podLogs = dir.resolve("logs/pods");
+        this.containerLogs = dir.resolve("logs/containers");
+        this.log = dir.resolve("agent.log");
+        this.readOnlyPort = freePort();
+        this.healthzPort = freePort();
+        this.extraArgs = List.copyOf(extraArgs);
+    }
+
+    static String jar() {
+        String jar = System.getProperty("jkubelet.jar", "target/jkubelet.jar");
+        if (!Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("the built jar " + jar + " is missing: run `mvn package` first");
+        }
+        return jar;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    List<String> command() {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar(),
+                "--hostname-override", nodeName,
+                "--pod-manifest-path", manifests.toString(),
+                "--root-dir", dir.resolve("root").toString(),
+                "--pod-logs-dir", podLogs.toString(),
+                "--container-logs-dir", containerLogs.toString(),
+                "--read-only-port", Integer.toString(readOnlyPort),
+                "--healthz-port", Integer.toString(healthzPort),
+                "--file-check-frequency", "5s",
+                "--v", "4"));
+        cmd.addAll(extraArgs);
+        return cmd;
+    }
+
+    Agent start() throws IOException {
+        starts++;
+        Files.writeString(log, "---- start " + starts + "\n", java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        process = new ProcessBuilder(command()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("jkubelet exited with " + process.exitValue() + ":\n" + logText());
+            }
+            return healthz().filter("ok"::equals).isPresent();
+        });
+        return this;
+    }
+
+    /** SIGKILL: nothing of the agent's shutdown runs. */
+    void kill9() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM and wait for the agent to exit. */
+    void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    String logText() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    Optional<String> healthz() {
+        return get(healthzPort, "/healthz");
+    }
+
+    Optional<String> get(int port, String path) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return Optional.of(r.body());
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    List<Pod> pods() {
+        return parsePods(get(readOnlyPort, "/pods").orElseThrow(() -> new IllegalStateException("GET /pods failed")));
+    }
+
+    static List<Pod> parsePods(String json) {
+        try {
+            return JSON.readValue(json, PodList.class).getItems();
+        } catch (IOException e) {
+            throw new IllegalStateException("/pods is not a PodList: " + e.getMessage() + "\n" + json, e);
+        }
+    }
+
+    /** The pod named {@code <name>-<node>}, as static pods are named. */
+    Optional<Pod> pod(String name) {
+        String full = name + "-" + nodeName;
+        return pods().stream().filter(p -> p.getMetadata().getName().equals(full)).findFirst();
+    }
+
+    void writeManifest(String file, String yaml) throws IOException {
+        Path tmp = dir.resolve("." + file + ".tmp");
+        Files.writeString(tmp, yaml);
+        Files.move(tmp, manifests.resolve(file), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    void removeManifest(String file) throws IOException {
+        Files.deleteIfExists(manifests.resolve(file));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+}
