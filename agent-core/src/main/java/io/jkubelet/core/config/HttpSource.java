@@ -49,6 +49,7 @@ public final class HttpSource implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(HttpSource.class);
 
     static final int TIMEOUT_SECONDS = 10;
+    private static final Duration TIMEOUT = Duration.ofSeconds(TIMEOUT_SECONDS);
     /** Failures logged at info level before the source goes quiet ({@code failureLogs < 3}). */
     static final int LOUD_FAILURES = 3;
     /** Headers java.net.http sets itself and refuses to take from us. */
@@ -63,6 +64,7 @@ public final class HttpSource implements Closeable {
     private final HttpClient client;
     private final ScheduledExecutorService executor;
     private final boolean ownsExecutor;
+    private final Duration timeout;
 
     private final Object lifecycle = new Object();
     private boolean started;
@@ -83,7 +85,7 @@ public final class HttpSource implements Closeable {
      */
     public HttpSource(URI staticPodUrl, Map<String, List<String>> headers, String nodeName,
             Duration httpCheckFrequency, PodUpdateSink sink) {
-        this(staticPodUrl, headers, nodeName, httpCheckFrequency, sink, null, null);
+        this(staticPodUrl, headers, nodeName, httpCheckFrequency, sink, null, null, TIMEOUT);
     }
 
     /**
@@ -92,6 +94,12 @@ public final class HttpSource implements Closeable {
      */
     public HttpSource(URI staticPodUrl, Map<String, List<String>> headers, String nodeName,
             Duration httpCheckFrequency, PodUpdateSink sink, HttpClient client, ScheduledExecutorService executor) {
+        this(staticPodUrl, headers, nodeName, httpCheckFrequency, sink, client, executor, TIMEOUT);
+    }
+
+    /** As above, with another timeout for the whole exchange: for tests. */
+    HttpSource(URI staticPodUrl, Map<String, List<String>> headers, String nodeName, Duration httpCheckFrequency,
+            PodUpdateSink sink, HttpClient client, ScheduledExecutorService executor, Duration timeout) {
         String scheme = staticPodUrl.getScheme() == null ? "" : staticPodUrl.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new IllegalArgumentException("staticPodURL: " + staticPodUrl + ": must be an http or https URL");
@@ -113,9 +121,10 @@ public final class HttpSource implements Closeable {
         this.period = httpCheckFrequency;
         this.sink = Objects.requireNonNull(sink, "sink");
         this.client = client != null ? client : HttpClient.newBuilder()
-                .connectTimeout(Duration.ofSeconds(TIMEOUT_SECONDS))
+                .connectTimeout(timeout)
                 .followRedirects(HttpClient.Redirect.NORMAL) // as Go's http.Client does
                 .build();
+        this.timeout = timeout;
         this.ownsExecutor = executor == null;
         this.executor = executor != null ? executor : Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "static-pod-url-source");
@@ -223,17 +232,17 @@ public final class HttpSource implements Closeable {
     }
 
     private byte[] fetch() throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(url).GET().timeout(Duration.ofSeconds(TIMEOUT_SECONDS));
+        HttpRequest.Builder request = HttpRequest.newBuilder(url).GET().timeout(timeout);
         headers.forEach((name, values) -> values.forEach(value -> request.header(name, value)));
         CompletableFuture<HttpResponse<byte[]>> exchange = client.sendAsync(request.build(),
                 info -> new LimitedBody(PodCodec.MAX_CONFIG_LENGTH));
         HttpResponse<byte[]> response;
         try {
             // Go's client timeout covers the whole exchange, body included; so does this.
-            response = exchange.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            response = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             exchange.cancel(true);
-            throw new IOException(url + ": no complete response within " + TIMEOUT_SECONDS + "s");
+            throw new IOException(url + ": no complete response within " + timeout.toMillis() + " ms");
         } catch (InterruptedException e) {
             exchange.cancel(true);
             throw e;
