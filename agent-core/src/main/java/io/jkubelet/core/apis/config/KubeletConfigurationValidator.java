@@ -435,6 +435,8 @@ public final class KubeletConfigurationValidator {
         String mode = kc.authorization().mode();
         r.check(!mode.equals(KubeletAuthorization.MODE_ALWAYS_ALLOW) && !mode.equals(KubeletAuthorization.MODE_WEBHOOK),
                 "authorization.mode (--authorization-mode) \"%s\" must be one of \"AlwaysAllow\" or \"Webhook\"", mode);
+        r.check(!kc.cgroupDriver().equals("cgroupfs") && !kc.cgroupDriver().equals("systemd"),
+                "cgroupDriver (--cgroup-driver) \"%s\" must be \"cgroupfs\" or \"systemd\"", kc.cgroupDriver());
         String maxSize = kc.containerLogMaxSize();
         r.check(parseQuantity(maxSize) == null,
                 "containerLogMaxSize (--container-log-max-size) \"%s\" is not a valid quantity", maxSize);

@@ -159,6 +159,9 @@ class KubeletConfigurationValidatorTest {
                 bad("authorization mode", c -> c.authorization().mode("RBAC"),
                         "invalid configuration: authorization.mode (--authorization-mode) \"RBAC\" must be one of "
                                 + "\"AlwaysAllow\" or \"Webhook\""),
+                bad("cgroupDriver", c -> c.cgroupDriver("cgroupv2"),
+                        "invalid configuration: cgroupDriver (--cgroup-driver) \"cgroupv2\" must be \"cgroupfs\" or "
+                                + "\"systemd\""),
                 bad("containerLogMaxSize", c -> c.containerLogMaxSize("ten"),
                         "invalid configuration: containerLogMaxSize (--container-log-max-size) \"ten\" is not a "
                                 + "valid quantity"));

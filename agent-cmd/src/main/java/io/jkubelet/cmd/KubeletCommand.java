@@ -1,0 +1,324 @@
+package io.jkubelet.cmd;
+
+import io.jkubelet.cmd.ConfigFlags.ConfigFlag;
+import io.jkubelet.cmd.FlagValues.BadValue;
+import io.jkubelet.core.apis.config.InvalidKubeletConfigurationException;
+import io.jkubelet.core.apis.config.KubeletAuthorization;
+import io.jkubelet.core.apis.config.KubeletConfigFile;
+import io.jkubelet.core.apis.config.KubeletConfigLoadException;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
+import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The kubelet's command line, parsed as the kubelet (pflag) parses it: {@code --flag=value},
+ * {@code --flag value}, booleans as {@code --flag} or {@code --flag=true|false}, a repeated flag's
+ * last value wins (list and map flags accumulate), and no positional arguments.
+ *
+ * <p>Precedence is the kubelet's: with {@code --config}, the file (with the v1beta1 defaults) is the
+ * base and only the flags present on the command line override it; without it, the flag defaults
+ * apply, which differ from the v1beta1 defaults for anonymous authentication (true), token webhook
+ * (false), authorization mode (AlwaysAllow) and the read-only port (10255). The result is validated.
+ * Stateless and thread-safe.
+ */
+public final class KubeletCommand {
+
+    static final String NAME = "jkubelet";
+
+    private static final FlagSpec CONFIG = FlagSpec.of("config", "string", "Path to a KubeletConfiguration "
+            + "file (kubelet.config.k8s.io/v1beta1, YAML or JSON). Flags given on the command line override "
+            + "its values; values neither in the file nor on the command line take the v1beta1 defaults.");
+    private static final FlagSpec KUBECONFIG = FlagSpec.of("kubeconfig", "string", "Path to a kubeconfig file "
+            + "saying how to connect to the apiserver. Without it the kubelet runs standalone.");
+    private static final FlagSpec BOOTSTRAP_KUBECONFIG = FlagSpec.of("bootstrap-kubeconfig", "string",
+            "Path to a kubeconfig file used to get a client certificate for the kubelet.");
+    private static final FlagSpec HOSTNAME_OVERRIDE = FlagSpec.of("hostname-override", "string",
+            "The node name to use instead of the host name.");
+    private static final FlagSpec NODE_IP = FlagSpec.of("node-ip", "string", "IP address (or comma-separated "
+            + "dual-stack pair) of the node.");
+    private static final FlagSpec ROOT_DIR = FlagSpec.of("root-dir", "string", "Directory for the kubelet's "
+            + "files (volume mounts, etc.). (default \"" + KubeletFlags.DEFAULT_ROOT_DIRECTORY + "\")");
+    private static final FlagSpec CERT_DIR = FlagSpec.of("cert-dir", "string", "Directory of the TLS "
+            + "certificates; ignored when --tls-cert-file and --tls-private-key-file are given. (default \""
+            + KubeletFlags.DEFAULT_CERT_DIRECTORY + "\")");
+    private static final FlagSpec NODE_LABELS = FlagSpec.of("node-labels", "key=value", "Labels to add when "
+            + "registering the node, as comma-separated key=value pairs. Repeatable.");
+    private static final FlagSpec CONTAINER_LOGS_DIR = FlagSpec.of("container-logs-dir", "string",
+            "(jkubelet) Directory of the per-container log symlinks. (default \""
+                    + KubeletFlags.DEFAULT_CONTAINER_LOGS_DIR + "\")");
+    private static final FlagSpec POD_INFRA_CONTAINER_IMAGE = FlagSpec.of("pod-infra-container-image", "string",
+            "The image of each pod's sandbox container. (default \""
+                    + KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE + "\")");
+    private static final FlagSpec VERSION = new FlagSpec("version", null, "raw", false,
+            "Print version information and quit; --version=raw prints more as JSON.");
+    private static final FlagSpec HELP = new FlagSpec("help", "h", "bool", true, "Help for " + NAME + ".");
+
+    private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
+            HOSTNAME_OVERRIDE, NODE_IP, ROOT_DIR, CERT_DIR, NODE_LABELS, CONTAINER_LOGS_DIR,
+            POD_INFRA_CONTAINER_IMAGE);
+
+    private KubeletCommand() {
+    }
+
+    /**
+     * Parses the command line and builds the effective, validated configuration.
+     *
+     * @return {@link KubeletInvocation.Run} with the server to start, or
+     *         {@link KubeletInvocation.PrintAndExit} for {@code --help} and {@code --version}
+     * @throws FlagsException for every bad input, with a message naming the flag, file or field
+     */
+    public static KubeletInvocation parse(String[] args) throws FlagsException {
+        ParseResult parsed = tokenize(args);
+        if (parsed.hasMatchedOption(HELP.longName()) && lastBool(parsed, HELP)) {
+            return new KubeletInvocation.PrintAndExit(usage());
+        }
+        if (parsed.hasMatchedOption(VERSION.longName())) {
+            String version = last(parsed, VERSION, "false");
+            if (version.equals("raw")) {
+                return new KubeletInvocation.PrintAndExit(KubeletVersion.rawVersion());
+            }
+            if (parseOrFail(VERSION, version, FlagValues::bool)) {
+                return new KubeletInvocation.PrintAndExit(KubeletVersion.versionLine());
+            }
+        }
+        // Bad flag values are reported before the file is read, as the kubelet parses all flags first.
+        applyConfigFlags(parsed, KubeletConfigurationDefaults.newDefaulted());
+
+        String configFile = last(parsed, CONFIG, "");
+        KubeletConfiguration config;
+        if (configFile.isEmpty()) {
+            config = KubeletConfigurationDefaults.newDefaulted();
+            applyLegacyFlagDefaults(config);
+        } else {
+            config = loadConfigFile(configFile);
+        }
+        applyConfigFlags(parsed, config);
+        validate(config);
+        KubeletFlags flags = new KubeletFlags(
+                configFile,
+                last(parsed, KUBECONFIG, ""),
+                last(parsed, BOOTSTRAP_KUBECONFIG, ""),
+                last(parsed, HOSTNAME_OVERRIDE, ""),
+                nodeIp(last(parsed, NODE_IP, "")),
+                last(parsed, ROOT_DIR, KubeletFlags.DEFAULT_ROOT_DIRECTORY),
+                last(parsed, CERT_DIR, KubeletFlags.DEFAULT_CERT_DIRECTORY),
+                nodeLabels(parsed),
+                last(parsed, CONTAINER_LOGS_DIR, KubeletFlags.DEFAULT_CONTAINER_LOGS_DIR),
+                last(parsed, POD_INFRA_CONTAINER_IMAGE, KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE),
+                config.logging().verbosity());
+        return new KubeletInvocation.Run(new KubeletServer(flags, config));
+    }
+
+    /** The {@code --help} text. */
+    public static String usage() {
+        return new CommandLine(spec()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+    }
+
+    /**
+     * The defaults that flags have when no configuration file is given and that differ from the
+     * v1beta1 defaults (upstream {@code applyLegacyDefaults}), kept for command-line compatibility.
+     */
+    static void applyLegacyFlagDefaults(KubeletConfiguration config) {
+        config.authentication().anonymous().enabled(true);
+        config.authentication().webhook().enabled(false);
+        config.authorization().mode(KubeletAuthorization.MODE_ALWAYS_ALLOW);
+        config.readOnlyPort(KubeletConfigurationDefaults.KUBELET_READ_ONLY_PORT);
+    }
+
+    private static KubeletConfiguration loadConfigFile(String configFile) throws FlagsException {
+        Path path;
+        try {
+            path = Path.of(configFile);
+        } catch (InvalidPathException e) {
+            throw new FlagsException("invalid argument " + FlagValues.quote(configFile) + " for \"--config\" flag: "
+                    + e.getMessage(), e);
+        }
+        try {
+            return KubeletConfigFile.load(path);
+        } catch (KubeletConfigLoadException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    private static void applyConfigFlags(ParseResult parsed, KubeletConfiguration config) throws FlagsException {
+        for (ConfigFlag flag : ConfigFlags.ALL) {
+            List<String> values = values(parsed, flag.spec());
+            for (int i = 0; i < values.size(); i++) {
+                String value = values.get(i);
+                try {
+                    flag.setter().set(config, value, i == 0);
+                } catch (BadValue e) {
+                    throw invalidArgument(flag.spec(), value, e);
+                }
+            }
+        }
+    }
+
+    private static void validate(KubeletConfiguration config) throws FlagsException {
+        try {
+            KubeletConfigurationValidator.validateOrThrow(config);
+        } catch (InvalidKubeletConfigurationException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    private static String nodeIp(String value) throws FlagsException {
+        if (value.isEmpty()) {
+            return value;
+        }
+        String[] ips = value.split(",", -1);
+        for (String ip : ips) {
+            if (!FlagValues.isIpLiteral(ip.trim())) {
+                throw new FlagsException("invalid argument " + FlagValues.quote(value) + " for \"--node-ip\" flag: "
+                        + FlagValues.quote(ip.trim()) + " is not a valid IP address");
+            }
+        }
+        if (ips.length > 2 || (ips.length == 2 && ips[0].contains(":") == ips[1].contains(":"))) {
+            throw new FlagsException("invalid argument " + FlagValues.quote(value) + " for \"--node-ip\" flag: "
+                    + "must contain either a single IP or a dual-stack pair of IPs");
+        }
+        return value;
+    }
+
+    private static Map<String, String> nodeLabels(ParseResult parsed) throws FlagsException {
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (String value : values(parsed, NODE_LABELS)) {
+            try {
+                labels.putAll(FlagValues.pairs(value, '='));
+            } catch (BadValue e) {
+                throw invalidArgument(NODE_LABELS, value, e);
+            }
+        }
+        return labels;
+    }
+
+    // --- picocli: tokenizing only; values are parsed above with Go's rules and messages ---
+
+    private static CommandSpec spec() {
+        CommandSpec spec = CommandSpec.create().name(NAME);
+        spec.usageMessage()
+                .headerHeading("")
+                .customSynopsis(NAME + " [flags]")
+                .header(NAME + " - the Kubernetes node agent on Docker, compatible with kubelet "
+                        + KubeletVersion.compatVersion() + ".")
+                .descriptionHeading("%n")
+                .description("Runs the pods assigned to this node: from static pod files (--pod-manifest-path), "
+                        + "a URL (--manifest-url) and, with --kubeconfig, the apiserver. Most settings can also "
+                        + "be given in a KubeletConfiguration file (--config); flags override the file.")
+                .optionListHeading("%nFlags:%n")
+                .sortOptions(true)
+                .width(110);
+        List<FlagSpec> all = new ArrayList<>(NODE_FLAGS);
+        for (ConfigFlag flag : ConfigFlags.ALL) {
+            all.add(flag.spec());
+        }
+        all.add(VERSION);
+        all.add(HELP);
+        for (FlagSpec flag : all) {
+            String[] names = flag.shorthand() == null ? new String[] {flag.longName()}
+                    : new String[] {"-" + flag.shorthand(), flag.longName()};
+            OptionSpec.Builder option = OptionSpec.builder(names)
+                    .type(List.class).auxiliaryTypes(String.class)
+                    .paramLabel(flag.paramLabel())
+                    // picocli formats descriptions: a literal '%' must be doubled.
+                    .description(flag.description().replace("%", "%%"));
+            if (flag.isBoolean()) {
+                option.arity("0..1").fallbackValue("true").paramLabel("true|false");
+            } else if (flag == VERSION) {
+                option.arity("0..1").fallbackValue("true").paramLabel("raw");
+            } else {
+                option.arity("1");
+            }
+            spec.addOption(option.build());
+        }
+        return spec;
+    }
+
+    private static ParseResult tokenize(String[] args) throws FlagsException {
+        CommandLine commandLine = new CommandLine(spec());
+        commandLine.setExpandAtFiles(false); // "@file" is an ordinary value for the kubelet
+        commandLine.setAbbreviatedOptionsAllowed(false);
+        commandLine.setUnmatchedArgumentsAllowed(false);
+        commandLine.setOverwrittenOptionsAllowed(true);
+        commandLine.setTrimQuotes(false);
+        try {
+            return commandLine.parseArgs(args);
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            throw unmatched(e.getUnmatched());
+        } catch (CommandLine.MissingParameterException e) {
+            ArgSpec missing = e.getMissing() == null || e.getMissing().isEmpty() ? e.getArgSpec() : e.getMissing().get(0);
+            throw new FlagsException("flag needs an argument: " + flagName(missing, args));
+        } catch (CommandLine.ParameterException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    private static FlagsException unmatched(List<String> unmatched) {
+        String first = unmatched.isEmpty() ? "" : unmatched.get(0);
+        if (first.startsWith("--") && first.length() > 2) {
+            int eq = first.indexOf('=');
+            return new FlagsException("unknown flag: " + (eq < 0 ? first : first.substring(0, eq)));
+        }
+        if (first.startsWith("-") && first.length() > 1) {
+            return new FlagsException("unknown shorthand flag: '" + first.charAt(1) + "' in " + first);
+        }
+        return new FlagsException("unknown command " + FlagValues.quote(first) + " for \"" + NAME + "\"");
+    }
+
+    private static String flagName(ArgSpec spec, String[] args) {
+        if (spec instanceof OptionSpec option) {
+            String shortName = option.shortestName();
+            for (String arg : args) {
+                if (arg.equals(shortName) && !shortName.startsWith("--")) {
+                    return "'" + shortName.substring(1) + "' in " + shortName;
+                }
+            }
+            return option.longestName();
+        }
+        return String.valueOf(spec);
+    }
+
+    private static List<String> values(ParseResult parsed, FlagSpec flag) {
+        List<String> values = parsed.matchedOptionValue(flag.longName(), List.<String>of());
+        return values == null ? List.of() : values;
+    }
+
+    private static String last(ParseResult parsed, FlagSpec flag, String fallback) {
+        List<String> values = values(parsed, flag);
+        return values.isEmpty() ? fallback : values.get(values.size() - 1);
+    }
+
+    private static boolean lastBool(ParseResult parsed, FlagSpec flag) throws FlagsException {
+        return parseOrFail(flag, last(parsed, flag, "false"), FlagValues::bool);
+    }
+
+    @FunctionalInterface
+    private interface Parser<T> {
+        T parse(String value) throws BadValue;
+    }
+
+    private static <T> T parseOrFail(FlagSpec flag, String value, Parser<T> parser) throws FlagsException {
+        try {
+            return parser.parse(value);
+        } catch (BadValue e) {
+            throw invalidArgument(flag, value, e);
+        }
+    }
+
+    /** pflag's wording: {@code invalid argument "abc" for "--port" flag: strconv.ParseInt: ...}. */
+    private static FlagsException invalidArgument(FlagSpec flag, String value, BadValue e) {
+        return new FlagsException("invalid argument " + FlagValues.quote(value) + " for \"" + flag.display()
+                + "\" flag: " + e.getMessage(), e);
+    }
+}

@@ -1,0 +1,435 @@
+package io.jkubelet.cmd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jkubelet.core.apis.config.KubeletConfigCodec;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class KubeletCommandTest {
+
+    private static final String HEAD = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n";
+
+    @TempDir
+    Path dir;
+
+    // --- flag syntax -------------------------------------------------------------------------
+
+    static List<Arguments> flagForms() {
+        return List.of(
+                form("--flag=value", List.of("--port=11250"), KubeletConfiguration::port, 11250),
+                form("--flag value", List.of("--port", "11250"), KubeletConfiguration::port, 11250),
+                form("negative value after a space", List.of("--oom-score-adj", "-500"),
+                        KubeletConfiguration::oomScoreAdj, -500),
+                form("last occurrence wins", List.of("--port=1", "--port=2"), KubeletConfiguration::port, 2),
+                form("boolean alone is true", List.of("--fail-swap-on=false", "--fail-swap-on"),
+                        KubeletConfiguration::failSwapOn, true),
+                form("boolean =false", List.of("--register-node=false"), KubeletConfiguration::registerNode, false),
+                form("boolean =0", List.of("--serialize-image-pulls=0"),
+                        KubeletConfiguration::serializeImagePulls, false),
+                form("boolean followed by another flag", List.of("--enable-debugging-handlers", "--port=5"),
+                        KubeletConfiguration::enableDebuggingHandlers, true),
+                form("hex int like Go", List.of("--max-pods=0x20"), KubeletConfiguration::maxPods, 32),
+                form("duration", List.of("--sync-frequency=1h30m"), KubeletConfiguration::syncFrequency,
+                        Duration.ofMinutes(90)),
+                form("-v shorthand", List.of("-v", "4"), c -> c.logging().verbosity(), 4L),
+                form("-v attached", List.of("-v6"), c -> c.logging().verbosity(), 6L),
+                form("--v", List.of("--v=2"), c -> c.logging().verbosity(), 2L),
+                form("empty string value", List.of("--resolv-conf="), KubeletConfiguration::resolvConf, ""),
+                form("list flag: commas and repetition", List.of("--cluster-dns=10.0.0.10,10.0.0.11",
+                        "--cluster-dns", "10.0.0.12"), KubeletConfiguration::clusterDNS,
+                        List.of("10.0.0.10", "10.0.0.11", "10.0.0.12")),
+                form("map flag replaces the default map, then accumulates",
+                        List.of("--eviction-hard=memory.available<1Gi", "--eviction-hard=nodefs.available<5%"),
+                        KubeletConfiguration::evictionHard,
+                        Map.of("memory.available", "1Gi", "nodefs.available", "5%")),
+                form("header values accumulate", List.of("--manifest-url-header=a:hello,b:again",
+                        "--manifest-url-header", "b:beautiful"), KubeletConfiguration::staticPodURLHeader,
+                        Map.of("a", List.of("hello"), "b", List.of("again", "beautiful"))),
+                form("@ is not an argument file", List.of("--pod-manifest-path=@pods"),
+                        KubeletConfiguration::staticPodPath, "@pods"));
+    }
+
+    private static Arguments form(String name, List<String> args, Function<KubeletConfiguration, Object> field,
+            Object expected) {
+        return Arguments.of(name, args, field, expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("flagForms")
+    void acceptsPflagForms(String name, List<String> args, Function<KubeletConfiguration, Object> field,
+            Object expected) throws FlagsException {
+        assertThat(field.apply(run(args).config())).isEqualTo(expected);
+    }
+
+    static List<Arguments> badCommandLines() {
+        return List.of(
+                bad(List.of("--bogus=1"), "unknown flag: --bogus"),
+                bad(List.of("--bogus"), "unknown flag: --bogus"),
+                bad(List.of("-x"), "unknown shorthand flag: 'x' in -x"),
+                bad(List.of("-port=1"), "unknown shorthand flag: 'p' in -port=1"),
+                bad(List.of("run"), "unknown command \"run\" for \"jkubelet\""),
+                bad(List.of("--", "x"), "unknown command \"x\" for \"jkubelet\""),
+                bad(List.of("--port"), "flag needs an argument: --port"),
+                bad(List.of("-v"), "flag needs an argument: 'v' in -v"),
+                bad(List.of("--port=abc"), "invalid argument \"abc\" for \"--port\" flag: strconv.ParseInt: parsing "
+                        + "\"abc\": invalid syntax"),
+                bad(List.of("--port=99999999999"), "invalid argument \"99999999999\" for \"--port\" flag: "
+                        + "strconv.ParseInt: parsing \"99999999999\": value out of range"),
+                bad(List.of("--v=-1"), "invalid argument \"-1\" for \"-v, --v\" flag: strconv.ParseUint: parsing "
+                        + "\"-1\": invalid syntax"),
+                bad(List.of("--fail-swap-on=yes"), "invalid argument \"yes\" for \"--fail-swap-on\" flag: "
+                        + "strconv.ParseBool: parsing \"yes\": invalid syntax"),
+                bad(List.of("--sync-frequency=10"), "invalid argument \"10\" for \"--sync-frequency\" flag: time: "
+                        + "missing unit in duration \"10\""),
+                bad(List.of("--file-check-frequency=soon"), "invalid argument \"soon\" for "
+                        + "\"--file-check-frequency\" flag: time: invalid duration \"soon\""),
+                bad(List.of("--address=localhost"), "invalid argument \"localhost\" for \"--address\" flag: "
+                        + "\"localhost\" is not a valid IP address"),
+                bad(List.of("--healthz-bind-address=1.2.3.256"), "invalid argument \"1.2.3.256\" for "
+                        + "\"--healthz-bind-address\" flag: \"1.2.3.256\" is not a valid IP address"),
+                bad(List.of("--eviction-hard=memory.available=1Gi"), "invalid argument \"memory.available=1Gi\" "
+                        + "for \"--eviction-hard\" flag: malformed pair, expect string<string"),
+                bad(List.of("--manifest-url-header=x"), "invalid argument \"x\" for \"--manifest-url-header\" "
+                        + "flag: malformed pair, expect string:string"),
+                bad(List.of("--node-labels=a"), "invalid argument \"a\" for \"--node-labels\" flag: malformed "
+                        + "pair, expect string=string"),
+                bad(List.of("--node-ip=node1"), "invalid argument \"node1\" for \"--node-ip\" flag: \"node1\" is "
+                        + "not a valid IP address"),
+                bad(List.of("--node-ip=10.0.0.1,10.0.0.2"), "invalid argument \"10.0.0.1,10.0.0.2\" for "
+                        + "\"--node-ip\" flag: must contain either a single IP or a dual-stack pair of IPs"),
+                bad(List.of("--version=maybe"), "invalid argument \"maybe\" for \"--version\" flag: "
+                        + "strconv.ParseBool: parsing \"maybe\": invalid syntax"),
+                bad(List.of("--port=70000"), "invalid configuration: port (--port) 70000 must be between 1 and "
+                        + "65535, inclusive"),
+                bad(List.of("--read-only-port=-1"), "invalid configuration: readOnlyPort (--read-only-port) -1 must "
+                        + "be between 0 and 65535, inclusive"),
+                bad(List.of("--oom-score-adj=-1001"), "invalid configuration: oomScoreAdj (--oom-score-adj) -1001 "
+                        + "must be between -1000 and 1000, inclusive"),
+                bad(List.of("--image-gc-low-threshold=90"), "invalid configuration: imageGCLowThresholdPercent "
+                        + "(--image-gc-low-threshold) 90 must be less than imageGCHighThresholdPercent "
+                        + "(--image-gc-high-threshold) 85"),
+                bad(List.of("--sync-frequency=0s"), "invalid configuration: syncFrequency (--sync-frequency) 0s "
+                        + "must be greater than 0"),
+                bad(List.of("--authorization-mode=RBAC"), "invalid configuration: authorization.mode "
+                        + "(--authorization-mode) \"RBAC\" must be one of \"AlwaysAllow\" or \"Webhook\""),
+                bad(List.of("--container-runtime-endpoint="), "invalid configuration: the containerRuntimeEndpoint "
+                        + "was not specified or empty"),
+                bad(List.of("--max-pods=-1", "--event-qps=-1"), "[invalid configuration: eventRecordQPS "
+                        + "(--event-qps) -1 must not be a negative number, invalid configuration: maxPods (--max-pods) "
+                        + "-1 must not be a negative number]"));
+    }
+
+    private static Arguments bad(List<String> args, String message) {
+        return Arguments.of(String.join(" ", args), args, message);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badCommandLines")
+    void everyBadInputIsOneClearError(String name, List<String> args, String message) {
+        assertThatThrownBy(() -> KubeletCommand.parse(args.toArray(String[]::new)))
+                .isInstanceOf(FlagsException.class)
+                .hasMessage(message);
+    }
+
+    // --- precedence ----------------------------------------------------------------------------
+
+    @Test
+    void withoutConfigTheFlagDefaultsApplyIncludingTheLegacyOnes() throws FlagsException {
+        KubeletConfiguration config = run(List.of()).config();
+
+        assertThat(config.authentication().anonymous().enabled()).isTrue();
+        assertThat(config.authentication().webhook().enabled()).isFalse();
+        assertThat(config.authorization().mode()).isEqualTo("AlwaysAllow");
+        assertThat(config.readOnlyPort()).isEqualTo(10255);
+        assertThat(config.port()).isEqualTo(10250);
+        assertThat(config.containerRuntimeEndpoint()).isEqualTo("unix:///var/run/docker.sock");
+    }
+
+    @Test
+    void withConfigTheFileAndTheV1beta1DefaultsApplyNotTheFlagDefaults() throws Exception {
+        Path file = write("kubelet.yaml", HEAD + "port: 11250\nmaxPods: 20\n");
+
+        KubeletConfiguration config = run(List.of("--config", file.toString())).config();
+
+        assertThat(config.port()).isEqualTo(11250);
+        assertThat(config.maxPods()).isEqualTo(20);
+        // v1beta1 defaults, not the flag defaults:
+        assertThat(config.authentication().anonymous().enabled()).isFalse();
+        assertThat(config.authentication().webhook().enabled()).isTrue();
+        assertThat(config.authorization().mode()).isEqualTo("Webhook");
+        assertThat(config.readOnlyPort()).isZero();
+    }
+
+    @Test
+    void flagsGivenExplicitlyOverrideTheFile() throws Exception {
+        Path file = write("kubelet.yaml", HEAD + """
+                port: 11250
+                maxPods: 20
+                readOnlyPort: 10255
+                authentication:
+                  anonymous:
+                    enabled: true
+                evictionHard:
+                  memory.available: 500Mi
+                  nodefs.available: 20%
+                clusterDNS: [10.96.0.10]
+                logging:
+                  verbosity: 1
+                """);
+
+        KubeletConfiguration config = run(List.of("--config=" + file, "--port=12250", "--anonymous-auth=false",
+                "--read-only-port=0", "--eviction-hard=memory.available<1Gi", "--cluster-dns=10.0.0.53",
+                "-v=3")).config();
+
+        assertThat(config.port()).isEqualTo(12250);
+        assertThat(config.maxPods()).as("not on the command line: the file's value").isEqualTo(20);
+        assertThat(config.authentication().anonymous().enabled()).isFalse();
+        assertThat(config.readOnlyPort()).isZero();
+        assertThat(config.evictionHard()).as("a map flag replaces the file's map")
+                .containsExactly(Map.entry("memory.available", "1Gi"));
+        assertThat(config.clusterDNS()).containsExactly("10.0.0.53");
+        assertThat(config.logging().verbosity()).isEqualTo(3);
+    }
+
+    @Test
+    void theMergedResultIsWhatIsValidated() throws Exception {
+        Path file = write("kubelet.yaml", HEAD + "maxPods: -1\n");
+
+        assertThatThrownBy(() -> run(List.of("--config", file.toString())))
+                .hasMessage("invalid configuration: maxPods (--max-pods) -1 must not be a negative number");
+        assertThat(run(List.of("--config", file.toString(), "--max-pods=10")).config().maxPods()).isEqualTo(10);
+        Path good = write("good.yaml", HEAD + "port: 11250\n");
+        assertThatThrownBy(() -> run(List.of("--config", good.toString(), "--port=0")))
+                .hasMessage("invalid configuration: port (--port) 0 must be between 1 and 65535, inclusive");
+    }
+
+    @Test
+    void relativePathsInTheFileAreResolvedButFlagPathsAreNot() throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("etc"));
+        Path file = write("etc/kubelet.yaml", HEAD + "staticPodPath: manifests\ntlsCertFile: kubelet.crt\n");
+
+        KubeletConfiguration config = run(List.of("--config", file.toString(), "--tls-cert-file=rel.crt")).config();
+
+        assertThat(config.staticPodPath()).isEqualTo(sub.resolve("manifests").toString());
+        assertThat(config.tlsCertFile()).isEqualTo("rel.crt");
+    }
+
+    static List<Arguments> badConfigFiles() {
+        return List.of(
+                Arguments.of("wrong apiVersion", "apiVersion: v1\nkind: KubeletConfiguration\n",
+                        "apiVersion \"v1\" is not supported: expected kubelet.config.k8s.io/v1beta1"),
+                Arguments.of("wrong kind", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: Kubelet\n",
+                        "kind \"Kubelet\" is not supported: expected KubeletConfiguration"),
+                Arguments.of("unknown field", HEAD + "podManifestPath: /etc/pods\n",
+                        "line 3, column 18: unknown field \"podManifestPath\""),
+                Arguments.of("wrong type", HEAD + "registerNode: \"yes\"\n",
+                        "line 3, column 15: field \"registerNode\": cannot unmarshal string \"yes\" into bool"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badConfigFiles")
+    void badConfigFilesAreNamed(String name, String content, String detail) throws IOException {
+        Path file = write("bad.yaml", content);
+
+        assertThatThrownBy(() -> run(List.of("--config=" + file)))
+                .isInstanceOf(FlagsException.class)
+                .hasMessage("failed to load kubelet config file, path: " + file + ", error: " + detail);
+    }
+
+    @Test
+    void aMissingConfigFileIsNamed() {
+        Path missing = dir.resolve("missing.yaml");
+
+        assertThatThrownBy(() -> run(List.of("--config", missing.toString())))
+                .hasMessage("failed to load kubelet config file, path: " + missing + ", error: open " + missing
+                        + ": no such file or directory");
+    }
+
+    @Test
+    void aBadFlagIsReportedBeforeABadFile() {
+        assertThatThrownBy(() -> run(List.of("--config", dir.resolve("missing.yaml").toString(), "--port=x")))
+                .hasMessageStartingWith("invalid argument \"x\" for \"--port\" flag");
+    }
+
+    // --- every config flag sets its field --------------------------------------------------------
+
+    /** A valid, non-default value for every flag that sets a configuration field. */
+    private static final Map<String, String> SAMPLE_VALUES = Map.ofEntries(
+            Map.entry("pod-manifest-path", "/etc/kubernetes/manifests"),
+            Map.entry("manifest-url", "http://127.0.0.1:8080/pods"),
+            Map.entry("manifest-url-header", "X-Token:abc"),
+            Map.entry("file-check-frequency", "5s"),
+            Map.entry("http-check-frequency", "7s"),
+            Map.entry("sync-frequency", "30s"),
+            Map.entry("address", "127.0.0.1"),
+            Map.entry("port", "11250"),
+            Map.entry("read-only-port", "0"),
+            Map.entry("healthz-port", "11248"),
+            Map.entry("healthz-bind-address", "0.0.0.0"),
+            Map.entry("max-pods", "50"),
+            Map.entry("container-runtime-endpoint", "unix:///run/docker-alt.sock"),
+            Map.entry("pod-logs-dir", "/tmp/pods"),
+            Map.entry("oom-score-adj", "-500"),
+            Map.entry("cgroup-driver", "systemd"),
+            Map.entry("cluster-dns", "10.96.0.10"),
+            Map.entry("cluster-domain", "cluster.local"),
+            Map.entry("resolv-conf", "/run/resolv.conf"),
+            Map.entry("runtime-request-timeout", "30s"),
+            Map.entry("serialize-image-pulls", "false"),
+            Map.entry("register-node", "false"),
+            Map.entry("node-status-update-frequency", "4s"),
+            Map.entry("image-gc-high-threshold", "90"),
+            Map.entry("image-gc-low-threshold", "70"),
+            Map.entry("eviction-hard", "memory.available<1Gi"),
+            Map.entry("fail-swap-on", "false"),
+            Map.entry("kube-api-qps", "5"),
+            Map.entry("kube-api-burst", "10"),
+            Map.entry("event-qps", "0"),
+            Map.entry("event-burst", "1"),
+            Map.entry("enable-debugging-handlers", "false"),
+            Map.entry("tls-cert-file", "/etc/kubelet.crt"),
+            Map.entry("tls-private-key-file", "/etc/kubelet.key"),
+            Map.entry("anonymous-auth", "false"),
+            Map.entry("authorization-mode", "Webhook"),
+            Map.entry("client-ca-file", "/etc/ca.crt"),
+            Map.entry("authentication-token-webhook", "true"),
+            Map.entry("v", "5"));
+
+    static Stream<String> configFlagNames() {
+        return ConfigFlags.ALL.stream().map(flag -> flag.spec().name());
+    }
+
+    @ParameterizedTest(name = "--{0}")
+    @MethodSource("configFlagNames")
+    void everyConfigFlagChangesTheConfiguration(String name) throws FlagsException {
+        assertThat(SAMPLE_VALUES).as("a sample value for --" + name).containsKey(name);
+        String baseline = KubeletConfigCodec.toJson(run(List.of()).config());
+
+        String changed = KubeletConfigCodec.toJson(run(List.of("--" + name + "=" + SAMPLE_VALUES.get(name))).config());
+
+        assertThat(changed).isNotEqualTo(baseline);
+    }
+
+    @Test
+    void theFlagsListedInTheBriefAreAllThere() {
+        assertThat(configFlagNames()).containsExactlyInAnyOrderElementsOf(SAMPLE_VALUES.keySet());
+    }
+
+    // --- node flags, help, version ---------------------------------------------------------------
+
+    @Test
+    void flagsThatStayFlagsHaveTheirDefaults() throws FlagsException {
+        KubeletServer server = run(List.of());
+        KubeletFlags flags = server.flags();
+
+        assertThat(flags.kubeletConfigFile()).isEmpty();
+        assertThat(flags.kubeconfig()).isEmpty();
+        assertThat(flags.rootDirectory()).isEqualTo("/var/lib/kubelet");
+        assertThat(flags.certDirectory()).isEqualTo("/var/lib/kubelet/pki");
+        assertThat(flags.containerLogsDir()).isEqualTo("/var/log/containers");
+        assertThat(flags.podInfraContainerImage()).isEqualTo("jkubelet/pause:3.9");
+        assertThat(flags.nodeLabels()).isEmpty();
+        assertThat(flags.nodeIps()).isEmpty();
+        assertThat(server.standalone()).isTrue();
+    }
+
+    @Test
+    void flagsThatStayFlagsAreRead() throws FlagsException {
+        KubeletServer server = run(List.of("--kubeconfig=/etc/kubernetes/kubelet.conf",
+                "--bootstrap-kubeconfig", "/etc/kubernetes/bootstrap.conf", "--hostname-override=node-a",
+                "--node-ip=10.0.0.5,fd00::5", "--root-dir=/tmp/kubelet", "--cert-dir=/tmp/pki",
+                "--node-labels=zone=a,role=edge", "--node-labels", "tier=1", "--container-logs-dir=/tmp/containers",
+                "--pod-infra-container-image=local/pause:1", "-v=2"));
+        KubeletFlags flags = server.flags();
+
+        assertThat(server.standalone()).isFalse();
+        assertThat(flags.kubeconfig()).isEqualTo("/etc/kubernetes/kubelet.conf");
+        assertThat(flags.bootstrapKubeconfig()).isEqualTo("/etc/kubernetes/bootstrap.conf");
+        assertThat(flags.hostnameOverride()).isEqualTo("node-a");
+        assertThat(flags.nodeIps()).containsExactly("10.0.0.5", "fd00::5");
+        assertThat(flags.rootDirectory()).isEqualTo("/tmp/kubelet");
+        assertThat(flags.certDirectory()).isEqualTo("/tmp/pki");
+        assertThat(flags.nodeLabels()).containsExactly(Map.entry("zone", "a"), Map.entry("role", "edge"),
+                Map.entry("tier", "1"));
+        assertThat(flags.containerLogsDir()).isEqualTo("/tmp/containers");
+        assertThat(flags.podInfraContainerImage()).isEqualTo("local/pause:1");
+        assertThat(flags.verbosity()).isEqualTo(2);
+    }
+
+    @Test
+    void helpIsPrintedAndNamesEveryFlag() throws FlagsException {
+        for (String help : List.of("--help", "-h", "--help=true")) {
+            String usage = printed(help);
+            assertThat(usage).startsWith("jkubelet - ").contains("Usage: jkubelet [flags]");
+            configFlagNames().forEach(name -> assertThat(usage).contains("--" + name));
+            assertThat(usage).contains("--kubeconfig", "--config", "--node-ip", "--root-dir", "--version",
+                    "nodefs.available<10%");
+        }
+    }
+
+    @Test
+    void helpWinsOverOtherwiseInvalidSettings() throws FlagsException {
+        assertThat(printed("--port=70000", "--help")).contains("Usage: jkubelet [flags]");
+    }
+
+    @Test
+    void helpFalseRuns() throws FlagsException {
+        assertThat(KubeletCommand.parse(new String[] {"--help=false"})).isInstanceOf(KubeletInvocation.Run.class);
+    }
+
+    @Test
+    void versionIsTheCompatibleKubernetesVersion() throws FlagsException {
+        assertThat(KubeletVersion.compatVersion()).matches("v\\d+\\.\\d+\\.\\d+.*");
+        assertThat(printed("--version")).isEqualTo("Kubernetes " + KubeletVersion.compatVersion() + "\n");
+        assertThat(printed("--version=true")).isEqualTo("Kubernetes " + KubeletVersion.compatVersion() + "\n");
+        assertThat(printed("--version=raw")).startsWith("{\"major\":\"1\",")
+                .contains("\"gitVersion\":\"" + KubeletVersion.compatVersion() + "\"");
+        assertThat(KubeletCommand.parse(new String[] {"--version=false"})).isInstanceOf(KubeletInvocation.Run.class);
+    }
+
+    @Test
+    void theLegacyFlagDefaultsDifferFromV1beta1OnlyWhereUpstreamsDo() {
+        KubeletConfiguration v1beta1 = KubeletConfigurationDefaults.newDefaulted();
+        KubeletConfiguration legacy = KubeletConfigCodec.copy(v1beta1);
+        KubeletCommand.applyLegacyFlagDefaults(legacy);
+
+        legacy.authentication().anonymous().enabled(false);
+        legacy.authentication().webhook().enabled(true);
+        legacy.authorization().mode("Webhook");
+        legacy.readOnlyPort(0);
+        assertThat(KubeletConfigCodec.toJson(legacy)).isEqualTo(KubeletConfigCodec.toJson(v1beta1));
+    }
+
+    private static String printed(String... args) throws FlagsException {
+        KubeletInvocation invocation = KubeletCommand.parse(args);
+        assertThat(invocation).isInstanceOf(KubeletInvocation.PrintAndExit.class);
+        return ((KubeletInvocation.PrintAndExit) invocation).output();
+    }
+
+    private static KubeletServer run(List<String> args) throws FlagsException {
+        KubeletInvocation invocation = KubeletCommand.parse(args.toArray(String[]::new));
+        assertThat(invocation).isInstanceOf(KubeletInvocation.Run.class);
+        return ((KubeletInvocation.Run) invocation).server();
+    }
+
+    private Path write(String name, String content) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, content);
+        return file;
+    }
+}
