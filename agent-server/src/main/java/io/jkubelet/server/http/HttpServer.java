@@ -86,10 +86,11 @@ public final class HttpServer implements AutoCloseable {
         Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("jk-" + config.name() + "-handler-", 0).factory());
     ChannelGroup connections = new DefaultChannelGroup(config.name() + "-connections", GlobalEventExecutor.INSTANCE);
     RequestDispatcher dispatcher = new RequestDispatcher(config, router, executor);
+    // Go reads up to MaxHeaderBytes plus 4096 bytes of slack (initialReadLimitSize) before it answers
+    // 431; the same limit applies here to the request line and to the header block.
+    int headerLimit = config.maxHeaderBytes() + 4096;
     HttpDecoderConfig decoderConfig =
-        new HttpDecoderConfig()
-            .setMaxInitialLineLength(config.maxHeaderBytes())
-            .setMaxHeaderSize(config.maxHeaderBytes());
+        new HttpDecoderConfig().setMaxInitialLineLength(headerLimit).setMaxHeaderSize(headerLimit);
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(group)

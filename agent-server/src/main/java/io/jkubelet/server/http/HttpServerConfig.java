@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param port the TCP port; 0 picks a free one (read it back with {@link HttpServer#port()})
  * @param idleTimeout how long a connection may wait for its next request before it is closed
  * @param maxHeaderBytes the most bytes a request line or the header block may take (Go's {@code
- *     MaxHeaderBytes}); more gets 431
+ *     MaxHeaderBytes}, with Go's 4096 bytes of slack on top); more gets 431
  * @param maxContentLength the most bytes a request body may take; more gets 413
  * @param shutdownTimeout how long {@link HttpServer#close()} waits for requests in progress
  * @param ioThreads Netty event-loop threads (they accept, read, parse and write; never block)

@@ -26,6 +26,12 @@ public record Request(
     Map<String, String> pathParams,
     InetSocketAddress remoteAddress) {
 
+  /** A copy of the body (the record keeps its own). */
+  @Override
+  public byte[] body() {
+    return body.clone();
+  }
+
   /** Whether the query has {@code name}, with or without a value (Go's {@code Query()[name]} found). */
   public boolean hasQueryParam(String name) {
     return query.containsKey(name);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -69,11 +68,10 @@ public final class GoShapeWriter {
       }
     }
     if (node != null) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> extra = it.next();
+      for (Map.Entry<String, JsonNode> extra : node.properties()) {
         if (!shape.byName().containsKey(extra.getKey()) && !extra.getValue().isNull()) {
           gen.writeFieldName(extra.getKey());
-          gen.writeTree(extra.getValue());
+          writeTree(gen, extra.getValue());
         }
       }
     }
@@ -105,12 +103,12 @@ public final class GoShapeWriter {
         if (child != null && value.isObject()) {
           writeStruct(gen, value, child);
         } else {
-          gen.writeTree(value);
+          writeTree(gen, value);
         }
       }
       case LIST -> {
         if (!value.isArray()) {
-          gen.writeTree(value);
+          writeTree(gen, value);
           return;
         }
         gen.writeStartArray();
@@ -121,7 +119,7 @@ public final class GoShapeWriter {
       }
       case MAP -> {
         if (!value.isObject()) {
-          gen.writeTree(value);
+          writeTree(gen, value);
           return;
         }
         List<String> keys = new ArrayList<>();
@@ -134,7 +132,41 @@ public final class GoShapeWriter {
         }
         gen.writeEndObject();
       }
-      case LEAF -> gen.writeTree(value);
+      case LEAF -> writeTree(gen, value);
+    }
+  }
+
+  /** Writes scalars directly (much cheaper than {@code writeTree}, which goes through the codec). */
+  private static void writeTree(JsonGenerator gen, JsonNode value) throws IOException {
+    switch (value.getNodeType()) {
+      case STRING -> gen.writeString(value.textValue());
+      case BOOLEAN -> gen.writeBoolean(value.booleanValue());
+      case NULL, MISSING -> gen.writeNull();
+      case NUMBER -> {
+        switch (value.numberType()) {
+          case INT -> gen.writeNumber(value.intValue());
+          case LONG -> gen.writeNumber(value.longValue());
+          case BIG_INTEGER -> gen.writeNumber(value.bigIntegerValue());
+          case BIG_DECIMAL -> gen.writeNumber(value.decimalValue());
+          default -> gen.writeNumber(value.doubleValue());
+        }
+      }
+      case ARRAY -> {
+        gen.writeStartArray();
+        for (JsonNode element : value) {
+          writeTree(gen, element);
+        }
+        gen.writeEndArray();
+      }
+      case OBJECT -> {
+        gen.writeStartObject();
+        for (Map.Entry<String, JsonNode> e : value.properties()) {
+          gen.writeFieldName(e.getKey());
+          writeTree(gen, e.getValue());
+        }
+        gen.writeEndObject();
+      }
+      default -> gen.writeTree(value);
     }
   }
 
@@ -142,7 +174,7 @@ public final class GoShapeWriter {
     if (child != null && element.isObject()) {
       writeStruct(gen, element, child);
     } else {
-      gen.writeTree(element);
+      writeTree(gen, element);
     }
   }
 

@@ -233,7 +233,7 @@ class HttpServerTest {
   @Test
   void headerBlockOverOneMebibyteGets431() throws Exception {
     try (RawHttp raw = new RawHttp(server.port())) {
-      String big = "x".repeat(HttpServerConfig.KUBELET_MAX_HEADER_BYTES + 16);
+      String big = "x".repeat(HttpServerConfig.KUBELET_MAX_HEADER_BYTES + 4096 + 16);
       raw.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n");
       RawHttp.RawResponse response = raw.read();
       assertThat(response.status()).isEqualTo(431);
