@@ -87,7 +87,7 @@ final class KubeletApp implements AutoCloseable {
         setVerbosity(flags.verbosity());
         String nodeName = nodeName(flags);
         List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
-        log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}", KubeletVersion.gitVersion(), nodeName,
+        log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}", KubeletVersion.compatVersion(), nodeName,
                 hostIps, server.standalone());
         if (!server.standalone()) {
             throw new StartupException("--kubeconfig " + flags.kubeconfig()
@@ -186,7 +186,7 @@ final class KubeletApp implements AutoCloseable {
     }
 
     private void startServers(KubeletConfiguration config, Kubelet kubelet) throws StartupException {
-        List<HealthChecker> checks = List.of(HealthChecker.PING, HealthChecker.named("log", Optional::empty),
+        List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())));
         KubeletView view = new KubeletView() {
             @Override

@@ -1,7 +1,5 @@
 package io.jkubelet.cmd.e2e;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 
@@ -26,7 +24,6 @@ import static org.awaitility.Awaitility.await;
  * containers are its own), root, log and manifest directories under a test folder, and free ports.
  */
 final class Agent implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     final Path dir;
@@ -145,8 +142,11 @@ final class Agent implements AutoCloseable {
 
     static List<Pod> parsePods(String json) {
         try {
-            return JSON.readValue(json, PodList.class).getItems();
-        } catch (IOException e) {
+            // fabric8 8's model binds with Jackson 3 (see PodCodec).
+            // The kubelet writes an empty list as "items":null, as Go does.
+            List<Pod> items = io.jkubelet.core.config.PodCodec.mapper().readValue(json, PodList.class).getItems();
+            return items == null ? List.of() : items;
+        } catch (RuntimeException e) {
             throw new IllegalStateException("/pods is not a PodList: " + e.getMessage() + "\n" + json, e);
         }
     }

@@ -1,7 +1,5 @@
 package io.jkubelet.core.kuberuntime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -13,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.ResourceFieldSelector;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.jkubelet.core.config.PodCodec;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.DnsConfig;
@@ -43,7 +42,6 @@ import java.util.Map;
  * the kubelet reads back after a restart.
  */
 public final class ContainerConfigFactory {
-    private static final ObjectMapper JSON = new ObjectMapper();
     public static final String DEFAULT_TERMINATION_MESSAGE_PATH = "/dev/termination-log";
 
     /** A container's configuration could not be built (waiting reason {@code CreateContainerConfigError}). */
@@ -190,15 +188,11 @@ public final class ContainerConfigFactory {
         }
         annotations.put(Labels.CONTAINER_TYPE, PodSpecs.isInitContainer(pod, c.getName())
                 ? (PodSpecs.isRestartableInitContainer(c) ? "sidecar" : "init") : "regular");
-        try {
-            if (c.getLifecycle() != null && c.getLifecycle().getPreStop() != null) {
-                annotations.put(Labels.CONTAINER_PRESTOP_HANDLER, JSON.writeValueAsString(c.getLifecycle().getPreStop()));
-            }
-            if (c.getPorts() != null && !c.getPorts().isEmpty()) {
-                annotations.put(Labels.CONTAINER_PORTS, JSON.writeValueAsString(c.getPorts()));
-            }
-        } catch (JsonProcessingException e) {
-            throw new ConfigException("cannot serialize container " + c.getName() + ": " + e.getMessage());
+        if (c.getLifecycle() != null && c.getLifecycle().getPreStop() != null) {
+            annotations.put(Labels.CONTAINER_PRESTOP_HANDLER, PodCodec.toJson(c.getLifecycle().getPreStop()));
+        }
+        if (c.getPorts() != null && !c.getPorts().isEmpty()) {
+            annotations.put(Labels.CONTAINER_PORTS, PodCodec.toJson(c.getPorts()));
         }
 
         List<KeyValue> envs = envs(pod, c, podIp);

@@ -1,12 +1,8 @@
 package io.jkubelet.core.kuberuntime;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.Container;
-
-import java.io.UncheckedIOException;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.jkubelet.core.config.PodCodec;
 
 /**
  * The hash of a container spec the kubelet stores on the container it creates (upstream
@@ -15,22 +11,11 @@ import java.io.UncheckedIOException;
  * Resources are left out, as upstream does since in-place resize, so that only a real spec change counts.
  */
 public final class ContainerHash {
-    private static final ObjectMapper CANONICAL = JsonMapper.builder()
-            .configure(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY, true)
-            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
-            .build();
-
     private ContainerHash() {}
 
     public static String of(Container container) {
-        Container copy = new io.fabric8.kubernetes.api.model.ContainerBuilder(container).withResources(null).build();
-        byte[] json;
-        try {
-            json = CANONICAL.writeValueAsBytes(copy);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
-        return Integer.toHexString(fnv32a(json));
+        Container copy = new ContainerBuilder(container).withResources(null).build();
+        return Integer.toHexString(fnv32a(PodCodec.canonicalBytes(copy)));
     }
 
     static int fnv32a(byte[] data) {
@@ -41,5 +26,4 @@ public final class ContainerHash {
         }
         return hash;
     }
-
 }
