@@ -1,7 +1,6 @@
 package io.jkubelet.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Event;
 import com.github.dockerjava.api.model.EventType;
 import io.jkubelet.core.runtime.Labels;
@@ -166,9 +165,8 @@ final class DockerEventStream implements AutoCloseable {
         onClose.run();
     }
 
-    private final class Callback extends ResultCallback.Adapter<Event> {
+    private final class Callback extends QuietCallback<Event> {
         volatile boolean delivered;
-        volatile Throwable failure;
 
         @Override
         public void onNext(Event event) {
@@ -179,20 +177,5 @@ final class DockerEventStream implements AutoCloseable {
             deliver(event);
         }
 
-        @Override
-        public void onError(Throwable throwable) {
-            // Recorded and reported by the caller; the template would log it as an ERROR.
-            failure = throwable;
-            try {
-                close();
-            } catch (IOException e) {
-                log.debug("Closing a Docker stream failed", e);
-            }
-        }
-
-        @Override
-        protected void throwFirstError() {
-            // The run loop reads the failure; awaitCompletion must not throw it.
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.jkubelet.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectExecResponse;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
@@ -142,11 +141,10 @@ final class DockerExec {
     }
 
     /** Collects stdout and stderr up to {@link #MAX_OUTPUT_BYTES} together. */
-    private static final class OutputCollector extends ResultCallback.Adapter<Frame> {
+    private static final class OutputCollector extends QuietCallback<Frame> {
         private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         private int kept;
-        private volatile Throwable failure;
 
         @Override
         public synchronized void onNext(Frame frame) {
@@ -162,21 +160,6 @@ final class DockerExec {
             kept += n;
         }
 
-        @Override
-        public void onError(Throwable throwable) {
-            // Recorded and reported by the caller; the template would log it as an ERROR.
-            failure = throwable;
-            try {
-                close();
-            } catch (IOException e) {
-                log.debug("Closing a Docker stream failed", e);
-            }
-        }
-
-        @Override
-        protected void throwFirstError() {
-            // Failures are read from the field; awaitCompletion must not throw them.
-        }
 
         synchronized byte[] stdout() {
             return stdout.toByteArray();

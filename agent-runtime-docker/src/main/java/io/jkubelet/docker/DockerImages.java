@@ -1,7 +1,6 @@
 package io.jkubelet.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.model.AuthConfig;
 import com.github.dockerjava.api.model.PullResponseItem;
@@ -245,9 +244,8 @@ final class DockerImages {
     }
 
     /** Reads the pull's progress stream; Docker reports a failed pull as an error item in it. */
-    private static final class PullCallback extends ResultCallback.Adapter<PullResponseItem> {
+    private static final class PullCallback extends QuietCallback<PullResponseItem> {
         volatile String error;
-        volatile Throwable failure;
 
         @Override
         public void onNext(PullResponseItem item) {
@@ -257,20 +255,5 @@ final class DockerImages {
             }
         }
 
-        @Override
-        public void onError(Throwable throwable) {
-            // Recorded and reported by the caller; the template would log it as an ERROR.
-            failure = throwable;
-            try {
-                close();
-            } catch (IOException e) {
-                log.debug("Closing a Docker stream failed", e);
-            }
-        }
-
-        @Override
-        protected void throwFirstError() {
-            // Read from the fields instead.
-        }
     }
 }

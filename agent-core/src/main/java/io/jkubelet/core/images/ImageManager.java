@@ -2,6 +2,7 @@ package io.jkubelet.core.images;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.config.validation.ImageReference;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.runtime.ImagePullException;
@@ -67,7 +68,7 @@ public final class ImageManager {
         }
         var ref = References.container(pod, container);
         String policy = container.getImagePullPolicy() == null || container.getImagePullPolicy().isEmpty()
-                ? ImageReference.defaultPullPolicy(image) : container.getImagePullPolicy();
+                ? defaultPullPolicy(image) : container.getImagePullPolicy();
         Optional<io.jkubelet.core.runtime.Image> present = images.imageStatus(image);
         if (!"Always".equals(policy) && present.isPresent()) {
             recorder.event(ref, EventRecorder.NORMAL, "Pulled",
@@ -108,6 +109,11 @@ public final class ImageManager {
                 serialPulls.unlock();
             }
         }
+    }
+
+    /** The policy the API defaults an unset one to: {@code Always} for {@code :latest} (or no tag), else IfNotPresent. */
+    static String defaultPullPolicy(String image) {
+        return "latest".equals(ImageReference.effectiveTag(image)) ? "Always" : "IfNotPresent";
     }
 
     private static String formatSeconds(Duration d) {

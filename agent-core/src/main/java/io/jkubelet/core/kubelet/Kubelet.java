@@ -3,6 +3,7 @@ package io.jkubelet.core.kubelet;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.container.ContainerStatus;
 import io.jkubelet.core.container.State;
 import io.jkubelet.core.events.EventRecorder;
@@ -60,7 +61,6 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     static final Duration BACK_OFF_PERIOD = Duration.ofSeconds(10);
     /** Dead instances kept per container (upstream {@code MaxPerPodContainer}, from --maximum-dead-containers-per-container). */
     static final int MAX_DEAD_PER_CONTAINER = 1;
-    static final String CONFIG_SOURCE = "kubernetes.io/config.source";
 
     private final KubeletSettings settings;
     private final KubeletDeps deps;
@@ -218,12 +218,6 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         return s.isPresent() && PodPhases.isTerminal(s.get().getPhase());
     }
 
-    static boolean isStaticPod(Pod pod) {
-        Map<String, String> a = pod.getMetadata().getAnnotations();
-        String source = a == null ? null : a.get(CONFIG_SOURCE);
-        return source != null && !"api".equals(source);
-    }
-
     // ---- pod workers' handlers ----
 
     @Override
@@ -297,7 +291,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private PodStatus generateStatus(Pod pod, io.jkubelet.core.container.PodStatus podStatus, boolean terminal) {
         PodStatus old = statusManager.getPodStatus(pod.getMetadata().getUid())
                 .orElse(pod.getStatus() == null ? new PodStatus() : pod.getStatus());
-        return statusGenerator.generate(pod, podStatus, old, terminal, settings.node().hostIps(), isStaticPod(pod));
+        return statusGenerator.generate(pod, podStatus, old, terminal, settings.node().hostIps(), ConfigAnnotations.isStaticPod(pod));
     }
 
     // ---- housekeeping and garbage collection ----

@@ -1,5 +1,6 @@
 package io.jkubelet.core.qos;
 
+import io.jkubelet.core.config.ConfigAnnotations;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Map;
@@ -16,23 +17,17 @@ public final class CriticalPods {
     /** The priority class of pods that must never be evicted from their node. */
     public static final String SYSTEM_NODE_CRITICAL = "system-node-critical";
     /** Annotation naming the pod's source ("file", "http", "api"). */
-    public static final String CONFIG_SOURCE_ANNOTATION = "kubernetes.io/config.source";
-    /** Annotation present on mirror pods. */
-    public static final String CONFIG_MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
-    /** The apiserver source: pods from it are not static. */
-    public static final String API_SOURCE = "api";
 
     private CriticalPods() {
     }
 
     /** A pod that did not come from the apiserver (its source annotation says file or http). */
     public static boolean isStaticPod(Pod pod) {
-        String source = annotations(pod).get(CONFIG_SOURCE_ANNOTATION);
-        return source != null && !source.equals(API_SOURCE);
+        return ConfigAnnotations.isStaticPod(pod);
     }
 
     public static boolean isMirrorPod(Pod pod) {
-        return annotations(pod).containsKey(CONFIG_MIRROR_ANNOTATION);
+        return ConfigAnnotations.isMirrorPod(pod);
     }
 
     /** {@code IsCriticalPod}: static, mirror, or priority at least {@link #SYSTEM_CRITICAL_PRIORITY}. */

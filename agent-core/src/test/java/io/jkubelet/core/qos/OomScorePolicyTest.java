@@ -98,13 +98,13 @@ class OomScorePolicyTest {
         if (fromFile) {
             staticPod(pod);
         } else {
-            pod.getMetadata().setAnnotations(Map.of(CriticalPods.CONFIG_SOURCE_ANNOTATION, "api"));
+            pod.getMetadata().setAnnotations(Map.of(io.jkubelet.core.config.ConfigAnnotations.CONFIG_SOURCE, "api"));
         }
         return pod;
     }
 
     private static Pod staticPod(Pod pod) {
-        pod.getMetadata().setAnnotations(Map.of(CriticalPods.CONFIG_SOURCE_ANNOTATION, "file"));
+        pod.getMetadata().setAnnotations(Map.of(io.jkubelet.core.config.ConfigAnnotations.CONFIG_SOURCE, "file"));
         return pod;
     }
 }

@@ -1,0 +1,191 @@
+package io.jkubelet.cmd.bench;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Pod start burst: for N pods of two containers each, the time from writing N static pod manifests at
+ * once until every container runs under jkubelet, against raw docker-java create+start of the same
+ * sandboxes and containers (sandbox first, then its containers joined to its namespaces; pods in
+ * parallel), measured side by side in one run. Prints one Markdown row per N with the ratio.
+ *
+ * <p>Usage: {@code bench/pod-startup [rounds] [N...]} (see the script).
+ */
+public final class PodStartupBench {
+    static final String IMAGE = "jkubelet/busybox:1.0";
+    static final String PAUSE = "jkubelet/pause:3.9";
+    static final String APP_CMD = "trap 'exit 0' TERM; sleep 3600 & wait";
+
+    public static void main(String[] args) throws Exception {
+        String jar = System.getProperty("jkubelet.jar", "agent-cmd/target/jkubelet.jar");
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            sizes.add(Integer.parseInt(args[i]));
+        }
+        if (sizes.isEmpty()) {
+            sizes = List.of(1, 10, 30);
+        }
+        DockerClient docker = docker();
+        System.out.println("| pods | containers | raw docker-java (median s) | jkubelet (median s) | ratio |");
+        System.out.println("|---:|---:|---:|---:|---:|");
+        for (int n : sizes) {
+            List<Double> raw = new ArrayList<>();
+            List<Double> agent = new ArrayList<>();
+            for (int r = 0; r < rounds; r++) {
+                // Alternate the order so that neither side always runs on a warmer engine.
+                if (r % 2 == 0) {
+                    raw.add(rawBurst(docker, n));
+                    agent.add(agentBurst(docker, jar, n));
+                } else {
+                    agent.add(agentBurst(docker, jar, n));
+                    raw.add(rawBurst(docker, n));
+                }
+            }
+            double rm = median(raw), am = median(agent);
+            System.out.printf(Locale.ROOT, "| %d | %d | %.3f | %.3f | %.2fx |%n", n, 2 * n, rm, am, am / rm);
+            System.err.printf(Locale.ROOT, "n=%d raw=%s agent=%s%n", n, raw, agent);
+        }
+    }
+
+    static DockerClient docker() {
+        var config = DefaultDockerClientConfig.createDefaultConfigBuilder()
+                .withDockerHost("unix:///var/run/docker.sock").build();
+        var http = new ApacheDockerHttpClient.Builder().dockerHost(URI.create("unix:///var/run/docker.sock"))
+                .maxConnections(100).connectionTimeout(Duration.ofSeconds(10)).responseTimeout(Duration.ofMinutes(2)).build();
+        return DockerClientImpl.getInstance(config, http);
+    }
+
+    /** Seconds to create and start N sandboxes, each with two containers in its namespaces. */
+    static double rawBurst(DockerClient docker, int n) throws Exception {
+        String run = "raw-" + UUID.randomUUID().toString().substring(0, 8);
+        long start = System.nanoTime();
+        try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int idx = i;
+                fs.add(ex.submit(() -> {
+                    String sb = docker.createContainerCmd(PAUSE).withName(run + "-pod" + idx)
+                            .withLabels(Map.of("jkubelet.bench", run))
+                            .withHostConfig(HostConfig.newHostConfig().withIpcMode("shareable")).exec().getId();
+                    docker.startContainerCmd(sb).exec();
+                    for (String c : List.of("a", "b")) {
+                        String id = docker.createContainerCmd(IMAGE).withName(run + "-pod" + idx + "-" + c)
+                                .withLabels(Map.of("jkubelet.bench", run)).withCmd("sh", "-c", APP_CMD)
+                                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("container:" + sb)
+                                        .withIpcMode("container:" + sb)).exec().getId();
+                        docker.startContainerCmd(id).exec();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        removeLabelled(docker, "jkubelet.bench=" + run);
+        return secs;
+    }
+
+    /** Seconds from writing N manifests until jkubelet runs all 2N containers. */
+    static double agentBurst(DockerClient docker, String jar, int n) throws Exception {
+        String node = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+        Path dir = Files.createTempDirectory("jkubelet-bench");
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Process agent = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", jar, "--hostname-override", node, "--pod-manifest-path", manifests.toString(),
+                "--root-dir", dir.resolve("root").toString(), "--pod-logs-dir", dir.resolve("pods").toString(),
+                "--container-logs-dir", dir.resolve("containers").toString(), "--healthz-port", "0",
+                "--read-only-port", "0")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        try {
+            // Let the agent start fully before the burst: the burst measures pod start, not JVM start.
+            waitFor(() -> log(dir).contains("jkubelet started"), Duration.ofSeconds(30), "agent start");
+            List<Path> staged = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Path f = dir.resolve("pod" + i + ".yaml");
+                Files.writeString(f, """
+                        apiVersion: v1
+                        kind: Pod
+                        metadata: {name: pod%d}
+                        spec:
+                          containers:
+                          - {name: a, image: %s, imagePullPolicy: IfNotPresent, command: ["sh", "-c", "%s"]}
+                          - {name: b, image: %s, imagePullPolicy: IfNotPresent, command: ["sh", "-c", "%s"]}
+                        """.formatted(i, IMAGE, APP_CMD, IMAGE, APP_CMD));
+                staged.add(f);
+            }
+            long start = System.nanoTime();
+            for (Path f : staged) {
+                Files.move(f, manifests.resolve(f.getFileName()));
+            }
+            String label = "io.jkubelet.node.name=" + node;
+            waitFor(() -> docker.listContainersCmd().withLabelFilter(List.of(label, "io.kubernetes.docker.type=container"))
+                    .withStatusFilter(List.of("running")).exec().size() == 2 * n, Duration.ofMinutes(5), "containers");
+            double secs = (System.nanoTime() - start) / 1e9;
+            return secs;
+        } finally {
+            agent.destroy();
+            agent.waitFor(15, TimeUnit.SECONDS);
+            removeLabelled(docker, "io.jkubelet.node.name=" + node);
+        }
+    }
+
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    static void waitFor(Check c, Duration timeout, String what) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!c.ok()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    static String log(Path dir) {
+        try {
+            return Files.readString(dir.resolve("agent.log"));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    static void removeLabelled(DockerClient docker, String label) {
+        for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(List.of(label)).exec()) {
+            try {
+                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            } catch (RuntimeException e) {
+                // already gone
+            }
+        }
+    }
+
+    static double median(List<Double> l) {
+        List<Double> s = new ArrayList<>(l);
+        s.sort(Double::compare);
+        return s.get(s.size() / 2);
+    }
+}

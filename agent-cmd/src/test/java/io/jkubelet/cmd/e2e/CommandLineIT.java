@@ -1,0 +1,90 @@
+package io.jkubelet.cmd.e2e;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad input ends the built jar before anything starts: exit code 1 and one message naming what is wrong. */
+class CommandLineIT {
+    @TempDir Path dir;
+
+    record Exit(int code, String output) {}
+
+    private Exit run(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", Agent.jar()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("jkubelet exits").isTrue();
+        return new Exit(p.exitValue(), out);
+    }
+
+    @Test
+    void versionAndHelpExitZero() throws Exception {
+        Exit v = run("--version");
+        assertThat(v.code()).isZero();
+        assertThat(v.output().trim()).isEqualTo("Kubernetes v1.30.0");
+        Exit h = run("--help");
+        assertThat(h.code()).isZero();
+        assertThat(h.output()).contains("--pod-manifest-path").contains("--config");
+    }
+
+    @Test
+    void unknownFlagAndBadValues() throws Exception {
+        Exit unknown = run("--no-such-flag");
+        assertThat(unknown.code()).isEqualTo(1);
+        assertThat(unknown.output()).contains("unknown flag: --no-such-flag");
+
+        Exit port = run("--port=-1");
+        assertThat(port.code()).isEqualTo(1);
+        assertThat(port.output()).contains("port (--port) -1 must be between 1 and 65535");
+
+        Exit duration = run("--sync-frequency", "soon");
+        assertThat(duration.code()).isEqualTo(1);
+        assertThat(duration.output()).contains("--sync-frequency").contains("soon");
+    }
+
+    @Test
+    void badConfigFiles() throws Exception {
+        Path unknownField = dir.resolve("unknown.yaml");
+        Files.writeString(unknownField, """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                podManifestDir: /etc/kubernetes/manifests
+                """);
+        Exit e1 = run("--config", unknownField.toString());
+        assertThat(e1.code()).isEqualTo(1);
+        assertThat(e1.output()).contains(unknownField.toString()).contains("podManifestDir");
+
+        Path wrongVersion = dir.resolve("version.yaml");
+        Files.writeString(wrongVersion, """
+                apiVersion: kubelet.config.k8s.io/v1
+                kind: KubeletConfiguration
+                """);
+        Exit e2 = run("--config", wrongVersion.toString());
+        assertThat(e2.code()).isEqualTo(1);
+        assertThat(e2.output()).contains(wrongVersion.toString()).contains("kubelet.config.k8s.io/v1");
+
+        Exit e3 = run("--config", dir.resolve("missing.yaml").toString());
+        assertThat(e3.code()).isEqualTo(1);
+        assertThat(e3.output()).contains("missing.yaml");
+    }
+
+    @Test
+    void unreachableRuntimeEndpointNamesItAndHowToStartDocker() throws Exception {
+        Exit e = run("--container-runtime-endpoint", "unix://" + dir.resolve("no-docker.sock"),
+                "--hostname-override", "cli-test", "--root-dir", dir.resolve("root").toString(),
+                "--healthz-port", "0", "--read-only-port", "0");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).contains("unix://" + dir.resolve("no-docker.sock")).contains("dockerd");
+    }
+}
