@@ -204,7 +204,8 @@ final class KubeletApp implements AutoCloseable {
                 closeables.add(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
             }
             if (config.readOnlyPort() > 0) {
-                closeables.add(ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks));
+                closeables.add(ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
+                        !Boolean.FALSE.equals(config.enableDebuggingHandlers())));
             }
         } catch (IOException e) {
             throw new StartupException("cannot serve HTTP: " + e.getMessage());

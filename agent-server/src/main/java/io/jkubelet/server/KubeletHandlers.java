@@ -87,9 +87,16 @@ public final class KubeletHandlers {
 
   /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path. */
   public static void installDebuggingDisabled(Router.Builder router) {
+    installDebuggingDisabled(router, java.util.Set.of());
+  }
+
+  /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path but {@code served}. */
+  public static void installDebuggingDisabled(Router.Builder router, java.util.Set<String> served) {
     Handler disabled = request -> Response.goError(405, "Debug endpoints are disabled.");
     for (String path : DEBUGGING_PATHS) {
-      router.any(path, disabled);
+      if (!served.contains(path)) {
+        router.any(path, disabled);
+      }
     }
   }
 

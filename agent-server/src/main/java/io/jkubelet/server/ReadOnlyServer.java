@@ -36,19 +36,35 @@ public final class ReadOnlyServer implements AutoCloseable {
    */
   public static ReadOnlyServer start(InetAddress address, int port, KubeletView view, List<HealthChecker> healthChecks)
       throws IOException {
-    return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks);
+    return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks, false);
   }
 
-  /** As {@link #start(InetAddress, int, KubeletView, List)} with explicit server settings. */
-  public static ReadOnlyServer start(HttpServerConfig config, KubeletView view, List<HealthChecker> healthChecks)
-      throws IOException {
-    return new ReadOnlyServer(HttpServer.start(config, router(view, healthChecks)));
+  /**
+   * As {@link #start(InetAddress, int, KubeletView, List)}, optionally also serving {@code GET /runningpods/}.
+   * Upstream answers 405 there; jkubelet serves it when debugging handlers are enabled, because it only
+   * reads, and a standalone node has no other port that shows what the runtime runs.
+   */
+  public static ReadOnlyServer start(InetAddress address, int port, KubeletView view, List<HealthChecker> healthChecks,
+                                     boolean serveRunningPods) throws IOException {
+    return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks, serveRunningPods);
   }
 
-  static Router router(KubeletView view, List<HealthChecker> healthChecks) {
+  /** As {@link #start(InetAddress, int, KubeletView, List, boolean)} with explicit server settings. */
+  public static ReadOnlyServer start(HttpServerConfig config, KubeletView view, List<HealthChecker> healthChecks,
+                                     boolean serveRunningPods) throws IOException {
+    return new ReadOnlyServer(HttpServer.start(config, router(view, healthChecks, serveRunningPods)));
+  }
+
+  static Router router(KubeletView view, List<HealthChecker> healthChecks, boolean serveRunningPods) {
     Router.Builder router = Router.builder();
-    new KubeletHandlers(view, healthChecks).installAuthNotRequired(router);
-    KubeletHandlers.installDebuggingDisabled(router);
+    KubeletHandlers handlers = new KubeletHandlers(view, healthChecks);
+    handlers.installAuthNotRequired(router);
+    if (serveRunningPods) {
+      handlers.installDebugging(router);
+      KubeletHandlers.installDebuggingDisabled(router, java.util.Set.of(KubeletHandlers.RUNNING_PODS_PATH));
+    } else {
+      KubeletHandlers.installDebuggingDisabled(router);
+    }
     return router.build();
   }
 

@@ -101,6 +101,23 @@ class ReadOnlyServerTest {
   }
 
   @Test
+  void runningPodsCanBeServedWhileOtherDebuggingPathsStayDisabled() throws Exception {
+    view.running.set(List.of(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("web")
+        .withNamespace("default").withUid("u1").endMetadata().withNewSpec().addNewContainer().withName("c")
+        .withImage("busybox").endContainer().endSpec().build()));
+    try (ReadOnlyServer serving = ReadOnlyServer.start(InetAddress.getLoopbackAddress(), 0, view, List.of(), true)) {
+      HttpResponse<String> running = client.send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + serving.port() + "/runningpods/")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(running.statusCode()).isEqualTo(200);
+      assertThat(running.body()).startsWith("{\"kind\":\"PodList\",\"apiVersion\":\"v1\"").contains("\"name\":\"web\"");
+      HttpResponse<String> exec = client.send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + serving.port() + "/exec/default/web/c")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(exec.statusCode()).isEqualTo(405);
+      assertThat(exec.body()).isEqualTo("Debug endpoints are disabled.\n");
+    }
+  }
+
+  @Test
   void runningPodsWithoutSlashRedirectsToTheDisabledSubtree() throws Exception {
     HttpResponse<String> response = get("/runningpods");
 

@@ -57,12 +57,13 @@ class ImagePullIT extends AgentTestBase {
                   containers:
                   - {name: m, image: %s, command: ["true"]}
                 """.formatted(missing));
+        // As with the kubelet, ErrImagePull shows until the next sync, then ImagePullBackOff while the pull backs off.
         Pod failed = awaitPod("missing", Duration.ofSeconds(60), p -> container(p, "m").map(c ->
-                c.getState().getWaiting() != null && "ErrImagePull".equals(c.getState().getWaiting().getReason())).orElse(false));
-        assertThat(container(failed, "m").orElseThrow().getState().getWaiting().getMessage()).contains(missing);
-        assertThat(failed.getStatus().getPhase()).isEqualTo("Pending");
-        awaitPod("missing", Duration.ofSeconds(60), p -> container(p, "m").map(c ->
                 c.getState().getWaiting() != null && "ImagePullBackOff".equals(c.getState().getWaiting().getReason())).orElse(false));
+        assertThat(container(failed, "m").orElseThrow().getState().getWaiting().getMessage())
+                .isEqualTo("Back-off pulling image \"" + missing + "\"");
+        assertThat(failed.getStatus().getPhase()).isEqualTo("Pending");
+        assertThat(agent.logText()).contains("Failed to pull image \"" + missing + "\"").contains("Error: ErrImagePull");
 
         agent.writeManifest("never.yaml", """
                 apiVersion: v1

@@ -51,6 +51,12 @@ class StaticPodsIT extends AgentTestBase {
         assertThat(name).isEqualTo("/k8s_writer_web-" + agent.nodeName + "_default_" + pod.getMetadata().getUid() + "_0");
         assertThat(Docker.inspect(writer, "{{index .Config.Labels \"io.kubernetes.pod.name\"}}"))
                 .isEqualTo("web-" + agent.nodeName);
+        // /runningpods/ shows what the runtime runs: the pod and its two containers.
+        List<Pod> running = Agent.parsePods(agent.get(agent.readOnlyPort, "/runningpods/").orElseThrow());
+        assertThat(running).singleElement().satisfies(p -> {
+            assertThat(p.getMetadata().getUid()).isEqualTo(pod.getMetadata().getUid());
+            assertThat(p.getSpec().getContainers()).extracting(c -> c.getName()).containsExactlyInAnyOrder("server", "writer");
+        });
         // Logs are where node tooling looks.
         Path podLogDir = agent.podLogs.resolve("default_web-" + agent.nodeName + "_" + pod.getMetadata().getUid());
         assertThat(podLogDir.resolve("server/0.log")).exists();

@@ -56,7 +56,7 @@ class UrlSourceIT extends AgentTestBase {
         // A failing URL keeps what runs.
         status.set(500);
         await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
-        assertThat(Docker.running(agent.nodeName, "label=io.kubernetes.container.name=a")).containsExactly(id);
+        assertThat(Docker.running(agent.nodeName, "label=io.kubernetes.container.name=a")).containsExactly(id.substring(0, 12));
 
         // An empty list from the URL removes the pod.
         status.set(200);

@@ -1,0 +1,159 @@
+package io.jkubelet.core.kuberuntime;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.core.runtime.ContainerConfig;
+import io.jkubelet.core.runtime.KeyValue;
+import io.jkubelet.core.runtime.Labels;
+import io.jkubelet.core.runtime.Mount;
+import io.jkubelet.core.runtime.NamespaceMode;
+import io.jkubelet.core.runtime.PodSandboxConfig;
+import io.jkubelet.core.runtime.PortMapping;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ContainerConfigFactoryTest {
+    private final NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), Path.of("/var/log/pods"),
+            Path.of("/var/log/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
+    private final ContainerConfigFactory factory = new ContainerConfigFactory(node, (p, c) -> -997);
+
+    private static Pod pod(Container... containers) {
+        return new PodBuilder().withNewMetadata().withName("web-node-a").withNamespace("prod").withUid("u1")
+                .addToLabels("app", "web").addToAnnotations("team", "a").endMetadata()
+                .withNewSpec().withNodeName("node-a").withContainers(containers).withTerminationGracePeriodSeconds(45L)
+                .endSpec().build();
+    }
+
+    @Test
+    void envIsExpandedInOrderAndFieldRefsResolve() throws Exception {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewEnv().withName("GREETING").withValue("hello").endEnv()
+                .addNewEnv().withName("MESSAGE").withValue("$(GREETING) world $(UNDEFINED) $$(GREETING)").endEnv()
+                .addNewEnv().withName("POD").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name").endFieldRef().endValueFrom().endEnv()
+                .addNewEnv().withName("NS").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.namespace").endFieldRef().endValueFrom().endEnv()
+                .addNewEnv().withName("APP").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.labels['app']").endFieldRef().endValueFrom().endEnv()
+                .addNewEnv().withName("NODE").withNewValueFrom().withNewFieldRef().withFieldPath("spec.nodeName").endFieldRef().endValueFrom().endEnv()
+                .addNewEnv().withName("POD_IP").withNewValueFrom().withNewFieldRef().withFieldPath("status.podIP").endFieldRef().endValueFrom().endEnv()
+                .addNewEnv().withName("HOST_IP").withNewValueFrom().withNewFieldRef().withFieldPath("status.hostIP").endFieldRef().endValueFrom().endEnv()
+                .withCommand("sh", "-c").withArgs("echo $(MESSAGE) on $(NODE)")
+                .build();
+        ContainerConfig cfg = factory.containerConfig(pod(c), c, 0, "10.1.2.3", Map.of(), null, null);
+        assertThat(cfg.envs()).containsExactly(
+                new KeyValue("GREETING", "hello"),
+                new KeyValue("MESSAGE", "hello world $(UNDEFINED) $(GREETING)"),
+                new KeyValue("POD", "web-node-a"), new KeyValue("NS", "prod"), new KeyValue("APP", "web"),
+                new KeyValue("NODE", "node-a"), new KeyValue("POD_IP", "10.1.2.3"), new KeyValue("HOST_IP", "192.168.1.10"));
+        assertThat(cfg.args()).containsExactly("echo hello world $(UNDEFINED) $(GREETING) on node-a");
+    }
+
+    @Test
+    void configMapRefsFailClearlyWithoutAnApiserverUnlessOptional() throws Exception {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewEnv().withName("X").withNewValueFrom().withNewConfigMapKeyRef().withName("settings").withKey("x")
+                .endConfigMapKeyRef().endValueFrom().endEnv().build();
+        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "10.1.2.3", Map.of(), null, null))
+                .hasMessage("couldn't get configMap prod/settings, no kubeClient defined");
+        Container optional = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewEnv().withName("X").withNewValueFrom().withNewConfigMapKeyRef().withName("settings").withKey("x")
+                .withOptional(true).endConfigMapKeyRef().endValueFrom().endEnv().build();
+        assertThat(factory.containerConfig(pod(optional), optional, 0, "", Map.of(), null, null).envs())
+                .containsExactly(new KeyValue("X", ""));
+    }
+
+    record ResourceCase(String cpuRequest, String cpuLimit, String memLimit, long shares, long quota, long period, long memory) {}
+
+    @Test
+    void resourcesBecomeSharesQuotaAndMemoryLimits() throws Exception {
+        List<ResourceCase> cases = List.of(
+                new ResourceCase(null, null, null, 2, 0, 0, 0),
+                new ResourceCase("100m", null, null, 102, 0, 0, 0),
+                new ResourceCase(null, "500m", "64Mi", 512, 50_000, 100_000, 64L << 20),
+                new ResourceCase("250m", "2", "1Gi", 256, 200_000, 100_000, 1L << 30),
+                new ResourceCase("1m", "1m", null, 2, 1000, 100_000, 0));
+        for (ResourceCase rc : cases) {
+            var b = new ContainerBuilder().withName("app").withImage("busybox:1.36").withNewResources();
+            if (rc.cpuRequest() != null) b.addToRequests("cpu", new Quantity(rc.cpuRequest()));
+            if (rc.cpuLimit() != null) b.addToLimits("cpu", new Quantity(rc.cpuLimit()));
+            if (rc.memLimit() != null) b.addToLimits("memory", new Quantity(rc.memLimit()));
+            Container c = b.endResources().build();
+            var r = factory.containerConfig(pod(c), c, 0, "", Map.of(), null, null).resources();
+            assertThat(List.of(r.cpuShares(), r.cpuQuota(), r.cpuPeriod(), r.memoryLimitInBytes())).as(rc.toString())
+                    .containsExactly(rc.shares(), rc.quota(), rc.period(), rc.memory());
+            // The policy asked for -997; this machine's floor (0 here) wins.
+            assertThat(r.oomScoreAdj()).isZero();
+        }
+    }
+
+    @Test
+    void labelsAnnotationsLogPathAndMounts() throws Exception {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewVolumeMount().withName("data").withMountPath("/data").withReadOnly(true).endVolumeMount()
+                .addNewVolumeMount().withName("data").withMountPath("/sub").withSubPath("nested/dir").endVolumeMount()
+                .build();
+        Path data = Path.of(System.getProperty("java.io.tmpdir"), "jk-cfg-test-" + System.nanoTime());
+        ContainerConfig cfg = factory.containerConfig(pod(c), c, 3, "10.1.2.3", Map.of("data", data),
+                Path.of("/var/lib/kubelet/pods/u1/etc-hosts"), Path.of("/var/lib/kubelet/pods/u1/containers/app/abcd"));
+        assertThat(cfg.labels()).containsEntry(Labels.POD_NAME, "web-node-a").containsEntry(Labels.POD_NAMESPACE, "prod")
+                .containsEntry(Labels.POD_UID, "u1").containsEntry(Labels.CONTAINER_NAME, "app")
+                .containsEntry(Labels.NODE_NAME, "node-a");
+        assertThat(cfg.annotations()).containsEntry(Labels.CONTAINER_RESTART_COUNT, "3")
+                .containsEntry(Labels.CONTAINER_HASH, ContainerHash.of(c))
+                .containsEntry(Labels.POD_TERMINATION_GRACE_PERIOD, "45")
+                .containsEntry(Labels.CONTAINER_TERMINATION_MESSAGE_PATH, "/dev/termination-log");
+        assertThat(cfg.logPath()).isEqualTo("app/3.log");
+        assertThat(cfg.metadata().attempt()).isEqualTo(3);
+        assertThat(cfg.mounts()).containsExactly(
+                new Mount("/data", data.toString(), true),
+                new Mount("/sub", data.resolve("nested/dir").toString(), false),
+                new Mount("/etc/hosts", "/var/lib/kubelet/pods/u1/etc-hosts", false),
+                new Mount("/dev/termination-log", "/var/lib/kubelet/pods/u1/containers/app/abcd", false));
+        assertThat(data.resolve("nested/dir")).isDirectory();
+    }
+
+    @Test
+    void subPathMayNotEscapeItsVolume() {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewVolumeMount().withName("data").withMountPath("/x").withSubPath("../../etc").endVolumeMount().build();
+        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "", Map.of("data", Path.of("/tmp/v")), null, null))
+                .hasMessageContaining("subPath \"../../etc\"");
+    }
+
+    @Test
+    void sandboxPublishesHostPortsAndCarriesPodIdentity() {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewPort().withContainerPort(8080).withHostPort(18080).withProtocol("TCP").endPort()
+                .addNewPort().withContainerPort(9090).endPort().build();
+        Pod pod = pod(c);
+        PodSandboxConfig sb = factory.sandboxConfig(pod, 2);
+        assertThat(sb.metadata().attempt()).isEqualTo(2);
+        assertThat(sb.metadata().uid()).isEqualTo("u1");
+        assertThat(sb.portMappings()).containsExactly(new PortMapping("TCP", 8080, 18080, ""));
+        assertThat(sb.labels()).containsEntry("app", "web").containsEntry(Labels.POD_UID, "u1");
+        assertThat(sb.annotations()).containsEntry("team", "a");
+        assertThat(sb.logDirectory()).isEqualTo("/var/log/pods/prod_web-node-a_u1");
+        assertThat(sb.hostname()).isEqualTo("web-node-a");
+        assertThat(sb.namespaceOptions().network()).isEqualTo(NamespaceMode.POD);
+        assertThat(sb.oomScoreAdj()).isZero();
+        assertThat(sb.dnsConfig()).isNull();
+        assertThat(sb.image()).isEqualTo("jkubelet/pause:3.9");
+    }
+
+    @Test
+    void clusterDnsGivesKubeletSearchPath() {
+        var withDns = new ContainerConfigFactory(new NodeContext("node-a", List.of("192.168.1.10"), Path.of("/p"), Path.of("/c"),
+                "pause", List.of("10.96.0.10"), "cluster.local", x -> x), (p, c) -> 0);
+        var dns = withDns.sandboxConfig(pod(new ContainerBuilder().withName("a").withImage("x:1").build()), 0).dnsConfig();
+        assertThat(dns.servers()).containsExactly("10.96.0.10");
+        assertThat(dns.searches()).containsExactly("prod.svc.cluster.local", "svc.cluster.local", "cluster.local");
+        assertThat(dns.options()).containsExactly("ndots:5");
+    }
+}

@@ -1,0 +1,87 @@
+package io.jkubelet.core.volume;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class VolumeManagerTest {
+    @TempDir Path root;
+
+    private Pod pod(Volume... volumes) {
+        return new PodBuilder().withNewMetadata().withName("p").withNamespace("default").withUid("uid-1").endMetadata()
+                .withNewSpec().withVolumes(volumes).endSpec().build();
+    }
+
+    private static Volume hostPath(String name, Path path, String type) {
+        return new VolumeBuilder().withName(name).withNewHostPath().withPath(path.toString()).withType(type).endHostPath().build();
+    }
+
+    @Test
+    void emptyDirLivesUnderThePodDirAndIsWorldWritable() throws Exception {
+        VolumeManager vm = new VolumeManager(new PodDirs(root));
+        Map<String, Path> paths = vm.mountVolumes(pod(new VolumeBuilder().withName("cache").withNewEmptyDir().endEmptyDir().build()));
+        Path dir = paths.get("cache");
+        assertThat(dir).isEqualTo(root.resolve("pods/uid-1/volumes/kubernetes.io~empty-dir/cache"));
+        assertThat(dir).isDirectory();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwxrwxrwx");
+        vm.cleanupPod("uid-1");
+        assertThat(root.resolve("pods/uid-1")).doesNotExist();
+    }
+
+    @Test
+    void hostPathTypesAreChecked() throws Exception {
+        VolumeManager vm = new VolumeManager(new PodDirs(root));
+        Path file = Files.writeString(root.resolve("file.txt"), "x");
+        Path dir = Files.createDirectories(root.resolve("dir"));
+        // Accepted.
+        vm.mountVolumes(pod(hostPath("a", dir, "Directory"), hostPath("b", file, "File"), hostPath("c", root.resolve("any"), "")));
+        vm.mountVolumes(pod(hostPath("d", root.resolve("new/dir"), "DirectoryOrCreate"), hostPath("e", root.resolve("new/f"), "FileOrCreate")));
+        assertThat(root.resolve("new/dir")).isDirectory();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("new/dir")))).isEqualTo("rwxr-xr-x");
+        assertThat(root.resolve("new/f")).isRegularFile();
+        // Refused, naming the volume and the path.
+        record Bad(Volume v, String message) {}
+        for (Bad bad : List.of(
+                new Bad(hostPath("x", file, "Directory"), "is not a directory"),
+                new Bad(hostPath("x", dir, "File"), "is not a file"),
+                new Bad(hostPath("x", root.resolve("missing"), "Directory"), "is not a directory"),
+                new Bad(hostPath("x", file, "Socket"), "is not a socket"),
+                new Bad(hostPath("x", file, "Sideways"), "unknown hostPath type \"Sideways\""))) {
+            assertThatThrownBy(() -> vm.mountVolumes(pod(bad.v()))).as(bad.message())
+                    .isInstanceOf(VolumeException.class).hasMessageContaining("volume \"x\"").hasMessageContaining(bad.message());
+        }
+    }
+
+    @Test
+    void apiserverVolumesFailWithAClearMessageInStandaloneMode() {
+        VolumeManager vm = new VolumeManager(new PodDirs(root));
+        Volume cm = new VolumeBuilder().withName("cfg").withNewConfigMap().withName("settings").endConfigMap().build();
+        assertThatThrownBy(() -> vm.mountVolumes(pod(cm))).isInstanceOf(VolumeException.class)
+                .hasMessage("MountVolume.SetUp failed for volume \"cfg\": volume type configMap needs the apiserver, and this node runs standalone");
+    }
+
+    @Test
+    void memoryEmptyDirIsATmpfsThatCleanupUnmounts() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting needs root");
+        VolumeManager vm = new VolumeManager(new PodDirs(root));
+        Path dir = vm.mountVolumes(pod(new VolumeBuilder().withName("shm").withNewEmptyDir().withMedium("Memory").endEmptyDir().build()))
+                .get("shm");
+        assertThat(VolumeManager.isMountPoint(dir)).isTrue();
+        assertThat(Files.readAllLines(Path.of("/proc/self/mountinfo"))).anyMatch(l -> l.contains(" " + dir + " ") && l.contains("tmpfs"));
+        vm.cleanupPod("uid-1");
+        assertThat(VolumeManager.isMountPoint(dir)).isFalse();
+        assertThat(root.resolve("pods/uid-1")).doesNotExist();
+    }
+}
