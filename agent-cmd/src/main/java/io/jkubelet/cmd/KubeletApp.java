@@ -128,23 +128,31 @@ final class KubeletApp implements AutoCloseable {
 
         PodConfig podConfig = new PodConfig((pod, reason, message) ->
                 recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message), clock);
-        startSources(config, nodeName, podConfig);
+        // Sources register with PodConfig now, so that housekeeping waits for all of them from the start.
+        List<Runnable> sourceStarts = createSources(config, nodeName, podConfig);
         Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
         kubelet.setSourcesReady(() -> podConfig.seenAllSources(seen));
         Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
         closeables.add(dispatcher::interrupt);
         kubelet.run();
         startServers(config, kubelet);
+        warmUp(nodeName);
+        sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started");
     }
 
-    private void startSources(KubeletConfiguration config, String nodeName, PodConfig podConfig) throws StartupException {
+    /** Creates (and registers) the configured sources; returns what starts each. */
+    private List<Runnable> createSources(KubeletConfiguration config, String nodeName, PodConfig podConfig)
+            throws StartupException {
+        List<Runnable> starts = new ArrayList<>();
         if (config.staticPodPath() != null && !config.staticPodPath().isEmpty()) {
             FileSource files = new FileSource(Path.of(config.staticPodPath()), nodeName, config.fileCheckFrequency(),
                     podConfig.channel(PodSources.FILE));
-            files.start();
             closeables.add(files);
-            log.info("Watching static pods in {}", config.staticPodPath());
+            starts.add(() -> {
+                files.start();
+                log.info("Watching static pods in {}", config.staticPodPath());
+            });
         }
         if (config.staticPodURL() != null && !config.staticPodURL().isEmpty()) {
             HttpSource http;
@@ -154,13 +162,42 @@ final class KubeletApp implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new StartupException("staticPodURL (--manifest-url): " + e.getMessage());
             }
-            http.start();
             closeables.add(http);
-            log.info("Polling static pods from {}", config.staticPodURL());
+            starts.add(() -> {
+                http.start();
+                log.info("Polling static pods from {}", config.staticPodURL());
+            });
         }
         if (podConfig.sources().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path) or staticPodURL (--manifest-url)");
         }
+        return starts;
+    }
+
+    /**
+     * Decodes, defaults, validates and hashes a small built-in pod once, so that the first real manifests
+     * do not pay for loading and initialising the codec (about half a second in a fresh JVM).
+     */
+    static void warmUp(String nodeName) {
+        byte[] sample = """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: warm-up, labels: {app: warm-up}}
+                spec:
+                  containers:
+                  - name: c
+                    image: jkubelet/busybox:1.0
+                    command: ["sh", "-c", "true"]
+                    env: [{name: A, value: "1"}]
+                    resources: {limits: {cpu: 100m, memory: 16Mi}}
+                    ports: [{containerPort: 80}]
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var decoded = io.jkubelet.core.config.StaticPodDecoder.tryDecodeSinglePod(sample,
+                io.jkubelet.core.config.StaticPodDefaults.forFile(nodeName, "/warm-up.yaml"));
+        log.debug("codec warmed up: {}", decoded);
+        QosClass.of(io.jkubelet.core.config.PodCodec.deepCopy(new PodBuilder().withNewSpec().addNewContainer()
+                .withName("c").endContainer().endSpec().build()));
+        io.jkubelet.core.kuberuntime.ContainerHash.of(new ContainerBuilder().withName("c").withImage("x").build());
     }
 
     /** Hands every merged update to the kubelet, as {@code syncLoopIteration}'s configCh case does. */

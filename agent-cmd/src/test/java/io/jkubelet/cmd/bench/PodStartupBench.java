@@ -36,7 +36,7 @@ public final class PodStartupBench {
     static final String APP_CMD = "trap 'exit 0' TERM; sleep 3600 & wait";
 
     public static void main(String[] args) throws Exception {
-        String jar = System.getProperty("jkubelet.jar", "agent-cmd/target/jkubelet.jar");
+        String launcher = System.getProperty("jkubelet.launcher", "bin/jkubelet");
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         List<Integer> sizes = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
@@ -55,9 +55,9 @@ public final class PodStartupBench {
                 // Alternate the order so that neither side always runs on a warmer engine.
                 if (r % 2 == 0) {
                     raw.add(rawBurst(docker, n));
-                    agent.add(agentBurst(docker, jar, n));
+                    agent.add(agentBurst(docker, launcher, n));
                 } else {
-                    agent.add(agentBurst(docker, jar, n));
+                    agent.add(agentBurst(docker, launcher, n));
                     raw.add(rawBurst(docker, n));
                 }
             }
@@ -108,12 +108,11 @@ public final class PodStartupBench {
     }
 
     /** Seconds from writing N manifests until jkubelet runs all 2N containers. */
-    static double agentBurst(DockerClient docker, String jar, int n) throws Exception {
+    static double agentBurst(DockerClient docker, String launcher, int n) throws Exception {
         String node = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         Path dir = Files.createTempDirectory("jkubelet-bench");
         Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Process agent = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar, "--hostname-override", node, "--pod-manifest-path", manifests.toString(),
+        Process agent = new ProcessBuilder(launcher, "--hostname-override", node, "--pod-manifest-path", manifests.toString(),
                 "--root-dir", dir.resolve("root").toString(), "--pod-logs-dir", dir.resolve("pods").toString(),
                 "--container-logs-dir", dir.resolve("containers").toString(), "--healthz-port", "0",
                 "--read-only-port", "0")

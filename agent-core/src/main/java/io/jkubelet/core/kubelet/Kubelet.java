@@ -176,6 +176,9 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     }
 
     private void handlePlegEvent(PodLifecycleEvent e) {
+        if (e.type() == PodLifecycleEvent.Type.CONTAINER_REMOVED) {
+            return; // not sync-worthy (upstream isSyncPodWorthy): removals are our own clean-up
+        }
         Optional<Pod> pod = podManager.get(e.podUid());
         if (pod.isPresent()) {
             podWorkers.updatePod(PodWorkers.UpdateType.SYNC, pod.get(), null);

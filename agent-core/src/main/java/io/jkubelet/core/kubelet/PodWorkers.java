@@ -59,6 +59,17 @@ public final class PodWorkers {
         boolean terminationRequested;
         Long gracePeriodOverride;
         boolean finished;
+        /** The source wants the pod again while it was being torn down: run it afresh once that is done. */
+        boolean restartAfterTermination;
+
+        void resetToSyncing() {
+            phase = Phase.SYNCING;
+            terminationRequested = false;
+            gracePeriodOverride = null;
+            finished = false;
+            restartAfterTermination = false;
+            pendingType = UpdateType.CREATE;
+        }
     }
 
     private final SyncHandler handler;
@@ -87,20 +98,27 @@ public final class PodWorkers {
         boolean start;
         synchronized (this) {
             Worker w = workers.computeIfAbsent(uid, k -> new Worker());
-            if (w.phase != Phase.SYNCING && type != UpdateType.KILL) {
-                // A terminating or terminated pod never runs again under the same UID.
-                w.pod = pod;
-                return;
-            }
             w.pod = pod;
             if (type == UpdateType.KILL || PodSpecs.isBeingDeleted(pod)) {
                 w.terminationRequested = true;
+                w.restartAfterTermination = false;
                 if (gracePeriodOverride != null) {
                     w.gracePeriodOverride = w.gracePeriodOverride == null ? gracePeriodOverride
                             : Math.min(w.gracePeriodOverride, gracePeriodOverride);
                 }
-            }
-            if (w.pendingType == null || type == UpdateType.KILL || w.pendingType == UpdateType.SYNC) {
+                w.pendingType = UpdateType.KILL; // never overwritten by a later update
+            } else if (w.terminationRequested || w.phase != Phase.SYNCING) {
+                if (type != UpdateType.CREATE) {
+                    return; // updates of a pod being torn down change nothing
+                }
+                // The pod is wanted again (its manifest came back): like upstream's static pods, it starts
+                // afresh once the previous instance has finished terminating.
+                if (!w.finished) {
+                    w.restartAfterTermination = true;
+                    return;
+                }
+                w.resetToSyncing();
+            } else if (w.pendingType == null || w.pendingType == UpdateType.SYNC) {
                 w.pendingType = type;
             }
             start = !w.working && !w.finished;
@@ -156,7 +174,12 @@ public final class PodWorkers {
                     case TERMINATED -> {
                         handler.syncTerminatedPod(pod);
                         synchronized (this) {
-                            workers.get(uid).finished = true;
+                            Worker w = workers.get(uid);
+                            if (w.restartAfterTermination) {
+                                w.resetToSyncing();
+                            } else {
+                                w.finished = true;
+                            }
                         }
                     }
                 }

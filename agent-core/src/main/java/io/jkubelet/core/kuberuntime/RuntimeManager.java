@@ -233,10 +233,14 @@ public final class RuntimeManager {
         PodSandboxConfig sandboxConfig = configs.sandboxConfig(pod, attempt);
         if (actions.createSandbox()) {
             try {
+                long t0 = System.nanoTime();
                 Files.createDirectories(Path.of(sandboxConfig.logDirectory()));
                 sandboxId = runtime.runPodSandbox(sandboxConfig);
+                long t1 = System.nanoTime();
                 PodSandboxStatus st = runtime.podSandboxStatus(sandboxId);
                 podIps = st.ip().isEmpty() ? List.of() : List.of(st.ip());
+                log.debug("Created sandbox {} for pod {} in {} ms (status {} ms)", sandboxId, PodSpecs.format(pod),
+                        (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
             } catch (IOException | RuntimeException e) {
                 String msg = "Failed to create pod sandbox: " + e.getMessage();
                 recorder.event(References.pod(pod), EventRecorder.WARNING, "FailedCreatePodSandBox", msg);

@@ -137,9 +137,9 @@ public final class GenericPleg implements AutoCloseable {
                 events.add(new PodLifecycleEvent(now.podUid, PodLifecycleEvent.Type.CONTAINER_STARTED, id));
             } else if (now.exited && !wasExited) {
                 events.add(new PodLifecycleEvent(now.podUid, PodLifecycleEvent.Type.CONTAINER_DIED, id));
-            } else if (before == null) {
-                events.add(new PodLifecycleEvent(now.podUid, PodLifecycleEvent.Type.CONTAINER_CHANGED, id));
             }
+            // A container merely created, or otherwise changed, makes no event: upstream filters out
+            // ContainerChanged as unreliable, and the start or death that follows is what matters.
         });
         previous.forEach((id, before) -> {
             if (!current.containsKey(id)) {

@@ -162,6 +162,20 @@ class KubeletTest {
     }
 
     @Test
+    void podRemovedAndAddedBackRunsAgain() {
+        Pod pod = pod("back", sleeper("a"));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        String first = containers(ContainerState.CONTAINER_RUNNING).get(0).id();
+        kubelet.handlePodRemoves(List.of(pod));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(15)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
+                && !containers(ContainerState.CONTAINER_RUNNING).get(0).id().equals(first));
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("back").map(p -> p.getStatus() != null
+                && "Running".equals(p.getStatus().getPhase())).orElse(false));
+    }
+
+    @Test
     void editedContainerRestartsAlone() {
         Pod pod = pod("edit", sleeper("a"), sleeper("b"));
         kubelet.handlePodAdditions(List.of(pod));

@@ -1,0 +1,102 @@
+package io.jkubelet.core.kubelet;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.testing.FakeClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static io.jkubelet.core.testing.Pods.container;
+import static io.jkubelet.core.testing.Pods.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class PodWorkersTest {
+    /** Records calls; termination waits for the test to let it go. */
+    static final class Handler implements PodWorkers.SyncHandler {
+        final List<String> calls = new CopyOnWriteArrayList<>();
+        final CountDownLatch terminating = new CountDownLatch(1);
+        final CountDownLatch releaseTermination = new CountDownLatch(1);
+        volatile boolean blockTermination;
+
+        @Override
+        public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod) {
+            calls.add("sync:" + type + ":" + pod.getSpec().getContainers().get(0).getName());
+            return PodWorkers.SyncOutcome.OK;
+        }
+
+        @Override
+        public void syncTerminatingPod(Pod pod, Long grace) throws InterruptedException {
+            calls.add("terminating:" + grace);
+            terminating.countDown();
+            if (blockTermination) {
+                releaseTermination.await(10, TimeUnit.SECONDS);
+            }
+        }
+
+        @Override
+        public void syncTerminatedPod(Pod pod) {
+            calls.add("terminated");
+        }
+    }
+
+    private final Handler handler = new Handler();
+    private final PodWorkers workers = new PodWorkers(handler, new FakeClock(), Duration.ofMinutes(1),
+            Duration.ofSeconds(10), Executors.newVirtualThreadPerTaskExecutor());
+
+    @Test
+    void killRunsTerminationThenTheWorkerFinishes() {
+        Pod pod = pod("p", container("a"));
+        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+        workers.updatePod(PodWorkers.UpdateType.KILL, pod, 5L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
+        assertThat(handler.calls).endsWith("terminating:5", "terminated");
+        // Later updates of a finished pod do nothing.
+        workers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
+        assertThat(workers.isTerminated("uid-p")).isTrue();
+    }
+
+    @Test
+    void aPodWantedAgainWhileTerminatingStartsAfreshOnceTerminated() throws Exception {
+        handler.blockTermination = true;
+        Pod pod = pod("p", container("a"));
+        workers.updatePod(PodWorkers.UpdateType.KILL, pod, 1L);
+        assertThat(handler.terminating.await(5, TimeUnit.SECONDS)).isTrue();
+        Pod again = pod("p", container("b"));
+        workers.updatePod(PodWorkers.UpdateType.CREATE, again, null);
+        assertThat(handler.calls).containsExactly("terminating:1");
+        handler.releaseTermination.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.contains("sync:CREATE:b"));
+        assertThat(handler.calls).containsExactly("terminating:1", "terminated", "sync:CREATE:b");
+        assertThat(workers.isTerminated("uid-p")).isFalse();
+    }
+
+    @Test
+    void aFinishedPodWantedAgainStartsAfresh() {
+        Pod pod = pod("p", container("a"));
+        workers.updatePod(PodWorkers.UpdateType.KILL, pod, null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
+        workers.updatePod(PodWorkers.UpdateType.CREATE, pod("p", container("c")), null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.contains("sync:CREATE:c"));
+        assertThat(workers.isTerminated("uid-p")).isFalse();
+    }
+
+    @Test
+    void aKillIsNeverLostToLaterUpdates() throws Exception {
+        handler.blockTermination = true;
+        Pod pod = pod("p", container("a"));
+        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+        workers.updatePod(PodWorkers.UpdateType.KILL, pod, null);
+        workers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
+        workers.updatePod(PodWorkers.UpdateType.SYNC, pod, null);
+        assertThat(handler.terminating.await(5, TimeUnit.SECONDS)).isTrue();
+        handler.releaseTermination.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
+        assertThat(handler.calls).doesNotContain("sync:UPDATE:a", "sync:SYNC:a");
+    }
+}
