@@ -176,10 +176,16 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public String createContainer(String podSandboxId, ContainerConfig config, PodSandboxConfig sandboxConfig) {
         Objects.requireNonNull(config, "container config");
-        requireSandbox(podSandboxId);
+        requireId(podSandboxId, "pod sandbox");
         CreateSpec spec = CreateSpecs.container(podSandboxId, config, sandboxConfig, options);
-        return call("create container " + spec.name(),
-                () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+        try {
+            return call("create container " + spec.name(),
+                    () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+        } catch (RuntimeException e) {
+            // Only on failure: is the sandbox gone? (Checking first would cost a call on every start.)
+            requireSandbox(podSandboxId);
+            throw e;
+        }
     }
 
     @Override

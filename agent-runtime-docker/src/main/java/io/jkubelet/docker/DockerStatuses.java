@@ -104,10 +104,9 @@ final class DockerStatuses {
             message = s.getError() == null ? "" : s.getError();
         }
         DockerLabels.Extracted extracted = DockerLabels.extract(labelsOf(r));
+        // The reference the container was created from, as dockershim reports it (r.Config.Image): an image
+        // may carry many tags, and its "first" one says nothing about what the pod asked for.
         String imageName = r.getConfig().getImage();
-        if (image != null && image.getRepoTags() != null && !image.getRepoTags().isEmpty()) {
-            imageName = image.getRepoTags().getFirst();
-        }
         String logPath = labelsOf(r).getOrDefault(DockerLabels.CONTAINER_LOG_PATH, "");
         return new ContainerStatus(r.getId(), metadata, state, createdAt, startedAt, finishedAt, exitCode,
                 imageName, pullableImageId(r.getImageId(), image), reason, message, extracted.labels(),

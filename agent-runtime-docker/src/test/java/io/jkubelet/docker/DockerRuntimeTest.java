@@ -287,9 +287,14 @@ class DockerRuntimeTest {
         String sandboxId = runtime.runPodSandbox(sandbox);
         String id = pods.run(sandboxId, pods.container("app", PodFixture.LONG_RUNNING, sandbox,
                 UnaryOperator.identity()), sandbox);
-        String imageId = docker.inspectImageCmd(DockerTestSupport.BUSYBOX).exec().getId();
+        var image = docker.inspectImageCmd(DockerTestSupport.BUSYBOX).exec();
+        String imageId = image.getId();
+        // dockershim's toPullableImageID: a digest when the image has been pushed or pulled, else the id.
+        String expected = image.getRepoDigests() == null || image.getRepoDigests().isEmpty()
+                ? "docker://" + imageId : "docker-pullable://" + image.getRepoDigests().getFirst();
 
-        assertThat(runtime.containerStatus(id).imageRef()).isEqualTo("docker://" + imageId);
+        assertThat(runtime.containerStatus(id).imageRef()).isEqualTo(expected);
+        assertThat(runtime.containerStatus(id).image()).isEqualTo(DockerTestSupport.BUSYBOX);
         assertThat(runtime.listContainers(new io.jkubelet.core.runtime.ContainerFilter(id, null, null, null))
                 .getFirst().imageRef()).isEqualTo(imageId);
     }

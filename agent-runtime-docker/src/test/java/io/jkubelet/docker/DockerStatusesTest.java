@@ -68,7 +68,8 @@ class DockerStatusesTest {
         assertThat(status.labels()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("app", "web"));
         assertThat(status.annotations()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("hash", "1a"));
         assertThat(status.logPath()).isEqualTo("/var/log/pods/ns_web_uid/app/4.log");
-        assertThat(status.image()).isEqualTo("busybox:1.36");
+        // What the container was created from (Config.Image), not whichever tag the image lists first.
+        assertThat(status.image()).isEqualTo(r.getConfig().getImage());
         assertThat(status.imageRef()).isEqualTo("docker-pullable://busybox@sha256:def");
         assertThat(status.mounts()).containsExactly(new Mount("/data", "/srv/data", true, "private"),
                 new Mount("/shared", "/mnt/shared", false, "rslave"));

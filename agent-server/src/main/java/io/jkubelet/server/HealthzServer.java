@@ -19,41 +19,41 @@ import java.util.List;
  */
 public final class HealthzServer implements AutoCloseable {
 
-  /** Upstream's default {@code healthzPort}. */
-  public static final int DEFAULT_PORT = 10248;
+    /** Upstream's default {@code healthzPort}. */
+    public static final int DEFAULT_PORT = 10248;
 
-  private final HttpServer server;
+    private final HttpServer server;
 
-  private HealthzServer(HttpServer server) {
-    this.server = server;
-  }
+    private HealthzServer(HttpServer server) {
+        this.server = server;
+    }
 
-  /**
-   * Serves {@code /healthz} (ping only, as upstream) on {@code bindAddress:port}.
-   *
-   * @throws IOException when the address cannot be bound; the message names it
-   */
-  public static HealthzServer start(InetAddress bindAddress, int port) throws IOException {
-    return start(HttpServerConfig.kubeletDefaults("healthz", bindAddress, port), List.of());
-  }
+    /**
+     * Serves {@code /healthz} (ping only, as upstream) on {@code bindAddress:port}.
+     *
+     * @throws IOException when the address cannot be bound; the message names it
+     */
+    public static HealthzServer start(InetAddress bindAddress, int port) throws IOException {
+        return start(HttpServerConfig.kubeletDefaults("healthz", bindAddress, port), List.of());
+    }
 
-  /** With explicit settings and checks (none means {@code ping} alone, as upstream). */
-  public static HealthzServer start(HttpServerConfig config, List<HealthChecker> checks) throws IOException {
-    Router.Builder router = Router.builder();
-    Healthz.install(router, "/healthz", checks);
-    return new HealthzServer(HttpServer.start(config, router.build()));
-  }
+    /** With explicit settings and checks (none means {@code ping} alone, as upstream). */
+    public static HealthzServer start(HttpServerConfig config, List<HealthChecker> checks) throws IOException {
+        Router.Builder router = Router.builder();
+        Healthz.install(router, "/healthz", checks);
+        return new HealthzServer(HttpServer.start(config, router.build()));
+    }
 
-  public int port() {
-    return server.port();
-  }
+    public int port() {
+        return server.port();
+    }
 
-  public java.net.InetSocketAddress localAddress() {
-    return server.localAddress();
-  }
+    public java.net.InetSocketAddress localAddress() {
+        return server.localAddress();
+    }
 
-  @Override
-  public void close() {
-    server.close();
-  }
+    @Override
+    public void close() {
+        server.close();
+    }
 }

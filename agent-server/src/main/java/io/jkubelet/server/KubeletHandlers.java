@@ -30,77 +30,77 @@ import org.slf4j.LoggerFactory;
  */
 public final class KubeletHandlers {
 
-  private static final Logger log = LoggerFactory.getLogger(KubeletHandlers.class);
+    private static final Logger log = LoggerFactory.getLogger(KubeletHandlers.class);
 
-  /** Upstream's {@code runningPodsPath}; a subtree, so {@code /runningpods} redirects to it. */
-  public static final String RUNNING_PODS_PATH = "/runningpods/";
+    /** Upstream's {@code runningPodsPath}; a subtree, so {@code /runningpods} redirects to it. */
+    public static final String RUNNING_PODS_PATH = "/runningpods/";
 
-  /** Upstream's {@code podsPath}. */
-  public static final String PODS_PATH = "/pods";
+    /** Upstream's {@code podsPath}. */
+    public static final String PODS_PATH = "/pods";
 
-  /** The paths {@code InstallDebuggingDisabledHandlers} registers, in upstream's order. */
-  public static final List<String> DEBUGGING_PATHS =
-      List.of("/run/", "/exec/", "/attach/", "/portForward/", "/containerLogs/", RUNNING_PODS_PATH, "/debug/pprof/", "/logs/");
+    /** The paths {@code InstallDebuggingDisabledHandlers} registers, in upstream's order. */
+    public static final List<String> DEBUGGING_PATHS =
+            List.of("/run/", "/exec/", "/attach/", "/portForward/", "/containerLogs/", RUNNING_PODS_PATH, "/debug/pprof/", "/logs/");
 
-  private final KubeletView view;
-  private final List<HealthChecker> healthChecks;
-  private final PodListEncoder encoder;
+    private final KubeletView view;
+    private final List<HealthChecker> healthChecks;
+    private final PodListEncoder encoder;
 
-  /**
-   * @param view the pods to serve
-   * @param healthChecks the kubelet's checks after {@code ping}, in order (upstream: {@code log},
-   *     {@code syncloop}, then any extra checkers)
-   */
-  public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks) {
-    this(view, healthChecks, new PodListEncoder());
-  }
-
-  KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder) {
-    this.view = Objects.requireNonNull(view, "view");
-    this.healthChecks = List.copyOf(healthChecks);
-    this.encoder = encoder;
-  }
-
-  /** Registers {@code /healthz} (and one path per check) and {@code GET /pods}. */
-  public void installAuthNotRequired(Router.Builder router) {
-    List<HealthChecker> checks = new ArrayList<>();
-    checks.add(HealthChecker.PING);
-    checks.addAll(healthChecks);
-    Healthz.install(router, "/healthz", checks);
-    router.get(PODS_PATH, Handler.blocking(request -> Response.json(encoder.encode(pods(view.pods())))));
-  }
-
-  /** Registers the debugging endpoints this module implements so far: {@code GET /runningpods/}. */
-  public void installDebugging(Router.Builder router) {
-    router.get(RUNNING_PODS_PATH, Handler.blocking(request -> {
-      List<Pod> running;
-      try {
-        running = view.runningPods();
-      } catch (Exception e) {
-        log.warn("cannot list running pods for {}", RUNNING_PODS_PATH, e);
-        // Upstream: response.WriteError(500, err), the error's text as the body.
-        return Response.restfulError(500, e.getMessage() == null ? e.toString() : e.getMessage());
-      }
-      return Response.json(encoder.encode(pods(running)));
-    }));
-  }
-
-  /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path. */
-  public static void installDebuggingDisabled(Router.Builder router) {
-    installDebuggingDisabled(router, java.util.Set.of());
-  }
-
-  /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path but {@code served}. */
-  public static void installDebuggingDisabled(Router.Builder router, java.util.Set<String> served) {
-    Handler disabled = request -> Response.goError(405, "Debug endpoints are disabled.");
-    for (String path : DEBUGGING_PATHS) {
-      if (!served.contains(path)) {
-        router.any(path, disabled);
-      }
+    /**
+     * @param view the pods to serve
+     * @param healthChecks the kubelet's checks after {@code ping}, in order (upstream: {@code log},
+     *     {@code syncloop}, then any extra checkers)
+     */
+    public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks) {
+        this(view, healthChecks, new PodListEncoder());
     }
-  }
 
-  private static List<Pod> pods(List<Pod> pods) {
-    return pods == null ? List.of() : pods;
-  }
+    KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder) {
+        this.view = Objects.requireNonNull(view, "view");
+        this.healthChecks = List.copyOf(healthChecks);
+        this.encoder = encoder;
+    }
+
+    /** Registers {@code /healthz} (and one path per check) and {@code GET /pods}. */
+    public void installAuthNotRequired(Router.Builder router) {
+        List<HealthChecker> checks = new ArrayList<>();
+        checks.add(HealthChecker.PING);
+        checks.addAll(healthChecks);
+        Healthz.install(router, "/healthz", checks);
+        router.get(PODS_PATH, Handler.blocking(request -> Response.json(encoder.encode(pods(view.pods())))));
+    }
+
+    /** Registers the debugging endpoints this module implements so far: {@code GET /runningpods/}. */
+    public void installDebugging(Router.Builder router) {
+        router.get(RUNNING_PODS_PATH, Handler.blocking(request -> {
+            List<Pod> running;
+            try {
+                running = view.runningPods();
+            } catch (Exception e) {
+                log.warn("cannot list running pods for {}", RUNNING_PODS_PATH, e);
+                // Upstream: response.WriteError(500, err), the error's text as the body.
+                return Response.restfulError(500, e.getMessage() == null ? e.toString() : e.getMessage());
+            }
+            return Response.json(encoder.encode(pods(running)));
+        }));
+    }
+
+    /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path. */
+    public static void installDebuggingDisabled(Router.Builder router) {
+        installDebuggingDisabled(router, java.util.Set.of());
+    }
+
+    /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path but {@code served}. */
+    public static void installDebuggingDisabled(Router.Builder router, java.util.Set<String> served) {
+        Handler disabled = request -> Response.goError(405, "Debug endpoints are disabled.");
+        for (String path : DEBUGGING_PATHS) {
+            if (!served.contains(path)) {
+                router.any(path, disabled);
+            }
+        }
+    }
+
+    private static List<Pod> pods(List<Pod> pods) {
+        return pods == null ? List.of() : pods;
+    }
 }

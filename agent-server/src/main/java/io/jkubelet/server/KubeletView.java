@@ -12,17 +12,17 @@ import java.util.List;
  */
 public interface KubeletView {
 
-  /**
-   * The pods bound to this node, as the pod manager holds them (upstream {@code GetPods}): static pods
-   * and apiserver pods, with their status. Answers {@code GET /pods}.
-   */
-  List<Pod> pods();
+    /**
+     * The pods bound to this node, as the pod manager holds them (upstream {@code GetPods}): static pods
+     * and apiserver pods, with their status. Answers {@code GET /pods}.
+     */
+    List<Pod> pods();
 
-  /**
-   * Pods built from what the container runtime runs now (upstream {@code GetRunningPods}): name,
-   * namespace, UID and containers (name, image), no status. Answers {@code GET /runningpods/}.
-   *
-   * @throws Exception when the runtime cannot be listed; the request then gets 500 with its message
-   */
-  List<Pod> runningPods() throws Exception;
+    /**
+     * Pods built from what the container runtime runs now (upstream {@code GetRunningPods}): name,
+     * namespace, UID and containers (name, image), no status. Answers {@code GET /runningpods/}.
+     *
+     * @throws Exception when the runtime cannot be listed; the request then gets 500 with its message
+     */
+    List<Pod> runningPods() throws Exception;
 }

@@ -18,67 +18,67 @@ import java.util.List;
  */
 public final class ReadOnlyServer implements AutoCloseable {
 
-  /** The read-only port by convention, when {@code readOnlyPort} enables it. */
-  public static final int DEFAULT_PORT = 10255;
+    /** The read-only port by convention, when {@code readOnlyPort} enables it. */
+    public static final int DEFAULT_PORT = 10255;
 
-  private final HttpServer server;
+    private final HttpServer server;
 
-  private ReadOnlyServer(HttpServer server) {
-    this.server = server;
-  }
-
-  /**
-   * Serves the read-only port on {@code address:port} (the kubelet's {@code address} and {@code
-   * readOnlyPort}) with the kubelet's HTTP settings.
-   *
-   * @param healthChecks the checks after {@code ping} (upstream: {@code log}, {@code syncloop}, ...)
-   * @throws IOException when the address cannot be bound; the message names it
-   */
-  public static ReadOnlyServer start(InetAddress address, int port, KubeletView view, List<HealthChecker> healthChecks)
-      throws IOException {
-    return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks, false);
-  }
-
-  /**
-   * As {@link #start(InetAddress, int, KubeletView, List)}, optionally also serving {@code GET /runningpods/}.
-   * Upstream answers 405 there; jkubelet serves it when debugging handlers are enabled, because it only
-   * reads, and a standalone node has no other port that shows what the runtime runs.
-   */
-  public static ReadOnlyServer start(InetAddress address, int port, KubeletView view, List<HealthChecker> healthChecks,
-                                     boolean serveRunningPods) throws IOException {
-    return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks, serveRunningPods);
-  }
-
-  /** As {@link #start(InetAddress, int, KubeletView, List, boolean)} with explicit server settings. */
-  public static ReadOnlyServer start(HttpServerConfig config, KubeletView view, List<HealthChecker> healthChecks,
-                                     boolean serveRunningPods) throws IOException {
-    return new ReadOnlyServer(HttpServer.start(config, router(view, healthChecks, serveRunningPods)));
-  }
-
-  static Router router(KubeletView view, List<HealthChecker> healthChecks, boolean serveRunningPods) {
-    Router.Builder router = Router.builder();
-    KubeletHandlers handlers = new KubeletHandlers(view, healthChecks);
-    handlers.installAuthNotRequired(router);
-    if (serveRunningPods) {
-      handlers.installDebugging(router);
-      KubeletHandlers.installDebuggingDisabled(router, java.util.Set.of(KubeletHandlers.RUNNING_PODS_PATH));
-    } else {
-      KubeletHandlers.installDebuggingDisabled(router);
+    private ReadOnlyServer(HttpServer server) {
+        this.server = server;
     }
-    return router.build();
-  }
 
-  /** The bound port (useful when started on port 0). */
-  public int port() {
-    return server.port();
-  }
+    /**
+     * Serves the read-only port on {@code address:port} (the kubelet's {@code address} and {@code
+     * readOnlyPort}) with the kubelet's HTTP settings.
+     *
+     * @param healthChecks the checks after {@code ping} (upstream: {@code log}, {@code syncloop}, ...)
+     * @throws IOException when the address cannot be bound; the message names it
+     */
+    public static ReadOnlyServer start(InetAddress address, int port, KubeletView view, List<HealthChecker> healthChecks)
+            throws IOException {
+        return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks, false);
+    }
 
-  public java.net.InetSocketAddress localAddress() {
-    return server.localAddress();
-  }
+    /**
+     * As {@link #start(InetAddress, int, KubeletView, List)}, optionally also serving {@code GET /runningpods/}.
+     * Upstream answers 405 there; jkubelet serves it when debugging handlers are enabled, because it only
+     * reads, and a standalone node has no other port that shows what the runtime runs.
+     */
+    public static ReadOnlyServer start(InetAddress address, int port, KubeletView view, List<HealthChecker> healthChecks,
+            boolean serveRunningPods) throws IOException {
+        return start(HttpServerConfig.kubeletDefaults("readonly", address, port), view, healthChecks, serveRunningPods);
+    }
 
-  @Override
-  public void close() {
-    server.close();
-  }
+    /** As {@link #start(InetAddress, int, KubeletView, List, boolean)} with explicit server settings. */
+    public static ReadOnlyServer start(HttpServerConfig config, KubeletView view, List<HealthChecker> healthChecks,
+            boolean serveRunningPods) throws IOException {
+        return new ReadOnlyServer(HttpServer.start(config, router(view, healthChecks, serveRunningPods)));
+    }
+
+    static Router router(KubeletView view, List<HealthChecker> healthChecks, boolean serveRunningPods) {
+        Router.Builder router = Router.builder();
+        KubeletHandlers handlers = new KubeletHandlers(view, healthChecks);
+        handlers.installAuthNotRequired(router);
+        if (serveRunningPods) {
+            handlers.installDebugging(router);
+            KubeletHandlers.installDebuggingDisabled(router, java.util.Set.of(KubeletHandlers.RUNNING_PODS_PATH));
+        } else {
+            KubeletHandlers.installDebuggingDisabled(router);
+        }
+        return router.build();
+    }
+
+    /** The bound port (useful when started on port 0). */
+    public int port() {
+        return server.port();
+    }
+
+    public java.net.InetSocketAddress localAddress() {
+        return server.localAddress();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
 }

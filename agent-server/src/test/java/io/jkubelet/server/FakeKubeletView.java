@@ -6,21 +6,21 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /** A settable {@link KubeletView} for tests. */
 final class FakeKubeletView implements KubeletView {
-  final AtomicReference<List<Pod>> pods = new AtomicReference<>(List.of());
-  final AtomicReference<List<Pod>> running = new AtomicReference<>(List.of());
-  final AtomicReference<Exception> runtimeError = new AtomicReference<>();
+    final AtomicReference<List<Pod>> pods = new AtomicReference<>(List.of());
+    final AtomicReference<List<Pod>> running = new AtomicReference<>(List.of());
+    final AtomicReference<Exception> runtimeError = new AtomicReference<>();
 
-  @Override
-  public List<Pod> pods() {
-    return pods.get();
-  }
-
-  @Override
-  public List<Pod> runningPods() throws Exception {
-    Exception e = runtimeError.get();
-    if (e != null) {
-      throw e;
+    @Override
+    public List<Pod> pods() {
+        return pods.get();
     }
-    return running.get();
-  }
+
+    @Override
+    public List<Pod> runningPods() throws Exception {
+        Exception e = runtimeError.get();
+        if (e != null) {
+            throw e;
+        }
+        return running.get();
+    }
 }

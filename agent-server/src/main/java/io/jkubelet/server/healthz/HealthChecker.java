@@ -14,36 +14,36 @@ import java.util.function.Supplier;
  */
 public interface HealthChecker {
 
-  /** The check's name: a path segment such as {@code ping}, {@code log}, {@code syncloop}. */
-  String name();
+    /** The check's name: a path segment such as {@code ping}, {@code log}, {@code syncloop}. */
+    String name();
 
-  /** Empty when healthy; otherwise why not (shown only on {@code /healthz/<name>} and in logs). */
-  Optional<String> check();
+    /** Empty when healthy; otherwise why not (shown only on {@code /healthz/<name>} and in logs). */
+    Optional<String> check();
 
-  /** The check that always passes, as upstream's {@code PingHealthz}. */
-  HealthChecker PING = named("ping", Optional::empty);
+    /** The check that always passes, as upstream's {@code PingHealthz}. */
+    HealthChecker PING = named("ping", Optional::empty);
 
-  /** A check named {@code name} that runs {@code check}. */
-  static HealthChecker named(String name, Supplier<Optional<String>> check) {
-    Objects.requireNonNull(check, "check");
-    if (name == null || name.isEmpty() || name.contains("/")) {
-      throw new IllegalArgumentException("health check name must be a non-empty path segment, got: " + name);
+    /** A check named {@code name} that runs {@code check}. */
+    static HealthChecker named(String name, Supplier<Optional<String>> check) {
+        Objects.requireNonNull(check, "check");
+        if (name == null || name.isEmpty() || name.contains("/")) {
+            throw new IllegalArgumentException("health check name must be a non-empty path segment, got: " + name);
+        }
+        return new HealthChecker() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Optional<String> check() {
+                return check.get();
+            }
+
+            @Override
+            public String toString() {
+                return "HealthChecker[" + name + "]";
+            }
+        };
     }
-    return new HealthChecker() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public Optional<String> check() {
-        return check.get();
-      }
-
-      @Override
-      public String toString() {
-        return "HealthChecker[" + name + "]";
-      }
-    };
-  }
 }

@@ -12,26 +12,26 @@ package io.jkubelet.server.http;
 @FunctionalInterface
 public interface Handler {
 
-  /** The response to {@code request}; never null. */
-  Response handle(Request request) throws Exception;
+    /** The response to {@code request}; never null. */
+    Response handle(Request request) throws Exception;
 
-  /** Whether this handler may block; false means it runs on the event loop and must be quick. */
-  default boolean mayBlock() {
-    return false;
-  }
+    /** Whether this handler may block; false means it runs on the event loop and must be quick. */
+    default boolean mayBlock() {
+        return false;
+    }
 
-  /** {@code handler}, declared as one that may block. */
-  static Handler blocking(Handler handler) {
-    return new Handler() {
-      @Override
-      public Response handle(Request request) throws Exception {
-        return handler.handle(request);
-      }
+    /** {@code handler}, declared as one that may block. */
+    static Handler blocking(Handler handler) {
+        return new Handler() {
+            @Override
+            public Response handle(Request request) throws Exception {
+                return handler.handle(request);
+            }
 
-      @Override
-      public boolean mayBlock() {
-        return true;
-      }
-    };
-  }
+            @Override
+            public boolean mayBlock() {
+                return true;
+            }
+        };
+    }
 }

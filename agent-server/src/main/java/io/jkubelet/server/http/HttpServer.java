@@ -47,123 +47,123 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpServer implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
+    private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
 
-  private final HttpServerConfig config;
-  private final EventLoopGroup group;
-  private final ExecutorService handlerExecutor;
-  private final ChannelGroup connections;
-  private final Channel serverChannel;
-  private final RequestDispatcher dispatcher;
-  private final Object closeLock = new Object();
-  private boolean closed;
+    private final HttpServerConfig config;
+    private final EventLoopGroup group;
+    private final ExecutorService handlerExecutor;
+    private final ChannelGroup connections;
+    private final Channel serverChannel;
+    private final RequestDispatcher dispatcher;
+    private final Object closeLock = new Object();
+    private boolean closed;
 
-  private HttpServer(
-      HttpServerConfig config,
-      EventLoopGroup group,
-      ExecutorService handlerExecutor,
-      ChannelGroup connections,
-      Channel serverChannel,
-      RequestDispatcher dispatcher) {
-    this.config = config;
-    this.group = group;
-    this.handlerExecutor = handlerExecutor;
-    this.connections = connections;
-    this.serverChannel = serverChannel;
-    this.dispatcher = dispatcher;
-  }
-
-  /**
-   * Binds {@code config.bindAddress():config.port()} and starts serving {@code router}.
-   *
-   * @throws IOException naming the server and address when the address cannot be bound
-   */
-  public static HttpServer start(HttpServerConfig config, Router router) throws IOException {
-    EventLoopGroup group =
-        new MultiThreadIoEventLoopGroup(
-            config.ioThreads(), new DefaultThreadFactory("jk-" + config.name() + "-io"), NioIoHandler.newFactory());
-    ExecutorService executor =
-        Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("jk-" + config.name() + "-handler-", 0).factory());
-    ChannelGroup connections = new DefaultChannelGroup(config.name() + "-connections", GlobalEventExecutor.INSTANCE);
-    RequestDispatcher dispatcher = new RequestDispatcher(config, router, executor);
-    // Go reads up to MaxHeaderBytes plus 4096 bytes of slack (initialReadLimitSize) before it answers
-    // 431; the same limit applies here to the request line and to the header block.
-    int headerLimit = config.maxHeaderBytes() + 4096;
-    HttpDecoderConfig decoderConfig =
-        new HttpDecoderConfig().setMaxInitialLineLength(headerLimit).setMaxHeaderSize(headerLimit);
-    ServerBootstrap bootstrap =
-        new ServerBootstrap()
-            .group(group)
-            .channel(NioServerSocketChannel.class)
-            .option(ChannelOption.SO_BACKLOG, 1024)
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childHandler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel ch) {
-                    connections.add(ch);
-                    ch.pipeline()
-                        .addLast("idle", new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                        .addLast("codec", new HttpServerCodec(decoderConfig))
-                        .addLast("aggregator", new HttpObjectAggregator(config.maxContentLength()))
-                        .addLast("dispatcher", dispatcher);
-                  }
-                });
-    ChannelFuture bind = bind(bootstrap, config);
-    if (!bind.isSuccess()) {
-      group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly();
-      executor.shutdownNow();
-      throw new IOException(
-          config.name() + " server: cannot listen on " + hostPort(config) + ": " + bind.cause().getMessage(),
-          bind.cause());
+    private HttpServer(
+            HttpServerConfig config,
+            EventLoopGroup group,
+            ExecutorService handlerExecutor,
+            ChannelGroup connections,
+            Channel serverChannel,
+            RequestDispatcher dispatcher) {
+        this.config = config;
+        this.group = group;
+        this.handlerExecutor = handlerExecutor;
+        this.connections = connections;
+        this.serverChannel = serverChannel;
+        this.dispatcher = dispatcher;
     }
-    HttpServer server = new HttpServer(config, group, executor, connections, bind.channel(), dispatcher);
-    log.info("{} server listening on {}", config.name(), server.localAddress());
-    return server;
-  }
 
-  private static ChannelFuture bind(ServerBootstrap bootstrap, HttpServerConfig config) {
-    return bootstrap.bind(config.bindAddress(), config.port()).awaitUninterruptibly();
-  }
-
-  private static String hostPort(HttpServerConfig config) {
-    String host = config.bindAddress().getHostAddress();
-    return (host.contains(":") ? "[" + host + "]" : host) + ":" + config.port();
-  }
-
-  /** The address the server listens on, with the real port when 0 was asked for. */
-  public InetSocketAddress localAddress() {
-    return (InetSocketAddress) serverChannel.localAddress();
-  }
-
-  /** The port the server listens on. */
-  public int port() {
-    return localAddress().getPort();
-  }
-
-  /**
-   * Stops accepting, closes idle connections, lets requests in progress finish (up to {@link
-   * HttpServerConfig#shutdownTimeout()}, then closes the rest) and releases the port and threads. Like
-   * Go's {@code Server.Shutdown}. Idempotent.
-   */
-  @Override
-  public void close() {
-    synchronized (closeLock) {
-      if (closed) {
-        return;
-      }
-      closed = true;
+    /**
+     * Binds {@code config.bindAddress():config.port()} and starts serving {@code router}.
+     *
+     * @throws IOException naming the server and address when the address cannot be bound
+     */
+    public static HttpServer start(HttpServerConfig config, Router router) throws IOException {
+        EventLoopGroup group =
+                new MultiThreadIoEventLoopGroup(
+                        config.ioThreads(), new DefaultThreadFactory("jk-" + config.name() + "-io"), NioIoHandler.newFactory());
+        ExecutorService executor =
+                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("jk-" + config.name() + "-handler-", 0).factory());
+        ChannelGroup connections = new DefaultChannelGroup(config.name() + "-connections", GlobalEventExecutor.INSTANCE);
+        RequestDispatcher dispatcher = new RequestDispatcher(config, router, executor);
+        // Go reads up to MaxHeaderBytes plus 4096 bytes of slack (initialReadLimitSize) before it answers
+        // 431; the same limit applies here to the request line and to the header block.
+        int headerLimit = config.maxHeaderBytes() + 4096;
+        HttpDecoderConfig decoderConfig =
+                new HttpDecoderConfig().setMaxInitialLineLength(headerLimit).setMaxHeaderSize(headerLimit);
+        ServerBootstrap bootstrap =
+                new ServerBootstrap()
+                        .group(group)
+                        .channel(NioServerSocketChannel.class)
+                        .option(ChannelOption.SO_BACKLOG, 1024)
+                        .childOption(ChannelOption.TCP_NODELAY, true)
+                        .childHandler(
+                                new ChannelInitializer<SocketChannel>() {
+                                    @Override
+                                    protected void initChannel(SocketChannel ch) {
+                                        connections.add(ch);
+                                        ch.pipeline()
+                                                .addLast("idle", new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                                                .addLast("codec", new HttpServerCodec(decoderConfig))
+                                                .addLast("aggregator", new HttpObjectAggregator(config.maxContentLength()))
+                                                .addLast("dispatcher", dispatcher);
+                                    }
+                                });
+        ChannelFuture bind = bind(bootstrap, config);
+        if (!bind.isSuccess()) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+            executor.shutdownNow();
+            throw new IOException(
+                    config.name() + " server: cannot listen on " + hostPort(config) + ": " + bind.cause().getMessage(),
+                    bind.cause());
+        }
+        HttpServer server = new HttpServer(config, group, executor, connections, bind.channel(), dispatcher);
+        log.info("{} server listening on {}", config.name(), server.localAddress());
+        return server;
     }
-    serverChannel.close().awaitUninterruptibly();
-    dispatcher.beginShutdown(connections);
-    boolean drained =
-        connections.newCloseFuture().awaitUninterruptibly(config.shutdownTimeout().toMillis());
-    if (!drained) {
-      log.warn("{} server: closing {} connections still busy after {}", config.name(), connections.size(), config.shutdownTimeout());
+
+    private static ChannelFuture bind(ServerBootstrap bootstrap, HttpServerConfig config) {
+        return bootstrap.bind(config.bindAddress(), config.port()).awaitUninterruptibly();
     }
-    connections.close().awaitUninterruptibly();
-    group.shutdownGracefully(0, config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly();
-    handlerExecutor.shutdownNow();
-    log.info("{} server on {} stopped", config.name(), serverChannel.localAddress());
-  }
+
+    private static String hostPort(HttpServerConfig config) {
+        String host = config.bindAddress().getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + config.port();
+    }
+
+    /** The address the server listens on, with the real port when 0 was asked for. */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return localAddress().getPort();
+    }
+
+    /**
+     * Stops accepting, closes idle connections, lets requests in progress finish (up to {@link
+     * HttpServerConfig#shutdownTimeout()}, then closes the rest) and releases the port and threads. Like
+     * Go's {@code Server.Shutdown}. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        serverChannel.close().awaitUninterruptibly();
+        dispatcher.beginShutdown(connections);
+        boolean drained =
+                connections.newCloseFuture().awaitUninterruptibly(config.shutdownTimeout().toMillis());
+        if (!drained) {
+            log.warn("{} server: closing {} connections still busy after {}", config.name(), connections.size(), config.shutdownTimeout());
+        }
+        connections.close().awaitUninterruptibly();
+        group.shutdownGracefully(0, config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly();
+        handlerExecutor.shutdownNow();
+        log.info("{} server on {} stopped", config.name(), serverChannel.localAddress());
+    }
 }

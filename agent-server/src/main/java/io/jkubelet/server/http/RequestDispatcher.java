@@ -46,259 +46,259 @@ import org.slf4j.LoggerFactory;
 @ChannelHandler.Sharable
 final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
-  private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
+    private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
 
-  /** Go's {@code http.TimeFormat}. */
-  private static final DateTimeFormatter HTTP_DATE =
-      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
+    /** Go's {@code http.TimeFormat}. */
+    private static final DateTimeFormatter HTTP_DATE =
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
 
-  private static final AttributeKey<Connection> CONNECTION = AttributeKey.valueOf("jk.connection");
+    private static final AttributeKey<Connection> CONNECTION = AttributeKey.valueOf("jk.connection");
 
-  /** Per-connection state; event-loop confined. */
-  private static final class Connection {
-    boolean busy;
-    boolean closeWhenIdle;
-    final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
-  }
-
-  /** What the response writer needs to know about the request it answers. */
-  private record Exchange(String method, String path, HttpVersion version, boolean keepAlive) {}
-
-  private final HttpServerConfig config;
-  private final Router router;
-  private final ExecutorService handlerExecutor;
-  private volatile boolean shuttingDown;
-
-  RequestDispatcher(HttpServerConfig config, Router router, ExecutorService handlerExecutor) {
-    this.config = config;
-    this.router = router;
-    this.handlerExecutor = handlerExecutor;
-  }
-
-  @Override
-  public void channelActive(ChannelHandlerContext ctx) throws Exception {
-    ctx.channel().attr(CONNECTION).set(new Connection());
-    super.channelActive(ctx);
-  }
-
-  @Override
-  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    Connection conn = ctx.channel().attr(CONNECTION).get();
-    if (conn != null) {
-      conn.pending.forEach(FullHttpRequest::release);
-      conn.pending.clear();
+    /** Per-connection state; event-loop confined. */
+    private static final class Connection {
+        boolean busy;
+        boolean closeWhenIdle;
+        final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     }
-    super.channelInactive(ctx);
-  }
 
-  @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    if (!(msg instanceof FullHttpRequest request)) {
-      io.netty.util.ReferenceCountUtil.release(msg);
-      return;
+    /** What the response writer needs to know about the request it answers. */
+    private record Exchange(String method, String path, HttpVersion version, boolean keepAlive) {}
+
+    private final HttpServerConfig config;
+    private final Router router;
+    private final ExecutorService handlerExecutor;
+    private volatile boolean shuttingDown;
+
+    RequestDispatcher(HttpServerConfig config, Router router, ExecutorService handlerExecutor) {
+        this.config = config;
+        this.router = router;
+        this.handlerExecutor = handlerExecutor;
     }
-    Connection conn = ctx.channel().attr(CONNECTION).get();
-    if (conn.busy) {
-      // A pipelined request: answer it after the one in progress, as Go serves a connection serially.
-      conn.pending.add(request);
-      return;
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        ctx.channel().attr(CONNECTION).set(new Connection());
+        super.channelActive(ctx);
     }
-    serve(ctx, conn, request);
-  }
 
-  @Override
-  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-    if (evt instanceof IdleStateEvent) {
-      Connection conn = ctx.channel().attr(CONNECTION).get();
-      if (conn == null || !conn.busy) {
-        log.debug("{} server: closing idle connection from {}", config.name(), ctx.channel().remoteAddress());
-        ctx.close();
-      }
-      return;
-    }
-    super.userEventTriggered(ctx, evt);
-  }
-
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    log.debug("{} server: connection from {} failed: {}", config.name(), ctx.channel().remoteAddress(), cause.toString());
-    ctx.close();
-  }
-
-  /** Closes idle connections now and the busy ones after their current response. */
-  void beginShutdown(ChannelGroup connections) {
-    shuttingDown = true;
-    for (Channel channel : connections) {
-      channel.eventLoop().execute(() -> {
-        Connection conn = channel.attr(CONNECTION).get();
-        if (conn == null || !conn.busy) {
-          channel.close();
-        } else {
-          conn.closeWhenIdle = true;
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        Connection conn = ctx.channel().attr(CONNECTION).get();
+        if (conn != null) {
+            conn.pending.forEach(FullHttpRequest::release);
+            conn.pending.clear();
         }
-      });
+        super.channelInactive(ctx);
     }
-  }
 
-  private void serve(ChannelHandlerContext ctx, Connection conn, FullHttpRequest msg) {
-    conn.busy = true;
-    Exchange exchange;
-    Request request;
-    try {
-      boolean keepAlive = HttpUtil.isKeepAlive(msg);
-      String method = msg.method().name();
-      exchange = new Exchange(method, msg.uri(), msg.protocolVersion(), keepAlive);
-      DecoderResult result = msg.decoderResult();
-      if (result.isFailure()) {
-        rejectMalformed(ctx, conn, exchange, result.cause());
-        return;
-      }
-      if (msg.protocolVersion().equals(HttpVersion.HTTP_1_1) && !msg.headers().contains(HttpHeaderNames.HOST)) {
-        write(ctx, conn, exchange, goPlainError(400, "400 Bad Request: missing required Host header"), true);
-        return;
-      }
-      try {
-        request = toRequest(ctx, msg);
-      } catch (IllegalArgumentException e) {
-        write(ctx, conn, exchange, goPlainError(400, "400 Bad Request"), true);
-        return;
-      }
-      exchange = new Exchange(method, request.path(), msg.protocolVersion(), keepAlive);
-    } finally {
-      msg.release();
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof FullHttpRequest request)) {
+            io.netty.util.ReferenceCountUtil.release(msg);
+            return;
+        }
+        Connection conn = ctx.channel().attr(CONNECTION).get();
+        if (conn.busy) {
+            // A pipelined request: answer it after the one in progress, as Go serves a connection serially.
+            conn.pending.add(request);
+            return;
+        }
+        serve(ctx, conn, request);
     }
-    dispatch(ctx, conn, exchange, request);
-  }
 
-  private void dispatch(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request) {
-    Router.Match match = router.match(request.method(), request.path());
-    switch (match) {
-      case Router.Found found -> {
-        Request routed = request.withPathParams(found.pathParams());
-        Handler handler = found.handler();
-        if (handler.mayBlock()) {
-          try {
-            handlerExecutor.execute(() -> {
-              Response response = invoke(handler, routed);
-              ctx.channel().eventLoop().execute(() -> write(ctx, conn, exchange, response, false));
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent) {
+            Connection conn = ctx.channel().attr(CONNECTION).get();
+            if (conn == null || !conn.busy) {
+                log.debug("{} server: closing idle connection from {}", config.name(), ctx.channel().remoteAddress());
+                ctx.close();
+            }
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("{} server: connection from {} failed: {}", config.name(), ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+
+    /** Closes idle connections now and the busy ones after their current response. */
+    void beginShutdown(ChannelGroup connections) {
+        shuttingDown = true;
+        for (Channel channel : connections) {
+            channel.eventLoop().execute(() -> {
+                Connection conn = channel.attr(CONNECTION).get();
+                if (conn == null || !conn.busy) {
+                    channel.close();
+                } else {
+                    conn.closeWhenIdle = true;
+                }
             });
-          } catch (RejectedExecutionException e) {
-            write(ctx, conn, exchange, Response.goError(503, "Service Unavailable"), true);
-          }
-        } else {
-          write(ctx, conn, exchange, invoke(handler, routed), false);
         }
-      }
-      case Router.MethodNotAllowed notAllowed ->
-          write(ctx, conn, exchange,
-              Response.restfulError(405, "405: Method Not Allowed").withHeader("Allow", String.join(", ", notAllowed.allowed())),
-              false);
-      case Router.Redirect redirect -> write(ctx, conn, exchange, redirect(request, redirect.location()), false);
-      case Router.NotFound notFound ->
-          write(ctx, conn, exchange,
-              notFound.restful() ? Response.restfulError(404, "404: Page Not Found") : Response.goError(404, "404 page not found"),
-              false);
     }
-  }
 
-  private Response invoke(Handler handler, Request request) {
-    try {
-      Response response = handler.handle(request);
-      if (response == null) {
-        throw new IllegalStateException("handler returned no response");
-      }
-      return response;
-    } catch (Exception | LinkageError | AssertionError e) {
-      log.warn("{} server: handler for {} {} failed", config.name(), request.method(), request.path(), e);
-      return Response.goError(500, "Internal Server Error");
+    private void serve(ChannelHandlerContext ctx, Connection conn, FullHttpRequest msg) {
+        conn.busy = true;
+        Exchange exchange;
+        Request request;
+        try {
+            boolean keepAlive = HttpUtil.isKeepAlive(msg);
+            String method = msg.method().name();
+            exchange = new Exchange(method, msg.uri(), msg.protocolVersion(), keepAlive);
+            DecoderResult result = msg.decoderResult();
+            if (result.isFailure()) {
+                rejectMalformed(ctx, conn, exchange, result.cause());
+                return;
+            }
+            if (msg.protocolVersion().equals(HttpVersion.HTTP_1_1) && !msg.headers().contains(HttpHeaderNames.HOST)) {
+                write(ctx, conn, exchange, goPlainError(400, "400 Bad Request: missing required Host header"), true);
+                return;
+            }
+            try {
+                request = toRequest(ctx, msg);
+            } catch (IllegalArgumentException e) {
+                write(ctx, conn, exchange, goPlainError(400, "400 Bad Request"), true);
+                return;
+            }
+            exchange = new Exchange(method, request.path(), msg.protocolVersion(), keepAlive);
+        } finally {
+            msg.release();
+        }
+        dispatch(ctx, conn, exchange, request);
     }
-  }
 
-  /** Go's ServeMux redirect to a subtree root: 301, and a small HTML body for GET. */
-  private static Response redirect(Request request, String location) {
-    String target = request.rawQuery().isEmpty() ? location : location + "?" + request.rawQuery();
-    byte[] body =
-        request.method().equals("GET")
-            ? ("<a href=\"" + target + "\">Moved Permanently</a>.\n\n").getBytes(StandardCharsets.UTF_8)
-            : new byte[0];
-    Response response = Response.of(301, request.method().equals("GET") ? "text/html; charset=utf-8" : null, body);
-    return response.withHeader("Location", target);
-  }
-
-  private void rejectMalformed(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Throwable cause) {
-    boolean tooLarge = cause instanceof TooLongHttpHeaderException || cause instanceof TooLongHttpLineException;
-    log.debug("{} server: bad request from {}: {}", config.name(), ctx.channel().remoteAddress(), cause.toString());
-    // Go writes these two answers itself, before any handler, and hangs up.
-    write(ctx, conn, exchange,
-        goPlainError(tooLarge ? 431 : 400, tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"), true);
-  }
-
-  private static Response goPlainError(int status, String text) {
-    return Response.text(status, text);
-  }
-
-  private static Request toRequest(ChannelHandlerContext ctx, FullHttpRequest msg) {
-    String uri = msg.uri();
-    QueryStringDecoder decoder = new QueryStringDecoder(uri);
-    String path = decoder.path();
-    int q = uri.indexOf('?');
-    String rawQuery = q < 0 ? "" : uri.substring(q + 1);
-    Map<String, List<String>> query = new LinkedHashMap<>();
-    decoder.parameters().forEach((k, v) -> query.put(k, List.copyOf(v)));
-    Map<String, List<String>> headers = new LinkedHashMap<>();
-    for (Map.Entry<String, String> h : msg.headers()) {
-      headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(h.getValue());
+    private void dispatch(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request) {
+        Router.Match match = router.match(request.method(), request.path());
+        switch (match) {
+            case Router.Found found -> {
+                Request routed = request.withPathParams(found.pathParams());
+                Handler handler = found.handler();
+                if (handler.mayBlock()) {
+                    try {
+                        handlerExecutor.execute(() -> {
+                            Response response = invoke(handler, routed);
+                            ctx.channel().eventLoop().execute(() -> write(ctx, conn, exchange, response, false));
+                        });
+                    } catch (RejectedExecutionException e) {
+                        write(ctx, conn, exchange, Response.goError(503, "Service Unavailable"), true);
+                    }
+                } else {
+                    write(ctx, conn, exchange, invoke(handler, routed), false);
+                }
+            }
+            case Router.MethodNotAllowed notAllowed ->
+                    write(ctx, conn, exchange,
+                            Response.restfulError(405, "405: Method Not Allowed").withHeader("Allow", String.join(", ", notAllowed.allowed())),
+                            false);
+            case Router.Redirect redirect -> write(ctx, conn, exchange, redirect(request, redirect.location()), false);
+            case Router.NotFound notFound ->
+                    write(ctx, conn, exchange,
+                            notFound.restful() ? Response.restfulError(404, "404: Page Not Found") : Response.goError(404, "404 page not found"),
+                            false);
+        }
     }
-    headers.replaceAll((k, v) -> List.copyOf(v));
-    ByteBuf content = msg.content();
-    byte[] body = new byte[content.readableBytes()];
-    content.getBytes(content.readerIndex(), body);
-    InetSocketAddress remote =
-        ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a : null;
-    return new Request(
-        msg.method().name(),
-        path,
-        rawQuery,
-        Collections.unmodifiableMap(query),
-        Collections.unmodifiableMap(headers),
-        body,
-        Map.of(),
-        remote);
-  }
 
-  /** Writes {@code response}; then serves the next pipelined request, or closes when it must. */
-  private void write(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
-    boolean keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
-    boolean head = exchange.method().equals("HEAD");
-    ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.bodyUnsafe());
-    FullHttpResponse out =
-        new DefaultFullHttpResponse(
-            exchange.version().equals(HttpVersion.HTTP_1_0) ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1,
-            HttpResponseStatus.valueOf(response.status()),
-            content);
-    response.headers().forEach((name, values) -> out.headers().add(name, values));
-    out.headers().set(HttpHeaderNames.DATE, HTTP_DATE.format(config.clock().instant()));
-    out.headers().set(HttpHeaderNames.CONTENT_LENGTH, response.bodyLength());
-    HttpUtil.setKeepAlive(out, keepAlive);
-    if (log.isDebugEnabled()) {
-      log.debug("{} server: {} {} -> {}", config.name(), exchange.method(), exchange.path(), response.status());
+    private Response invoke(Handler handler, Request request) {
+        try {
+            Response response = handler.handle(request);
+            if (response == null) {
+                throw new IllegalStateException("handler returned no response");
+            }
+            return response;
+        } catch (Exception | LinkageError | AssertionError e) {
+            log.warn("{} server: handler for {} {} failed", config.name(), request.method(), request.path(), e);
+            return Response.goError(500, "Internal Server Error");
+        }
     }
-    if (!ctx.channel().isActive()) {
-      out.release();
-      return;
+
+    /** Go's ServeMux redirect to a subtree root: 301, and a small HTML body for GET. */
+    private static Response redirect(Request request, String location) {
+        String target = request.rawQuery().isEmpty() ? location : location + "?" + request.rawQuery();
+        byte[] body =
+                request.method().equals("GET")
+                        ? ("<a href=\"" + target + "\">Moved Permanently</a>.\n\n").getBytes(StandardCharsets.UTF_8)
+                        : new byte[0];
+        Response response = Response.of(301, request.method().equals("GET") ? "text/html; charset=utf-8" : null, body);
+        return response.withHeader("Location", target);
     }
-    ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> {
-      if (!f.isSuccess() || !keepAlive) {
-        conn.pending.forEach(FullHttpRequest::release);
-        conn.pending.clear();
-        ctx.close();
-        return;
-      }
-      conn.busy = false;
-      FullHttpRequest next = conn.pending.poll();
-      if (next != null) {
-        serve(ctx, conn, next);
-      }
-    });
-  }
+
+    private void rejectMalformed(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Throwable cause) {
+        boolean tooLarge = cause instanceof TooLongHttpHeaderException || cause instanceof TooLongHttpLineException;
+        log.debug("{} server: bad request from {}: {}", config.name(), ctx.channel().remoteAddress(), cause.toString());
+        // Go writes these two answers itself, before any handler, and hangs up.
+        write(ctx, conn, exchange,
+                goPlainError(tooLarge ? 431 : 400, tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"), true);
+    }
+
+    private static Response goPlainError(int status, String text) {
+        return Response.text(status, text);
+    }
+
+    private static Request toRequest(ChannelHandlerContext ctx, FullHttpRequest msg) {
+        String uri = msg.uri();
+        QueryStringDecoder decoder = new QueryStringDecoder(uri);
+        String path = decoder.path();
+        int q = uri.indexOf('?');
+        String rawQuery = q < 0 ? "" : uri.substring(q + 1);
+        Map<String, List<String>> query = new LinkedHashMap<>();
+        decoder.parameters().forEach((k, v) -> query.put(k, List.copyOf(v)));
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        for (Map.Entry<String, String> h : msg.headers()) {
+            headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(h.getValue());
+        }
+        headers.replaceAll((k, v) -> List.copyOf(v));
+        ByteBuf content = msg.content();
+        byte[] body = new byte[content.readableBytes()];
+        content.getBytes(content.readerIndex(), body);
+        InetSocketAddress remote =
+                ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a : null;
+        return new Request(
+                msg.method().name(),
+                path,
+                rawQuery,
+                Collections.unmodifiableMap(query),
+                Collections.unmodifiableMap(headers),
+                body,
+                Map.of(),
+                remote);
+    }
+
+    /** Writes {@code response}; then serves the next pipelined request, or closes when it must. */
+    private void write(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
+        boolean keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
+        boolean head = exchange.method().equals("HEAD");
+        ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.bodyUnsafe());
+        FullHttpResponse out =
+                new DefaultFullHttpResponse(
+                        exchange.version().equals(HttpVersion.HTTP_1_0) ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1,
+                        HttpResponseStatus.valueOf(response.status()),
+                        content);
+        response.headers().forEach((name, values) -> out.headers().add(name, values));
+        out.headers().set(HttpHeaderNames.DATE, HTTP_DATE.format(config.clock().instant()));
+        out.headers().set(HttpHeaderNames.CONTENT_LENGTH, response.bodyLength());
+        HttpUtil.setKeepAlive(out, keepAlive);
+        if (log.isDebugEnabled()) {
+            log.debug("{} server: {} {} -> {}", config.name(), exchange.method(), exchange.path(), response.status());
+        }
+        if (!ctx.channel().isActive()) {
+            out.release();
+            return;
+        }
+        ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess() || !keepAlive) {
+                conn.pending.forEach(FullHttpRequest::release);
+                conn.pending.clear();
+                ctx.close();
+                return;
+            }
+            conn.busy = false;
+            FullHttpRequest next = conn.pending.poll();
+            if (next != null) {
+                serve(ctx, conn, next);
+            }
+        });
+    }
 }

@@ -16,79 +16,79 @@ import java.util.Map;
  */
 public final class Response {
 
-  /** Go's content type for text it writes or sniffs as text. */
-  public static final String TEXT_PLAIN_UTF8 = "text/plain; charset=utf-8";
+    /** Go's content type for text it writes or sniffs as text. */
+    public static final String TEXT_PLAIN_UTF8 = "text/plain; charset=utf-8";
 
-  /** go-restful's {@code MIME_JSON}. */
-  public static final String APPLICATION_JSON = "application/json";
+    /** go-restful's {@code MIME_JSON}. */
+    public static final String APPLICATION_JSON = "application/json";
 
-  private final int status;
-  private final Map<String, List<String>> headers;
-  private final byte[] body;
+    private final int status;
+    private final Map<String, List<String>> headers;
+    private final byte[] body;
 
-  private Response(int status, Map<String, List<String>> headers, byte[] body) {
-    this.status = status;
-    this.headers = headers;
-    this.body = body;
-  }
-
-  /** A response with the given status, content type (null for none) and body. */
-  public static Response of(int status, String contentType, byte[] body) {
-    Map<String, List<String>> headers = new LinkedHashMap<>();
-    if (contentType != null) {
-      headers.put("Content-Type", List.of(contentType));
+    private Response(int status, Map<String, List<String>> headers, byte[] body) {
+        this.status = status;
+        this.headers = headers;
+        this.body = body;
     }
-    return new Response(status, headers, body.clone());
-  }
 
-  /** {@code text} as {@code text/plain; charset=utf-8}. */
-  public static Response text(int status, String text) {
-    return of(status, TEXT_PLAIN_UTF8, text.getBytes(StandardCharsets.UTF_8));
-  }
+    /** A response with the given status, content type (null for none) and body. */
+    public static Response of(int status, String contentType, byte[] body) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        if (contentType != null) {
+            headers.put("Content-Type", List.of(contentType));
+        }
+        return new Response(status, headers, body.clone());
+    }
 
-  /** A 200 JSON answer, as go-restful's {@code writeJSON} sends it. */
-  public static Response json(byte[] json) {
-    return of(200, APPLICATION_JSON, json);
-  }
+    /** {@code text} as {@code text/plain; charset=utf-8}. */
+    public static Response text(int status, String text) {
+        return of(status, TEXT_PLAIN_UTF8, text.getBytes(StandardCharsets.UTF_8));
+    }
 
-  /** Go's {@code http.Error}: the message and a newline, text/plain, and {@code nosniff}. */
-  public static Response goError(int status, String message) {
-    return text(status, message + "\n").withHeader("X-Content-Type-Options", "nosniff");
-  }
+    /** A 200 JSON answer, as go-restful's {@code writeJSON} sends it. */
+    public static Response json(byte[] json) {
+        return of(200, APPLICATION_JSON, json);
+    }
 
-  /** go-restful's {@code WriteErrorString}: the bare message, which Go sniffs as text/plain. */
-  public static Response restfulError(int status, String message) {
-    return text(status, message);
-  }
+    /** Go's {@code http.Error}: the message and a newline, text/plain, and {@code nosniff}. */
+    public static Response goError(int status, String message) {
+        return text(status, message + "\n").withHeader("X-Content-Type-Options", "nosniff");
+    }
 
-  /** This response with one more value for header {@code name}. */
-  public Response withHeader(String name, String value) {
-    Map<String, List<String>> copy = new LinkedHashMap<>(headers);
-    List<String> values = new ArrayList<>(copy.getOrDefault(name, List.of()));
-    values.add(value);
-    copy.put(name, List.copyOf(values));
-    return new Response(status, copy, body);
-  }
+    /** go-restful's {@code WriteErrorString}: the bare message, which Go sniffs as text/plain. */
+    public static Response restfulError(int status, String message) {
+        return text(status, message);
+    }
 
-  public int status() {
-    return status;
-  }
+    /** This response with one more value for header {@code name}. */
+    public Response withHeader(String name, String value) {
+        Map<String, List<String>> copy = new LinkedHashMap<>(headers);
+        List<String> values = new ArrayList<>(copy.getOrDefault(name, List.of()));
+        values.add(value);
+        copy.put(name, List.copyOf(values));
+        return new Response(status, copy, body);
+    }
 
-  /** The headers, in insertion order; the server adds Content-Length, Date and Connection. */
-  public Map<String, List<String>> headers() {
-    return java.util.Collections.unmodifiableMap(headers);
-  }
+    public int status() {
+        return status;
+    }
 
-  /** A copy of the body. */
-  public byte[] body() {
-    return body.clone();
-  }
+    /** The headers, in insertion order; the server adds Content-Length, Date and Connection. */
+    public Map<String, List<String>> headers() {
+        return java.util.Collections.unmodifiableMap(headers);
+    }
 
-  int bodyLength() {
-    return body.length;
-  }
+    /** A copy of the body. */
+    public byte[] body() {
+        return body.clone();
+    }
 
-  byte[] bodyUnsafe() {
-    return body;
-  }
+    int bodyLength() {
+        return body.length;
+    }
+
+    byte[] bodyUnsafe() {
+        return body;
+    }
 }

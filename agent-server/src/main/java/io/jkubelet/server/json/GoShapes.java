@@ -28,129 +28,129 @@ import java.util.Map;
  */
 public final class GoShapes {
 
-  /** The kind of value a field holds. */
-  public enum Kind {
-    LEAF,
-    OBJECT,
-    LIST,
-    MAP
-  }
-
-  /** What Go writes for one struct field. */
-  public record Field(String name, Kind kind, String type, String absent, boolean omitZero) {
-    /** Go writes nothing for this field when it is unset. */
-    public boolean omitWhenAbsent() {
-      return "omit".equals(absent);
+    /** The kind of value a field holds. */
+    public enum Kind {
+        LEAF,
+        OBJECT,
+        LIST,
+        MAP
     }
 
-    /** Go writes the zero value of the struct {@link #type()} when this field is unset. */
-    public boolean zeroStructWhenAbsent() {
-      return "struct".equals(absent);
-    }
-  }
-
-  /** The fields of one struct, in Go's order. */
-  public record Shape(String type, List<Field> fields, Map<String, Field> byName) {}
-
-  private static final GoShapes POD = load("core-v1-pod.goshape");
-
-  private final Map<String, Shape> shapes;
-
-  private GoShapes(Map<String, Shape> shapes) {
-    this.shapes = Map.copyOf(shapes);
-  }
-
-  /** The shapes of v1 Pod and every type it contains. */
-  public static GoShapes pod() {
-    return POD;
-  }
-
-  /** The shape named {@code type}, or null when the type is unknown. */
-  public Shape shape(String type) {
-    return shapes.get(type);
-  }
-
-  static GoShapes load(String resource) {
-    try (InputStream in = GoShapes.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + resource + " next to " + GoShapes.class);
-      }
-      return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read resource " + resource, e);
-    }
-  }
-
-  static GoShapes parse(String text, String source) {
-    Map<String, Shape> shapes = new LinkedHashMap<>();
-    String type = null;
-    List<Field> fields = null;
-    int lineNo = 0;
-    try (BufferedReader reader = new BufferedReader(new java.io.StringReader(text))) {
-      for (String line; (line = reader.readLine()) != null; ) {
-        lineNo++;
-        String trimmed = line.strip();
-        if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-          continue;
+    /** What Go writes for one struct field. */
+    public record Field(String name, Kind kind, String type, String absent, boolean omitZero) {
+        /** Go writes nothing for this field when it is unset. */
+        public boolean omitWhenAbsent() {
+            return "omit".equals(absent);
         }
-        if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
-          if (type != null) {
+
+        /** Go writes the zero value of the struct {@link #type()} when this field is unset. */
+        public boolean zeroStructWhenAbsent() {
+            return "struct".equals(absent);
+        }
+    }
+
+    /** The fields of one struct, in Go's order. */
+    public record Shape(String type, List<Field> fields, Map<String, Field> byName) {}
+
+    private static final GoShapes POD = load("core-v1-pod.goshape");
+
+    private final Map<String, Shape> shapes;
+
+    private GoShapes(Map<String, Shape> shapes) {
+        this.shapes = Map.copyOf(shapes);
+    }
+
+    /** The shapes of v1 Pod and every type it contains. */
+    public static GoShapes pod() {
+        return POD;
+    }
+
+    /** The shape named {@code type}, or null when the type is unknown. */
+    public Shape shape(String type) {
+        return shapes.get(type);
+    }
+
+    static GoShapes load(String resource) {
+        try (InputStream in = GoShapes.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + resource + " next to " + GoShapes.class);
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), resource);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read resource " + resource, e);
+        }
+    }
+
+    static GoShapes parse(String text, String source) {
+        Map<String, Shape> shapes = new LinkedHashMap<>();
+        String type = null;
+        List<Field> fields = null;
+        int lineNo = 0;
+        try (BufferedReader reader = new BufferedReader(new java.io.StringReader(text))) {
+            for (String line; (line = reader.readLine()) != null; ) {
+                lineNo++;
+                String trimmed = line.strip();
+                if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                    continue;
+                }
+                if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
+                    if (type != null) {
+                        shapes.put(type, shape(type, fields));
+                    }
+                    type = trimmed.substring(1, trimmed.length() - 1);
+                    fields = new ArrayList<>();
+                    continue;
+                }
+                if (type == null) {
+                    throw new IllegalArgumentException(source + ":" + lineNo + ": field line before any [Type]");
+                }
+                fields.add(field(trimmed, source, lineNo));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (type != null) {
             shapes.put(type, shape(type, fields));
-          }
-          type = trimmed.substring(1, trimmed.length() - 1);
-          fields = new ArrayList<>();
-          continue;
         }
-        if (type == null) {
-          throw new IllegalArgumentException(source + ":" + lineNo + ": field line before any [Type]");
+        return new GoShapes(shapes);
+    }
+
+    private static Shape shape(String type, List<Field> fields) {
+        Map<String, Field> byName = new LinkedHashMap<>();
+        for (Field f : fields) {
+            byName.put(f.name(), f);
         }
-        fields.add(field(trimmed, source, lineNo));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+        return new Shape(type, Collections.unmodifiableList(fields), Collections.unmodifiableMap(byName));
     }
-    if (type != null) {
-      shapes.put(type, shape(type, fields));
-    }
-    return new GoShapes(shapes);
-  }
 
-  private static Shape shape(String type, List<Field> fields) {
-    Map<String, Field> byName = new LinkedHashMap<>();
-    for (Field f : fields) {
-      byName.put(f.name(), f);
+    private static Field field(String line, String source, int lineNo) {
+        String[] parts = line.split(" ", 4);
+        if (parts.length != 4 || !parts[2].startsWith("zero=") || !parts[3].startsWith("absent=")) {
+            throw new IllegalArgumentException(
+                    source + ":" + lineNo + ": expected 'name kind zero=omit|emit absent=RULE', got: " + line);
+        }
+        String name = parts[0];
+        Kind kind;
+        String type = null;
+        if (parts[1].equals("leaf")) {
+            kind = Kind.LEAF;
+        } else {
+            int colon = parts[1].indexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException(source + ":" + lineNo + ": bad kind " + parts[1]);
+            }
+            kind =
+                    switch (parts[1].substring(0, colon)) {
+                        case "obj" -> Kind.OBJECT;
+                        case "list" -> Kind.LIST;
+                        case "map" -> Kind.MAP;
+                        default -> throw new IllegalArgumentException(source + ":" + lineNo + ": bad kind " + parts[1]);
+                    };
+            String t = parts[1].substring(colon + 1);
+            type = t.equals("-") ? null : t;
+        }
+        boolean omitZero = parts[2].substring("zero=".length()).equals("omit");
+        String absent = parts[3].substring("absent=".length());
+        return new Field(name, kind, type, absent, omitZero);
     }
-    return new Shape(type, Collections.unmodifiableList(fields), Collections.unmodifiableMap(byName));
-  }
-
-  private static Field field(String line, String source, int lineNo) {
-    String[] parts = line.split(" ", 4);
-    if (parts.length != 4 || !parts[2].startsWith("zero=") || !parts[3].startsWith("absent=")) {
-      throw new IllegalArgumentException(
-          source + ":" + lineNo + ": expected 'name kind zero=omit|emit absent=RULE', got: " + line);
-    }
-    String name = parts[0];
-    Kind kind;
-    String type = null;
-    if (parts[1].equals("leaf")) {
-      kind = Kind.LEAF;
-    } else {
-      int colon = parts[1].indexOf(':');
-      if (colon < 0) {
-        throw new IllegalArgumentException(source + ":" + lineNo + ": bad kind " + parts[1]);
-      }
-      kind =
-          switch (parts[1].substring(0, colon)) {
-            case "obj" -> Kind.OBJECT;
-            case "list" -> Kind.LIST;
-            case "map" -> Kind.MAP;
-            default -> throw new IllegalArgumentException(source + ":" + lineNo + ": bad kind " + parts[1]);
-          };
-      String t = parts[1].substring(colon + 1);
-      type = t.equals("-") ? null : t;
-    }
-    boolean omitZero = parts[2].substring("zero=".length()).equals("omit");
-    String absent = parts[3].substring("absent=".length());
-    return new Field(name, kind, type, absent, omitZero);
-  }
 }

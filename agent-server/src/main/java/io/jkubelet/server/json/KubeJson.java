@@ -33,99 +33,99 @@ import java.io.IOException;
  */
 public final class KubeJson {
 
-  private static final ObjectMapper MAPPER = newMapper();
+    private static final ObjectMapper MAPPER = newMapper();
 
-  private KubeJson() {}
+    private KubeJson() {}
 
-  /** The shared mapper; do not reconfigure it. */
-  public static ObjectMapper mapper() {
-    return MAPPER;
-  }
-
-  /** A new mapper configured as described on this class. */
-  public static ObjectMapper newMapper() {
-    SimpleModule fabric8 = new SimpleModule("jkubelet-fabric8-values");
-    fabric8.addSerializer(Quantity.class, new QuantitySerializer());
-    fabric8.addSerializer(AnyType.class, new AnyTypeSerializer());
-    fabric8.addSerializer(MicroTime.class, new MicroTimeSerializer());
-    ObjectMapper mapper =
-        JsonMapper.builder()
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .addModule(fabric8)
-            .build();
-    mapper.getFactory().setCharacterEscapes(new GoCharacterEscapes());
-    return mapper;
-  }
-
-  private static final class QuantitySerializer extends StdSerializer<Quantity> {
-    QuantitySerializer() {
-      super(Quantity.class);
+    /** The shared mapper; do not reconfigure it. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
     }
 
-    @Override
-    public void serialize(Quantity value, JsonGenerator gen, SerializerProvider provider)
-        throws IOException {
-      String amount = value.getAmount() == null ? "" : value.getAmount();
-      String format = value.getFormat() == null ? "" : value.getFormat();
-      gen.writeString(amount + format);
-    }
-  }
-
-  private static final class AnyTypeSerializer extends StdSerializer<AnyType> {
-    AnyTypeSerializer() {
-      super(AnyType.class);
-    }
-
-    @Override
-    public void serialize(AnyType value, JsonGenerator gen, SerializerProvider provider)
-        throws IOException {
-      provider.defaultSerializeValue(value.getValue(), gen);
-    }
-  }
-
-  private static final class MicroTimeSerializer extends StdSerializer<MicroTime> {
-    MicroTimeSerializer() {
-      super(MicroTime.class);
+    /** A new mapper configured as described on this class. */
+    public static ObjectMapper newMapper() {
+        SimpleModule fabric8 = new SimpleModule("jkubelet-fabric8-values");
+        fabric8.addSerializer(Quantity.class, new QuantitySerializer());
+        fabric8.addSerializer(AnyType.class, new AnyTypeSerializer());
+        fabric8.addSerializer(MicroTime.class, new MicroTimeSerializer());
+        ObjectMapper mapper =
+                JsonMapper.builder()
+                        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                        .addModule(fabric8)
+                        .build();
+        mapper.getFactory().setCharacterEscapes(new GoCharacterEscapes());
+        return mapper;
     }
 
-    @Override
-    public void serialize(MicroTime value, JsonGenerator gen, SerializerProvider provider)
-        throws IOException {
-      if (value.getTime() == null) {
-        gen.writeNull();
-      } else {
-        gen.writeString(value.getTime());
-      }
-    }
-  }
+    private static final class QuantitySerializer extends StdSerializer<Quantity> {
+        QuantitySerializer() {
+            super(Quantity.class);
+        }
 
-  /** Go's {@code encoding/json} HTML-safe escaping on top of Jackson's standard escapes. */
-  static final class GoCharacterEscapes extends CharacterEscapes {
-    private static final int[] ESCAPES;
-
-    static {
-      int[] escapes = CharacterEscapes.standardAsciiEscapesForJSON();
-      escapes['<'] = CharacterEscapes.ESCAPE_CUSTOM;
-      escapes['>'] = CharacterEscapes.ESCAPE_CUSTOM;
-      escapes['&'] = CharacterEscapes.ESCAPE_CUSTOM;
-      ESCAPES = escapes;
+        @Override
+        public void serialize(Quantity value, JsonGenerator gen, SerializerProvider provider)
+                throws IOException {
+            String amount = value.getAmount() == null ? "" : value.getAmount();
+            String format = value.getFormat() == null ? "" : value.getFormat();
+            gen.writeString(amount + format);
+        }
     }
 
-    @Override
-    public int[] getEscapeCodesForAscii() {
-      return ESCAPES;
+    private static final class AnyTypeSerializer extends StdSerializer<AnyType> {
+        AnyTypeSerializer() {
+            super(AnyType.class);
+        }
+
+        @Override
+        public void serialize(AnyType value, JsonGenerator gen, SerializerProvider provider)
+                throws IOException {
+            provider.defaultSerializeValue(value.getValue(), gen);
+        }
     }
 
-    @Override
-    public SerializableString getEscapeSequence(int ch) {
-      return switch (ch) {
-        case '<' -> new SerializedString("\\u003c");
-        case '>' -> new SerializedString("\\u003e");
-        case '&' -> new SerializedString("\\u0026");
-        case 0x2028 -> new SerializedString("\\u2028");
-        case 0x2029 -> new SerializedString("\\u2029");
-        default -> null;
-      };
+    private static final class MicroTimeSerializer extends StdSerializer<MicroTime> {
+        MicroTimeSerializer() {
+            super(MicroTime.class);
+        }
+
+        @Override
+        public void serialize(MicroTime value, JsonGenerator gen, SerializerProvider provider)
+                throws IOException {
+            if (value.getTime() == null) {
+                gen.writeNull();
+            } else {
+                gen.writeString(value.getTime());
+            }
+        }
     }
-  }
+
+    /** Go's {@code encoding/json} HTML-safe escaping on top of Jackson's standard escapes. */
+    static final class GoCharacterEscapes extends CharacterEscapes {
+        private static final int[] ESCAPES;
+
+        static {
+            int[] escapes = CharacterEscapes.standardAsciiEscapesForJSON();
+            escapes['<'] = CharacterEscapes.ESCAPE_CUSTOM;
+            escapes['>'] = CharacterEscapes.ESCAPE_CUSTOM;
+            escapes['&'] = CharacterEscapes.ESCAPE_CUSTOM;
+            ESCAPES = escapes;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ESCAPES;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return switch (ch) {
+                case '<' -> new SerializedString("\\u003c");
+                case '>' -> new SerializedString("\\u003e");
+                case '&' -> new SerializedString("\\u0026");
+                case 0x2028 -> new SerializedString("\\u2028");
+                case 0x2029 -> new SerializedString("\\u2029");
+                default -> null;
+            };
+        }
+    }
 }

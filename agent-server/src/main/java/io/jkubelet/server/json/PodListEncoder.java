@@ -22,46 +22,46 @@ import java.util.List;
  */
 public final class PodListEncoder {
 
-  private final ObjectMapper mapper;
-  private final GoShapeWriter writer;
+    private final ObjectMapper mapper;
+    private final GoShapeWriter writer;
 
-  public PodListEncoder() {
-    this(KubeJson.mapper(), new GoShapeWriter(GoShapes.pod()));
-  }
-
-  PodListEncoder(ObjectMapper mapper, GoShapeWriter writer) {
-    this.mapper = mapper;
-    this.writer = writer;
-  }
-
-  /** The JSON bytes of a PodList holding {@code pods}, in order. */
-  public byte[] encode(List<Pod> pods) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(1024 + pods.size() * 2048);
-    try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
-      gen.writeStartObject();
-      gen.writeStringField("kind", "PodList");
-      gen.writeStringField("apiVersion", "v1");
-      gen.writeFieldName("metadata");
-      gen.writeStartObject();
-      gen.writeEndObject();
-      gen.writeFieldName("items");
-      if (pods.isEmpty()) {
-        gen.writeNull();
-      } else {
-        gen.writeStartArray();
-        for (Pod pod : pods) {
-          ObjectNode tree = mapper.valueToTree(pod);
-          tree.remove("kind");
-          tree.remove("apiVersion");
-          writer.writeStruct(gen, tree, "Pod");
-        }
-        gen.writeEndArray();
-      }
-      gen.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException("encoding a PodList of " + pods.size() + " pods", e);
+    public PodListEncoder() {
+        this(KubeJson.mapper(), new GoShapeWriter(GoShapes.pod()));
     }
-    out.write('\n');
-    return out.toByteArray();
-  }
+
+    PodListEncoder(ObjectMapper mapper, GoShapeWriter writer) {
+        this.mapper = mapper;
+        this.writer = writer;
+    }
+
+    /** The JSON bytes of a PodList holding {@code pods}, in order. */
+    public byte[] encode(List<Pod> pods) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024 + pods.size() * 2048);
+        try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
+            gen.writeStartObject();
+            gen.writeStringField("kind", "PodList");
+            gen.writeStringField("apiVersion", "v1");
+            gen.writeFieldName("metadata");
+            gen.writeStartObject();
+            gen.writeEndObject();
+            gen.writeFieldName("items");
+            if (pods.isEmpty()) {
+                gen.writeNull();
+            } else {
+                gen.writeStartArray();
+                for (Pod pod : pods) {
+                    ObjectNode tree = mapper.valueToTree(pod);
+                    tree.remove("kind");
+                    tree.remove("apiVersion");
+                    writer.writeStruct(gen, tree, "Pod");
+                }
+                gen.writeEndArray();
+            }
+            gen.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("encoding a PodList of " + pods.size() + " pods", e);
+        }
+        out.write('\n');
+        return out.toByteArray();
+    }
 }
