@@ -8,9 +8,16 @@ export JK_ROOT
 jk_log() { printf '[jkubelet] %s\n' "$*" >&2; }
 jk_die() { printf '[jkubelet] error: %s\n' "$*" >&2; exit 1; }
 
-# Prints the major version of the java binary given, or nothing.
+# Prints the major version of the JDK at $1 (its home), or nothing. Reads the JDK's `release` file, which
+# costs nothing, and runs `java -version` only for a JDK without one.
 jk_java_major() {
-  "$1" -version 2>&1 | awk -F'"' '/version/ {split($2, v, "."); print (v[1] == "1" ? v[2] : v[1]); exit}'
+  local v=""
+  if [ -f "$1/release" ]; then
+    v=$(sed -n 's/^JAVA_VERSION="\([^"]*\)".*/\1/p' "$1/release")
+  fi
+  [ -n "$v" ] || v=$("$1/bin/java" -version 2>&1 | awk -F'"' '/version/ {print $2; exit}')
+  [ -n "$v" ] || return 0
+  awk -v v="$v" 'BEGIN { split(v, p, "."); print (p[1] == "1" ? p[2] : p[1]) }'
 }
 
 # Sets JAVA_HOME to a JDK >= 21 (javac present): JAVA_HOME, then java on PATH, then /usr/lib/jvm/*.
@@ -23,7 +30,7 @@ jk_find_jdk() {
   for c in /usr/lib/jvm/*; do [ -d "$c" ] && candidates+=("$c"); done
   for c in "${candidates[@]}"; do
     [ -x "$c/bin/java" ] && [ -x "$c/bin/javac" ] || continue
-    major=$(jk_java_major "$c/bin/java")
+    major=$(jk_java_major "$c")
     if [ -n "$major" ] && [ "$major" -ge 21 ]; then
       export JAVA_HOME="$c"; export PATH="$JAVA_HOME/bin:$PATH"; return 0
     fi

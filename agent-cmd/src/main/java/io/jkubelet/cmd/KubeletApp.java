@@ -87,8 +87,8 @@ final class KubeletApp implements AutoCloseable {
         setVerbosity(flags.verbosity());
         String nodeName = nodeName(flags);
         List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
-        log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}", KubeletVersion.compatVersion(), nodeName,
-                hostIps, server.standalone());
+        log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
+                KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
         if (!server.standalone()) {
             throw new StartupException("--kubeconfig " + flags.kubeconfig()
                     + ": joining a cluster through the apiserver is not supported yet; run without --kubeconfig for a standalone node");
@@ -100,6 +100,11 @@ final class KubeletApp implements AutoCloseable {
         } catch (IOException e) {
             log.warn("Failed to set the agent's oom_score_adj to {}: {}", config.oomScoreAdj(), e.getMessage());
         }
+
+        // The healthz port only answers ping, so it can serve before the runtime is reached: supervisors see
+        // the process alive at once. A runtime that cannot be reached still ends the process with exit 1.
+        startHealthzServer(config);
+        log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
         String endpoint = config.containerRuntimeEndpoint();
         DockerRuntime runtime;
@@ -138,7 +143,7 @@ final class KubeletApp implements AutoCloseable {
         startServers(config, kubelet);
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
-        log.info("jkubelet started");
+        log.info("jkubelet started in {} ms", sinceProcessStart());
     }
 
     /** Creates (and registers) the configured sources; returns what starts each. */
@@ -237,13 +242,21 @@ final class KubeletApp implements AutoCloseable {
             }
         };
         try {
-            if (config.healthzPort() > 0) {
-                closeables.add(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
-            }
             if (config.readOnlyPort() > 0) {
                 closeables.add(ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
                         !Boolean.FALSE.equals(config.enableDebuggingHandlers())));
             }
+        } catch (IOException e) {
+            throw new StartupException("cannot serve HTTP: " + e.getMessage());
+        }
+    }
+
+    private void startHealthzServer(KubeletConfiguration config) throws StartupException {
+        if (config.healthzPort() <= 0) {
+            return;
+        }
+        try {
+            closeables.add(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
         } catch (IOException e) {
             throw new StartupException("cannot serve HTTP: " + e.getMessage());
         }
@@ -318,6 +331,11 @@ final class KubeletApp implements AutoCloseable {
             log.warn("Cannot read /proc/meminfo: {}", e.getMessage());
         }
         return 0;
+    }
+
+    static long sinceProcessStart() {
+        return ProcessHandle.current().info().startInstant()
+                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
     }
 
     void awaitTermination() {

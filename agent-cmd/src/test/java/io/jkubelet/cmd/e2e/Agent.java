@@ -90,7 +90,9 @@ final class Agent implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IllegalStateException("jkubelet exited with " + process.exitValue() + ":\n" + logText());
             }
-            return healthz().filter("ok"::equals).isPresent();
+            // The healthz port answers first (ping only); the read-only port comes up once the kubelet runs.
+            return healthz().filter("ok"::equals).isPresent()
+                    && get(readOnlyPort, "/healthz").filter("ok"::equals).isPresent();
         });
         return this;
     }
