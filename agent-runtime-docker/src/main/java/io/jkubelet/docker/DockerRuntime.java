@@ -30,6 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,6 +76,10 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     private final DockerExec exec;
     private final Set<DockerEventStream> eventStreams = ConcurrentHashMap.newKeySet();
     private final ExecutorService stopper = Executors.newVirtualThreadPerTaskExecutor();
+    /** CRI log paths of containers created but not yet started, so that a start needs no inspection. */
+    private final Map<String, String> pendingLogLinks = new ConcurrentHashMap<>();
+    /** Docker's data root ({@code docker info}), read once when first needed. */
+    private volatile String dockerRoot;
 
     /**
      * @param requests a client for short calls (bounded by {@link DockerRuntimeOptions#requestTimeout()})
@@ -179,8 +184,13 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         requireId(podSandboxId, "pod sandbox");
         CreateSpec spec = CreateSpecs.container(podSandboxId, config, sandboxConfig, options);
         try {
-            return call("create container " + spec.name(),
+            String id = call("create container " + spec.name(),
                     () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+            String logPath = spec.labels().get(DockerLabels.CONTAINER_LOG_PATH);
+            if (logPath != null && !logPath.isEmpty()) {
+                pendingLogLinks.put(id, logPath);
+            }
+            return id;
         } catch (RuntimeException e) {
             // Only on failure: is the sandbox gone? (Checking first would cost a call on every start.)
             requireSandbox(podSandboxId);
@@ -198,6 +208,17 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
             startFailure = e;
         }
         // Like dockershim, link the log even for a container that failed to start: its log may say why.
+        // A container this adapter created has its json-file log at a path Docker fixes, so no inspection.
+        String criLogPath = pendingLogLinks.remove(containerId);
+        String root = criLogPath == null ? null : dockerRoot();
+        if (root != null) {
+            ContainerLogLinks.link(containerId, criLogPath,
+                    Path.of(root, "containers", containerId, containerId + "-json.log").toString());
+            if (startFailure != null) {
+                throw DockerErrors.translate("start container " + containerId, startFailure);
+            }
+            return;
+        }
         InspectContainerResponse inspected;
         try {
             inspected = requests.inspectContainerCmd(containerId).exec();
@@ -222,6 +243,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public void removeContainer(String containerId) {
         requireId(containerId, "container");
+        pendingLogLinks.remove(containerId);
         InspectContainerResponse inspected;
         try {
             inspected = requests.inspectContainerCmd(containerId).exec();
@@ -349,6 +371,21 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     // ------------------------------------------------------------------ helpers
 
     /** dockershim's ensureSandboxImageExists: pull the pause image only when it is not here. */
+    /** Docker's data root, or null when Docker does not say (the log link then asks Docker per container). */
+    private String dockerRoot() {
+        String root = dockerRoot;
+        if (root == null) {
+            try {
+                root = requests.infoCmd().exec().getDockerRootDir();
+            } catch (RuntimeException e) {
+                log.debug("docker info failed: {}", e.getMessage());
+                return null;
+            }
+            dockerRoot = root;
+        }
+        return root;
+    }
+
     private void ensureSandboxImage(String image) {
         if (images.inspect(image).isPresent()) {
             return;

@@ -54,7 +54,7 @@ public final class FileSource implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(FileSource.class);
 
     /** How long the watch waits for a burst of events to go quiet before re-reading. */
-    static final Duration DEBOUNCE_QUIET = Duration.ofMillis(50);
+    static final Duration DEBOUNCE_QUIET = Duration.ofMillis(25);
     /** The longest a burst of events can delay a re-read. */
     static final Duration DEBOUNCE_MAX = Duration.ofSeconds(1);
     /** How often the watch retries when neither the path nor its parent exists. */
