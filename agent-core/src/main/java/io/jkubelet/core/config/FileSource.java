@@ -1,6 +1,7 @@
 package io.jkubelet.core.config;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.util.DaemonThreads;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -23,7 +24,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -104,11 +104,7 @@ public final class FileSource implements Closeable {
         this.period = fileCheckFrequency;
         this.sink = Objects.requireNonNull(sink, "sink");
         this.ownsExecutor = executor == null;
-        this.executor = executor != null ? executor : Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "static-pod-file-source");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.executor = executor != null ? executor : DaemonThreads.scheduler("static-pod-file-source");
     }
 
     /** Reads the path now, then re-reads it periodically and on changes. */

@@ -1,6 +1,7 @@
 package io.jkubelet.core.config;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.util.DaemonThreads;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -126,11 +126,7 @@ public final class HttpSource implements Closeable {
                 .build();
         this.timeout = timeout;
         this.ownsExecutor = executor == null;
-        this.executor = executor != null ? executor : Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "static-pod-url-source");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.executor = executor != null ? executor : DaemonThreads.scheduler("static-pod-url-source");
     }
 
     /** Fetches now, then every {@code httpCheckFrequency}. */

@@ -23,6 +23,7 @@ import io.jkubelet.core.status.PodPhases;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
+import io.jkubelet.core.util.DaemonThreads;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
 import org.slf4j.Logger;
@@ -75,11 +76,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final GenericPleg pleg;
     private final SyncLoop syncLoop = new SyncLoop();
     private final ExecutorService workerExecutor = Executors.newVirtualThreadPerTaskExecutor();
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "kubelet-timers");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timers = DaemonThreads.scheduler("kubelet-timers");
     private volatile BooleanSupplier sourcesReady = () -> true;
 
     public Kubelet(KubeletSettings settings, KubeletDeps deps, Function<Pod, String> qosClass, OomScorePolicy oomPolicy) {

@@ -8,6 +8,7 @@ import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.util.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,11 +59,7 @@ public final class GenericPleg implements AutoCloseable {
         this.sink = sink;
         this.clock = clock;
         this.relistPeriod = relistPeriod;
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "pleg");
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor = DaemonThreads.scheduler("pleg");
     }
 
     public void start() {
