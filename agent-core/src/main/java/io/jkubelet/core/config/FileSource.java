@@ -401,7 +401,9 @@ public final class FileSource implements Closeable {
             }
             Path name = (Path) event.context();
             if (key == dirKey) {
-                relevant |= !name.toString().startsWith(".");
+                // Dotfiles are never read, but a manifest may be a link through one (a ConfigMap-style
+                // "..data" swap), so every change in the directory earns a re-read.
+                relevant = true;
             } else if (key == parentKey) {
                 relevant |= name.equals(path.getFileName());
             }

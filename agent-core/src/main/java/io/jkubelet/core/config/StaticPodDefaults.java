@@ -62,6 +62,9 @@ public record StaticPodDefaults(String nodeName, String source, boolean isFile) 
         if (meta.getNamespace() == null || meta.getNamespace().isEmpty()) {
             meta.setNamespace(DEFAULT_NAMESPACE);
         }
+        if (pod.getSpec() == null) {
+            pod.setSpec(new io.fabric8.kubernetes.api.model.PodSpec());
+        }
         pod.getSpec().setNodeName(nodeName);
         if (meta.getAnnotations() == null) {
             meta.setAnnotations(new LinkedHashMap<>());

@@ -162,9 +162,11 @@ class StaticPodDecoderTest {
         DecodeResult<List<Pod>> result = StaticPodDecoder.tryDecodePodList(bytes(list),
                 StaticPodDefaults.forUrl(NODE, "http://127.0.0.1/pods"));
 
-        assertThat(result).isInstanceOfSatisfying(DecodeResult.Decoded.class, decoded ->
-                assertThat(((DecodeResult.Decoded<List<Pod>>) decoded).value())
-                        .extracting(p -> p.getMetadata().getName()).containsExactly("a-node-1", "b-node-1"));
+        assertThat(result).isInstanceOf(DecodeResult.Decoded.class);
+        if (result instanceof DecodeResult.Decoded<List<Pod>> decoded) {
+            assertThat(decoded.value()).extracting(p -> p.getMetadata().getName())
+                    .containsExactly("a-node-1", "b-node-1");
+        }
         assertThat(StaticPodDecoder.tryDecodeSinglePod(bytes(list), FILE))
                 .isInstanceOf(DecodeResult.NotParsed.class);
     }
