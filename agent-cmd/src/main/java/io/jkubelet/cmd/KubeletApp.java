@@ -154,10 +154,7 @@ final class KubeletApp implements AutoCloseable {
             FileSource files = new FileSource(Path.of(config.staticPodPath()), nodeName, config.fileCheckFrequency(),
                     podConfig.channel(PodSources.FILE));
             closeables.add(files);
-            starts.add(() -> {
-                files.start();
-                log.info("Watching static pods in {}", config.staticPodPath());
-            });
+            starts.add(files::start);
         }
         if (config.staticPodURL() != null && !config.staticPodURL().isEmpty()) {
             HttpSource http;
@@ -168,10 +165,7 @@ final class KubeletApp implements AutoCloseable {
                 throw new StartupException("staticPodURL (--manifest-url): " + e.getMessage());
             }
             closeables.add(http);
-            starts.add(() -> {
-                http.start();
-                log.info("Polling static pods from {}", config.staticPodURL());
-            });
+            starts.add(http::start);
         }
         if (podConfig.sources().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path) or staticPodURL (--manifest-url)");

@@ -260,16 +260,8 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     }
 
     private Duration crashLoopRemaining(Pod pod, io.jkubelet.core.container.PodStatus podStatus, String name) {
-        Optional<ContainerStatus> exited = podStatus.containersByName(name).stream()
-                .filter(s -> s.state() == State.EXITED && s.finishedAt() != null).findFirst();
-        Optional<io.fabric8.kubernetes.api.model.Container> spec = PodSpecs.findContainer(pod, name);
-        if (exited.isEmpty() || spec.isEmpty()) {
-            return BACK_OFF_PERIOD;
-        }
-        String key = pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace() + "_"
-                + pod.getMetadata().getUid() + "_" + name + "_" + io.jkubelet.core.kuberuntime.ContainerHash.of(spec.get());
         // A little past the end, so the next sync is sure to be out of back-off.
-        return runtimeManager.crashBackoff().remaining(key, exited.get().finishedAt()).plusMillis(100);
+        return runtimeManager.crashLoopRemaining(pod, podStatus, name).map(d -> d.plusMillis(100)).orElse(BACK_OFF_PERIOD);
     }
 
     @Override
@@ -343,15 +335,9 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     }
 
     private void removePodLogs(String namespace, String name, String uid) {
-        Path dir = settings.node().podLogsDir().resolve(namespace + "_" + name + "_" + uid);
+        Path dir = ContainerConfigFactory.podLogsDir(settings.node().podLogsDir(), namespace, name, uid);
         try {
-            if (Files.isDirectory(dir)) {
-                try (var walk = Files.walk(dir)) {
-                    for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(p);
-                    }
-                }
-            }
+            VolumeManager.deleteRecursively(dir);
             Path links = settings.node().containerLogsDir();
             if (Files.isDirectory(links)) {
                 try (var s = Files.list(links)) {

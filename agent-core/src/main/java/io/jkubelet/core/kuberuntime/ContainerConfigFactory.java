@@ -61,8 +61,13 @@ public final class ContainerConfigFactory {
 
     /** The pod's log directory: {@code <podLogsDir>/<namespace>_<name>_<uid>}. */
     public Path podLogsDir(Pod pod) {
-        return node.podLogsDir().resolve(pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName()
-                + "_" + pod.getMetadata().getUid());
+        var m = pod.getMetadata();
+        return podLogsDir(node.podLogsDir(), m.getNamespace(), m.getName(), m.getUid());
+    }
+
+    /** {@code <podLogsDir>/<namespace>_<name>_<uid>}, upstream's {@code BuildPodLogsDirectory}. */
+    public static Path podLogsDir(Path podLogsRoot, String namespace, String name, String uid) {
+        return podLogsRoot.resolve(namespace + "_" + name + "_" + uid);
     }
 
     public PodSandboxConfig sandboxConfig(Pod pod, int attempt) {
@@ -89,13 +94,8 @@ public final class ContainerConfigFactory {
                 }
             }
         }
-        boolean hostNetwork = PodSpecs.hostNetwork(pod);
         var spec = pod.getSpec();
-        NamespaceOptions ns = new NamespaceOptions(
-                hostNetwork ? NamespaceMode.NODE : NamespaceMode.POD,
-                Boolean.TRUE.equals(spec.getHostPID()) ? NamespaceMode.NODE
-                        : Boolean.TRUE.equals(spec.getShareProcessNamespace()) ? NamespaceMode.POD : NamespaceMode.CONTAINER,
-                Boolean.TRUE.equals(spec.getHostIPC()) ? NamespaceMode.NODE : NamespaceMode.POD);
+        NamespaceOptions ns = namespaceOptions(pod);
         boolean privileged = allContainers(pod).stream()
                 .anyMatch(c -> c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getPrivileged()));
         Map<String, String> sysctls = new LinkedHashMap<>();
@@ -404,13 +404,18 @@ public final class ContainerConfigFactory {
         List<String> add = caps == null || caps.getAdd() == null ? List.of() : caps.getAdd();
         List<String> drop = caps == null || caps.getDrop() == null ? List.of() : caps.getDrop();
         boolean noNewPrivs = sc != null && Boolean.FALSE.equals(sc.getAllowPrivilegeEscalation());
+        return new LinuxContainerSecurityContext(runAsUser, runAsGroup, groups, privileged, readOnly, add, drop,
+                namespaceOptions(pod), noNewPrivs);
+    }
+
+    /** The pod's network, PID and IPC namespaces, shared by its sandbox and its containers. */
+    private static NamespaceOptions namespaceOptions(Pod pod) {
         var spec = pod.getSpec();
-        NamespaceOptions ns = new NamespaceOptions(
+        return new NamespaceOptions(
                 PodSpecs.hostNetwork(pod) ? NamespaceMode.NODE : NamespaceMode.POD,
                 Boolean.TRUE.equals(spec.getHostPID()) ? NamespaceMode.NODE
                         : Boolean.TRUE.equals(spec.getShareProcessNamespace()) ? NamespaceMode.POD : NamespaceMode.CONTAINER,
                 Boolean.TRUE.equals(spec.getHostIPC()) ? NamespaceMode.NODE : NamespaceMode.POD);
-        return new LinuxContainerSecurityContext(runAsUser, runAsGroup, groups, privileged, readOnly, add, drop, ns, noNewPrivs);
     }
 
     private static List<Container> allContainers(Pod pod) {

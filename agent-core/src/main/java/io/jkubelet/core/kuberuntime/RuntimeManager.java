@@ -341,6 +341,20 @@ public final class RuntimeManager {
         return max + 1;
     }
 
+    /**
+     * How long the named container's crash-loop back-off still runs, or empty when it is not backing off
+     * from a known exit (no exited instance, or no such container in the spec).
+     */
+    public Optional<Duration> crashLoopRemaining(Pod pod, PodStatus podStatus, String containerName) {
+        Optional<ContainerStatus> exited = podStatus.containersByName(containerName).stream()
+                .filter(s -> s.state() == State.EXITED && s.finishedAt() != null).findFirst();
+        Optional<Container> spec = PodSpecs.findContainer(pod, containerName);
+        if (exited.isEmpty() || spec.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(crashBackoff.remaining(backoffKey(pod, spec.get()), exited.get().finishedAt()));
+    }
+
     static String backoffKey(Pod pod, Container c) {
         var m = pod.getMetadata();
         return m.getName() + "_" + m.getNamespace() + "_" + m.getUid() + "_" + c.getName() + "_" + ContainerHash.of(c);

@@ -211,7 +211,8 @@ public final class VolumeManager {
         }
     }
 
-    static void deleteRecursively(Path p) throws IOException {
+    /** Deletes a file or a directory tree; refuses to descend into anything still mounted. */
+    public static void deleteRecursively(Path p) throws IOException {
         if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
