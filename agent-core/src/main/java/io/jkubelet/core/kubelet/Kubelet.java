@@ -89,7 +89,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         ImageManager images = new ImageManager(deps.images(), deps.recorder(), deps.clock(), settings.serializeImagePulls());
         this.runtimeManager = new RuntimeManager(deps.runtime(), images,
                 new ContainerConfigFactory(settings.node(), oomPolicy), volumes, dirs, settings.node(), deps.recorder(),
-                deps.clock());
+                deps.clock(), io.jkubelet.core.lifecycle.HttpHookClient.UNAVAILABLE);
         this.podWorkers = new PodWorkers(this, deps.clock(), settings.syncFrequency(), BACK_OFF_PERIOD, workerExecutor);
         this.pleg = new GenericPleg(deps.runtime(), settings.node().nodeName(),
                 e -> syncLoop.submit(() -> handlePlegEvent(e)), deps.clock(), settings.relistPeriod());

@@ -28,11 +28,14 @@ public final class ComputePodActions {
         SandboxChange sandbox = podSandboxChanged(pod, podStatus);
         List<Container> containers = PodSpecs.containers(pod);
         List<Container> initContainers = PodSpecs.initContainers(pod);
+        // Pods with sidecars take upstream's SidecarContainers path (computeInitContainerActions); the
+        // others keep the findNextInitContainerToRun path, which gives them the same decisions.
+        boolean sidecars = PodSpecs.hasRestartableInitContainer(pod);
 
         if (sandbox.create) {
             // A pod that ran with restartPolicy Never and whose sandbox died is not brought back.
             if (!PodSpecs.shouldRestartOnFailure(pod) && sandbox.attempt != 0 && !podStatus.containers().isEmpty()) {
-                return new PodActions(true, false, sandbox.id, sandbox.attempt, null, List.of(), Map.of());
+                return new PodActions(true, false, sandbox.id, sandbox.attempt, null, List.of(), List.of(), Map.of());
             }
             List<Integer> toStart = new ArrayList<>();
             for (int i = 0; i < containers.size(); i++) {
@@ -42,18 +45,32 @@ public final class ComputePodActions {
                 }
                 toStart.add(i);
             }
-            if (toStart.isEmpty()) {
+            if (toStart.isEmpty() && (!sidecars || hasAnyRegularContainerCreated(pod, podStatus))) {
                 // Every container succeeded: nothing left to run, so no new sandbox either.
-                return new PodActions(true, false, sandbox.id, sandbox.attempt, null, List.of(), Map.of());
+                return new PodActions(true, false, sandbox.id, sandbox.attempt, null, List.of(), List.of(), Map.of());
+            }
+            if (sidecars) {
+                // With sidecars, initialisation restarts from the first init container (upstream's
+                // InitContainersToStart = [0]).
+                return new PodActions(true, true, sandbox.id, sandbox.attempt, null, List.of(0), List.of(), Map.of());
             }
             if (!initContainers.isEmpty()) {
-                return new PodActions(true, true, sandbox.id, sandbox.attempt, initContainers.get(0), List.of(), Map.of());
+                return new PodActions(true, true, sandbox.id, sandbox.attempt, initContainers.get(0), List.of(), List.of(), Map.of());
             }
-            return new PodActions(true, true, sandbox.id, sandbox.attempt, null, toStart, Map.of());
+            return new PodActions(true, true, sandbox.id, sandbox.attempt, null, List.of(), toStart, Map.of());
         }
 
         Map<String, PodActions.ContainerToKill> toKill = new LinkedHashMap<>();
-        InitProgress init = findNextInitContainerToRun(pod, podStatus);
+        List<Integer> initToStart = List.of();
+        if (sidecars) {
+            InitActions ia = computeInitContainerActions(pod, podStatus, probes, toKill);
+            if (ia.killPod() || !ia.initialized()) {
+                // Initialisation failed for good or is still in progress: the app containers wait.
+                return new PodActions(ia.killPod(), false, sandbox.id, sandbox.attempt, null, ia.toStart(), List.of(), toKill);
+            }
+            initToStart = ia.toStart();
+        }
+        InitProgress init = sidecars ? new InitProgress(null, null, true) : findNextInitContainerToRun(pod, podStatus);
         if (!init.done) {
             boolean killPod = false;
             Container next = null;
@@ -64,12 +81,12 @@ public final class ComputePodActions {
                 } else {
                     if (init.lastStatus != null && init.lastStatus.state() == State.UNKNOWN) {
                         toKill.put(init.lastStatus.id(), new PodActions.ContainerToKill(init.lastStatus.name(), init.next,
-                                "Init container is in \"Unknown\" state, try killing it before restart", ""));
+                                "Init container is in \"unknown\" state, try killing it before restart", ""));
                     }
                     next = init.next;
                 }
             }
-            return new PodActions(killPod, false, sandbox.id, sandbox.attempt, next, List.of(), toKill);
+            return new PodActions(killPod, false, sandbox.id, sandbox.attempt, next, List.of(), List.of(), toKill);
         }
 
         List<Integer> toStart = new ArrayList<>();
@@ -82,7 +99,7 @@ public final class ComputePodActions {
                     toStart.add(i);
                     if (status.isPresent() && status.get().state() == State.UNKNOWN) {
                         toKill.put(status.get().id(), new PodActions.ContainerToKill(container.getName(), container,
-                                "Container is in \"Unknown\" state, try killing it before restart", ""));
+                                "Container is in \"unknown\" state, try killing it before restart", ""));
                     }
                 }
                 continue;
@@ -111,8 +128,9 @@ public final class ComputePodActions {
             }
             toKill.put(running.id(), new PodActions.ContainerToKill(container.getName(), container, message, reason));
         }
+        // Nothing regular left to run: the pod is done, and its sidecars must not keep it alive.
         boolean killPod = keepCount == 0 && toStart.isEmpty();
-        return new PodActions(killPod, false, sandbox.id, sandbox.attempt, null, toStart, toKill);
+        return new PodActions(killPod, false, sandbox.id, sandbox.attempt, null, killPod ? List.of() : initToStart, toStart, toKill);
     }
 
     private record SandboxChange(boolean create, int attempt, String id) {}
@@ -149,6 +167,130 @@ public final class ComputePodActions {
     }
 
     private record InitProgress(ContainerStatus lastStatus, Container next, boolean done) {}
+
+    /** Whether a regular container was ever created here, so initialisation happened (upstream {@code hasAnyRegularContainerCreated}). */
+    static boolean hasAnyRegularContainerCreated(Pod pod, PodStatus podStatus) {
+        for (Container c : PodSpecs.containers(pod)) {
+            Optional<ContainerStatus> s = podStatus.findContainerStatusByName(c.getName());
+            if (s.isPresent() && s.get().state() != State.UNKNOWN) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The init container decisions for a pod with sidecars.
+     *
+     * @param initialized every init container has done its part: the regular containers may run
+     * @param killPod a regular init container failed and the pod does not restart
+     * @param toStart indexes into {@code spec.initContainers}, in spec order
+     */
+    record InitActions(boolean initialized, boolean killPod, List<Integer> toStart) {}
+
+    /**
+     * Upstream 1.30 {@code computeInitContainerActions} (pkg/kubelet/kuberuntime/kuberuntime_manager.go,
+     * SidecarContainers on): start the first init container not yet started; start the next one once a
+     * sidecar runs (and, with a startup probe, has started); restart sidecars that exited or are unknown,
+     * whatever the pod's restart policy; kill and restart a sidecar whose startup or liveness probe failed.
+     * Walks the init containers backwards, as the runtime may have removed completed ones.
+     */
+    static InitActions computeInitContainerActions(Pod pod, PodStatus podStatus, ProbeVerdicts probes,
+                                                   Map<String, PodActions.ContainerToKill> toKill) {
+        List<Container> init = PodSpecs.initContainers(pod);
+        if (init.isEmpty()) {
+            return new InitActions(true, false, List.of());
+        }
+        // A created or running regular container means initialisation happened before; an exited one does
+        // not (after a reboot every container has exited and the new sandbox starts over).
+        boolean podHasInitialized = false;
+        for (Container c : PodSpecs.containers(pod)) {
+            Optional<ContainerStatus> s = podStatus.findContainerStatusByName(c.getName());
+            if (s.isPresent() && (s.get().state() == State.CREATED || s.get().state() == State.RUNNING)) {
+                podHasInitialized = true;
+                break;
+            }
+        }
+        boolean previouslyInitialized = podHasInitialized;
+        boolean restartOnFailure = PodSpecs.shouldRestartOnFailure(pod);
+        List<Integer> toStart = new ArrayList<>();
+        for (int i = init.size() - 1; i >= 0; i--) {
+            Container c = init.get(i);
+            boolean restartable = PodSpecs.isRestartableInitContainer(c);
+            Optional<ContainerStatus> found = podStatus.findContainerStatusByName(c.getName());
+            if (found.isEmpty()) {
+                // Initialised before but gone from the runtime: a sidecar must run again.
+                if (previouslyInitialized && restartable) {
+                    toStart.add(i);
+                }
+                continue;
+            }
+            ContainerStatus status = found.get();
+            if (previouslyInitialized && !restartable) {
+                // After initialisation only sidecars are kept running.
+                continue;
+            }
+            switch (status.state()) {
+                case CREATED -> toStart.add(i); // created but never started: start it
+                case RUNNING -> {
+                    if (!restartable) {
+                        break; // a regular init container: wait for it to finish
+                    }
+                    if (c.getStartupProbe() != null) {
+                        if (probes.startupFailed(status.id())) {
+                            toKill.put(status.id(), new PodActions.ContainerToKill(c.getName(), c,
+                                    "Init container " + c.getName() + " failed startup probe", REASON_STARTUP_PROBE));
+                            toStart.add(i);
+                            break;
+                        }
+                        if (!probes.startupSucceeded(status.id())) {
+                            break; // not started yet: the next init container waits
+                        }
+                    }
+                    if (i == init.size() - 1) {
+                        podHasInitialized = true;
+                    } else if (!previouslyInitialized) {
+                        toStart.add(i + 1); // started for the first time: on to the next one
+                    }
+                    // A sidecar's liveness does not hold up the next init container, but a failure restarts it.
+                    if (c.getLivenessProbe() != null && probes.livenessFailed(status.id())) {
+                        toKill.put(status.id(), new PodActions.ContainerToKill(c.getName(), c,
+                                "Init container " + c.getName() + " failed liveness probe", REASON_LIVENESS_PROBE));
+                        toStart.add(i);
+                    }
+                }
+                case EXITED -> {
+                    if (restartable) {
+                        toStart.add(i); // a sidecar is restarted whatever the pod's restart policy
+                    } else if (isInitContainerFailed(status)) {
+                        if (!restartOnFailure) {
+                            return new InitActions(false, true, List.of());
+                        }
+                        toStart.add(i);
+                    } else if (i == init.size() - 1) {
+                        podHasInitialized = true;
+                    } else {
+                        toStart.add(i + 1);
+                    }
+                }
+                default -> {
+                    // Unknown: kill what may be left of it, then start it again.
+                    if (!restartable && !restartOnFailure) {
+                        return new InitActions(false, true, List.of());
+                    }
+                    toKill.put(status.id(), new PodActions.ContainerToKill(c.getName(), c,
+                            "Init container is in \"unknown\" state, try killing it before restart", ""));
+                    toStart.add(i);
+                }
+            }
+            previouslyInitialized = true;
+        }
+        if (!previouslyInitialized) {
+            toStart.add(0); // nothing started yet
+        }
+        java.util.Collections.reverse(toStart);
+        return new InitActions(podHasInitialized, false, toStart);
+    }
 
     /** Which init container runs next (upstream {@code findNextInitContainerToRun}). */
     static InitProgress findNextInitContainerToRun(Pod pod, PodStatus podStatus) {

@@ -13,8 +13,9 @@ import java.util.Map;
  * @param sandboxId the current sandbox, when kept
  * @param attempt the attempt number of the sandbox to create
  * @param nextInitContainerToStart the init container to start next, or {@code null}
- * @param initContainersToStart sidecars (restartable init containers) and init containers to start, in order,
- *     when sidecars are in use; empty otherwise
+ * @param initContainersToStart for a pod with sidecars (upstream's SidecarContainers path): indexes into
+ *     {@code spec.initContainers} to start, in spec order; a failure to start a restartable one does not
+ *     stop the others. Empty for a pod without sidecars, which uses {@code nextInitContainerToStart}
  * @param containersToStart indexes into {@code spec.containers} to start
  * @param containersToKill running containers to kill, by runtime id
  */
@@ -24,10 +25,12 @@ public record PodActions(
         String sandboxId,
         int attempt,
         Container nextInitContainerToStart,
+        List<Integer> initContainersToStart,
         List<Integer> containersToStart,
         Map<String, ContainerToKill> containersToKill) {
 
     public PodActions {
+        initContainersToStart = List.copyOf(initContainersToStart);
         containersToStart = List.copyOf(containersToStart);
         containersToKill = Map.copyOf(containersToKill);
     }

@@ -46,6 +46,11 @@ public final class PodSpecs {
         return RESTART_ALWAYS.equals(c.getRestartPolicy());
     }
 
+    /** Whether the pod has a sidecar (upstream {@code types.HasRestartableInitContainer}). */
+    public static boolean hasRestartableInitContainer(Pod pod) {
+        return initContainers(pod).stream().anyMatch(PodSpecs::isRestartableInitContainer);
+    }
+
     public static boolean isInitContainer(Pod pod, String name) {
         return initContainers(pod).stream().anyMatch(c -> c.getName().equals(name));
     }

@@ -2,6 +2,7 @@ package io.jkubelet.core.kuberuntime;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Probe;
 import io.jkubelet.core.container.ContainerStatus;
 import io.jkubelet.core.container.PodStatus;
 import io.jkubelet.core.container.SandboxStatus;
@@ -9,6 +10,9 @@ import io.jkubelet.core.container.State;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.images.ImageManager;
+import io.jkubelet.core.lifecycle.HandlerRunner;
+import io.jkubelet.core.lifecycle.HookException;
+import io.jkubelet.core.lifecycle.HttpHookClient;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.Labels;
@@ -40,6 +44,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -57,9 +62,13 @@ public final class RuntimeManager {
     public static final String CREATE_CONTAINER_CONFIG_ERROR = "CreateContainerConfigError";
     public static final String CREATE_CONTAINER_ERROR = "CreateContainerError";
     public static final String RUN_CONTAINER_ERROR = "RunContainerError";
+    /** The start error of a container whose postStart hook failed (upstream {@code ErrPostStartHook}). */
+    public static final String POST_START_HOOK_ERROR = "PostStartHookError";
+    /** Kill reason of a container whose postStart hook failed (upstream {@code reasonFailedPostStartHook}). */
+    static final String REASON_FAILED_POST_START_HOOK = "FailedPostStartHook";
     /** Grace periods are raised to this, as upstream's {@code minimumGracePeriodInSeconds}. */
     static final long MINIMUM_GRACE_PERIOD_SECONDS = 2;
-    /** Termination messages are cut to 4 KiB, as upstream. */
+    /** The last 4 KiB of a termination message file are kept (upstream {@code MaxContainerTerminationMessageLength}). */
     static final int MAX_TERMINATION_MESSAGE_LENGTH = 4096;
 
     private final RuntimeService runtime;
@@ -71,9 +80,22 @@ public final class RuntimeManager {
     private final EventRecorder recorder;
     private final Backoff crashBackoff;
     private final String runtimeType;
+    private final HandlerRunner hooks;
+    private final Clock clock;
+    private final TimedWait waits;
 
+    /**
+     * @param hookHttp sends the requests of {@code httpGet} lifecycle hooks
+     */
     public RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
-                          VolumeManager volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock) {
+                          VolumeManager volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
+                          HttpHookClient hookHttp) {
+        this(runtime, images, configs, volumes, dirs, node, recorder, clock, hookHttp, TimedWait.REAL);
+    }
+
+    RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
+                   VolumeManager volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
+                   HttpHookClient hookHttp, TimedWait waits) {
         this.runtime = runtime;
         this.images = images;
         this.configs = configs;
@@ -83,6 +105,18 @@ public final class RuntimeManager {
         this.recorder = recorder;
         this.crashBackoff = new Backoff(clock, Duration.ofSeconds(10), Duration.ofSeconds(300));
         this.runtimeType = runtime.version().runtimeName();
+        this.clock = clock;
+        this.waits = waits;
+        this.hooks = new HandlerRunner(runtime, hookHttp, this::podIps);
+    }
+
+    /** The IPs an {@code httpGet} hook without a host goes to: the node's for a host-network pod. */
+    private List<String> podIps(Pod pod) {
+        if (PodSpecs.hostNetwork(pod)) {
+            return node.hostIps();
+        }
+        var m = pod.getMetadata();
+        return getPodStatus(m.getUid(), m.getName(), m.getNamespace()).ips();
     }
 
     public String runtimeType() {
@@ -150,12 +184,15 @@ public final class RuntimeManager {
         String message = s.message();
         State state = State.of(s.state());
         if (state == State.EXITED) {
-            String tm = terminationMessage(s.mounts(), tmPath);
-            if (!tm.isEmpty()) {
-                message = tm;
-            } else if ("FallbackToLogsOnError".equals(a.get(Labels.CONTAINER_TERMINATION_MESSAGE_POLICY))
-                    && s.exitCode() != 0) {
-                message = LogTail.tail(s.logPath());
+            // As upstream's convertToKubeContainerStatus: the file's message, or for FallbackToLogsOnError
+            // with an empty file the log tail, is appended to the runtime's own message. A container that
+            // could not even run has no logs to fall back to.
+            boolean fallbackToLogs = "FallbackToLogsOnError".equals(a.get(Labels.CONTAINER_TERMINATION_MESSAGE_POLICY))
+                    && s.exitCode() != 0 && !"ContainerCannotRun".equals(s.reason());
+            TerminationMessage tm = terminationMessage(s.mounts(), tmPath, fallbackToLogs);
+            String text = tm.checkLogs() ? LogTail.tail(s.logPath()) : tm.message();
+            if (!text.isEmpty()) {
+                message = message == null || message.isEmpty() ? text : message + ": " + text;
             }
         }
         return new ContainerStatus(s.id(), runtimeType, s.metadata().name(), state, s.createdAt(), s.startedAt(),
@@ -163,22 +200,39 @@ public final class RuntimeManager {
                 restartCount, s.reason(), message, sandboxId, tmPath, s.logPath());
     }
 
-    private static String terminationMessage(List<Mount> mounts, String tmPath) {
+    /** A termination message file's text, or that the log tail must be read instead. */
+    record TerminationMessage(String message, boolean checkLogs) {}
+
+    /**
+     * Reads the last {@value #MAX_TERMINATION_MESSAGE_LENGTH} bytes of the termination message file
+     * (upstream {@code getTerminationMessage} with {@code tail.ReadAtMost}).
+     */
+    static TerminationMessage terminationMessage(List<Mount> mounts, String tmPath, boolean fallbackToLogs) {
         if (tmPath.isEmpty()) {
-            return "";
+            return new TerminationMessage("", fallbackToLogs);
         }
         for (Mount m : mounts) {
-            if (m.containerPath().equals(tmPath)) {
-                Path p = Path.of(m.hostPath());
-                try (var in = Files.newInputStream(p)) {
-                    byte[] b = in.readNBytes(MAX_TERMINATION_MESSAGE_LENGTH);
-                    return new String(b, StandardCharsets.UTF_8);
-                } catch (IOException e) {
-                    return "";
+            if (!m.containerPath().equals(tmPath)) {
+                continue;
+            }
+            Path p = Path.of(m.hostPath());
+            try (var ch = Files.newByteChannel(p)) {
+                long size = ch.size();
+                int n = (int) Math.min(size, MAX_TERMINATION_MESSAGE_LENGTH);
+                ch.position(size - n);
+                var buf = java.nio.ByteBuffer.allocate(n);
+                while (buf.hasRemaining() && ch.read(buf) >= 0) {
+                    // read the tail fully
                 }
+                String text = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
+                return new TerminationMessage(text, fallbackToLogs && text.isEmpty());
+            } catch (java.nio.file.NoSuchFileException e) {
+                return new TerminationMessage("", fallbackToLogs);
+            } catch (IOException e) {
+                return new TerminationMessage("Error on reading termination log " + p + ": " + e.getMessage(), false);
             }
         }
-        return "";
+        return new TerminationMessage("", fallbackToLogs);
     }
 
     private static int parseInt(String s) {
@@ -214,7 +268,8 @@ public final class RuntimeManager {
                 killContainer(pod, id, k.name(), k.message(), k.reason(), null);
             });
         }
-        if (!actions.createSandbox() && actions.nextInitContainerToStart() == null && actions.containersToStart().isEmpty()) {
+        if (!actions.createSandbox() && actions.nextInitContainerToStart() == null
+                && actions.initContainersToStart().isEmpty() && actions.containersToStart().isEmpty()) {
             return result;
         }
 
@@ -255,6 +310,17 @@ public final class RuntimeManager {
             result.add(start(pod, podStatus, actions.nextInitContainerToStart(), sandboxId, sandboxConfig, podIp,
                     volumePaths, etcHosts));
             return result;
+        }
+        // A pod with sidecars (upstream SyncPod step 6 with SidecarContainers): start them in order; a sidecar
+        // that fails to start does not hold up the rest, any other init container does.
+        List<Container> initContainers = PodSpecs.initContainers(pod);
+        for (int idx : actions.initContainersToStart()) {
+            Container ic = initContainers.get(idx);
+            SyncResult.StartResult r = start(pod, podStatus, ic, sandboxId, sandboxConfig, podIp, volumePaths, etcHosts);
+            result.add(r);
+            if (!r.ok() && !PodSpecs.isRestartableInitContainer(ic)) {
+                return result;
+            }
         }
         List<Container> containers = PodSpecs.containers(pod);
         for (int idx : actions.containersToStart()) {
@@ -318,6 +384,23 @@ public final class RuntimeManager {
         }
         recorder.event(ref, EventRecorder.NORMAL, "Started", "Started container " + name);
         linkLegacyLog(pod, name, id, Path.of(sandboxConfig.logDirectory()).resolve(config.logPath()));
+        if (c.getLifecycle() != null && c.getLifecycle().getPostStart() != null) {
+            // Synchronous, as upstream's startContainer: the next container waits for this hook.
+            try {
+                hooks.run(id, pod, c, c.getLifecycle().getPostStart(), HandlerRunner.NO_TIMEOUT);
+            } catch (HookException e) {
+                log.error("Failed to execute PostStartHook of container {} in pod {}: {}", name, PodSpecs.format(pod),
+                        e.getMessage());
+                // Upstream (since 1.26) keeps the hook's output out of the event so that no secret leaks.
+                recorder.event(ref, EventRecorder.WARNING, "FailedPostStartHook", "PostStartHook failed");
+                killContainer(pod, id, name, "FailedPostStartHook", REASON_FAILED_POST_START_HOOK, null);
+                return new SyncResult.StartResult(name, POST_START_HOOK_ERROR, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new SyncResult.StartResult(name, POST_START_HOOK_ERROR, "PostStartHook of container " + name
+                        + " was interrupted");
+            }
+        }
         return new SyncResult.StartResult(name, "", "");
     }
 
@@ -431,44 +514,145 @@ public final class RuntimeManager {
      * Stops one container with its grace period (upstream {@code killContainer}).
      *
      * @param message the Killing event's message, or empty for "Stopping container X"
+     * @param reason why: {@link ComputePodActions#REASON_LIVENESS_PROBE} or {@code REASON_STARTUP_PROBE} use the
+     *     probe's own {@code terminationGracePeriodSeconds} when set
      * @param gracePeriodOverride seconds that replace the pod's grace period, or null
      */
     public void killContainer(Pod pod, String containerId, String name, String message, String reason,
                               Long gracePeriodOverride) {
-        long grace = gracePeriod(pod, gracePeriodOverride);
+        killContainer(pod, containerId, name, message, reason, gracePeriodOverride, null);
+    }
+
+    /**
+     * Upstream 1.30 {@code killContainer} (pkg/kubelet/kuberuntime/kuberuntime_container.go): Killing event;
+     * grace from {@link #terminationGracePeriod}, replaced by the override; the preStop hook, cut off at the
+     * grace period, whose time is taken off the grace; then, for a pod with sidecars, the wait for this
+     * container's turn (also taken off the grace); the grace raised to {@value #MINIMUM_GRACE_PERIOD_SECONDS}
+     * s; StopContainer. The preStop hook runs before the turn wait, so sidecars run theirs at once, while
+     * their stop signal waits for the regular containers.
+     */
+    private void killContainer(Pod pod, String containerId, String name, String message, String reason,
+                               Long gracePeriodOverride, TerminationOrdering ordering) {
         Optional<Container> spec = PodSpecs.findContainer(pod, name);
+        long grace = terminationGracePeriod(pod, spec.orElse(null), reason);
         var ref = spec.map(c -> References.container(pod, c)).orElseGet(() -> References.pod(pod));
         recorder.event(ref, EventRecorder.NORMAL, "Killing",
                 message == null || message.isEmpty() ? "Stopping container " + name : message);
+        if (gracePeriodOverride != null) {
+            grace = gracePeriodOverride;
+        }
+        try {
+            var preStop = spec.map(Container::getLifecycle).map(l -> l.getPreStop()).orElse(null);
+            if (preStop != null && grace > 0 && isRunning(containerId)) {
+                grace -= executePreStopHook(pod, containerId, spec.get(), preStop, grace);
+            }
+            if (ordering != null && grace > 0) {
+                // Whole seconds, truncated, as upstream.
+                grace -= (long) ordering.waitForTurn(name, grace);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.warn("Interrupted while stopping container {} of pod {}; stopping it now", name, PodSpecs.format(pod));
+        }
+        // Always a short window, so that a container is not SIGKILLed needlessly.
+        grace = Math.max(grace, MINIMUM_GRACE_PERIOD_SECONDS);
+        log.debug("Killing container {} of pod {} with a grace period of {}s", name, PodSpecs.format(pod), grace);
         try {
             runtime.stopContainer(containerId, Duration.ofSeconds(grace));
         } catch (NotFoundException e) {
             // already gone
         }
-    }
-
-    static long gracePeriod(Pod pod, Long override) {
-        long grace;
-        if (override != null) {
-            grace = override;
-        } else if (pod.getMetadata().getDeletionGracePeriodSeconds() != null) {
-            grace = pod.getMetadata().getDeletionGracePeriodSeconds();
-        } else if (pod.getSpec().getTerminationGracePeriodSeconds() != null) {
-            grace = pod.getSpec().getTerminationGracePeriodSeconds();
-        } else {
-            grace = 30;
+        if (ordering != null) {
+            ordering.containerTerminated(name);
         }
-        return Math.max(grace, MINIMUM_GRACE_PERIOD_SECONDS);
     }
 
-    /** Stops every running container in parallel, then every sandbox (upstream {@code KillPod}). */
+    private boolean isRunning(String containerId) {
+        try {
+            return runtime.containerStatus(containerId).state() == io.jkubelet.core.runtime.ContainerState.CONTAINER_RUNNING;
+        } catch (NotFoundException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Runs the preStop hook on its own thread and waits for it at most the grace period (upstream
+     * {@code executePreStopHook}). A hook still running then is interrupted and left behind; only a hook
+     * that failed in time gives a {@code FailedPreStopHook} event.
+     *
+     * @return the whole seconds spent, truncated
+     */
+    private long executePreStopHook(Pod pod, String containerId, Container c,
+                                    io.fabric8.kubernetes.api.model.LifecycleHandler preStop, long grace)
+            throws InterruptedException {
+        long start = clock.millis();
+        CountDownLatch done = new CountDownLatch(1);
+        HookException[] failure = new HookException[1];
+        Thread hook = Thread.ofVirtual().name("prestop-" + c.getName()).start(() -> {
+            try {
+                hooks.run(containerId, pod, c, preStop, Duration.ofSeconds(grace));
+            } catch (HookException e) {
+                failure[0] = e;
+            } catch (InterruptedException e) {
+                // cut off at the end of the grace period
+            } catch (RuntimeException e) {
+                failure[0] = new HookException(e.getMessage(), e);
+            } finally {
+                done.countDown();
+            }
+        });
+        if (waits.await(done, Duration.ofSeconds(grace))) {
+            if (failure[0] != null) {
+                log.error("PreStop hook of container {} in pod {} failed: {}", c.getName(), PodSpecs.format(pod),
+                        failure[0].getMessage());
+                // Upstream (since 1.26) keeps the hook's output out of the event so that no secret leaks.
+                recorder.event(References.container(pod, c), EventRecorder.WARNING, "FailedPreStopHook",
+                        "PreStopHook failed");
+            }
+        } else {
+            log.info("PreStop hook of container {} in pod {} did not complete in {}s", c.getName(),
+                    PodSpecs.format(pod), grace);
+            hook.interrupt();
+        }
+        return (clock.millis() - start) / 1000;
+    }
+
+    /**
+     * The grace period of a kill before any override (upstream {@code setTerminationGracePeriod}): the pod's
+     * {@code deletionGracePeriodSeconds} when it is being deleted; else, for a liveness or startup failure, that
+     * probe's {@code terminationGracePeriodSeconds} when set; else the pod's
+     * {@code terminationGracePeriodSeconds} (30 when unset, the API default).
+     */
+    static long terminationGracePeriod(Pod pod, Container spec, String reason) {
+        if (pod.getMetadata().getDeletionGracePeriodSeconds() != null) {
+            return pod.getMetadata().getDeletionGracePeriodSeconds();
+        }
+        if (spec != null) {
+            Probe probe = ComputePodActions.REASON_LIVENESS_PROBE.equals(reason) ? spec.getLivenessProbe()
+                    : ComputePodActions.REASON_STARTUP_PROBE.equals(reason) ? spec.getStartupProbe() : null;
+            if (probe != null && probe.getTerminationGracePeriodSeconds() != null) {
+                return probe.getTerminationGracePeriodSeconds();
+            }
+        }
+        Long podGrace = pod.getSpec().getTerminationGracePeriodSeconds();
+        return podGrace != null ? podGrace : 30;
+    }
+
+    /**
+     * Stops every running container in parallel, then every sandbox (upstream {@code KillPod} with
+     * {@code killContainersWithSyncResult}). With sidecars, a {@link TerminationOrdering} makes them stop
+     * after the regular containers, in reverse order.
+     */
     public void killPod(Pod pod, PodStatus podStatus, Long gracePeriodOverride) {
         List<ContainerStatus> running = podStatus.runningContainers();
         if (!running.isEmpty()) {
+            TerminationOrdering ordering = PodSpecs.hasRestartableInitContainer(pod)
+                    ? new TerminationOrdering(pod, running.stream().map(ContainerStatus::name).toList(), clock, waits)
+                    : null;
             try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
                 List<Future<?>> fs = new ArrayList<>();
                 for (ContainerStatus cs : running) {
-                    fs.add(ex.submit(() -> killContainer(pod, cs.id(), cs.name(), "", "", gracePeriodOverride)));
+                    fs.add(ex.submit(() -> killContainer(pod, cs.id(), cs.name(), "", "", gracePeriodOverride, ordering)));
                 }
                 for (Future<?> f : fs) {
                     try {

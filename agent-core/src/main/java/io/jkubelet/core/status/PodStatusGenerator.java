@@ -32,6 +32,8 @@ public final class PodStatusGenerator {
     public static final String CONTAINER_CREATING = "ContainerCreating";
     public static final String POD_INITIALIZING = "PodInitializing";
     public static final String CONTAINER_STATUS_UNKNOWN = "ContainerStatusUnknown";
+    /** Termination message bytes one pod may report in all (upstream {@code MaxPodTerminationMessageLogLength}). */
+    static final int MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH = 12 * 1024;
 
     private final ReasonCache reasonCache;
     private final ContainerProbeView probes;
@@ -68,6 +70,7 @@ public final class PodStatusGenerator {
         s.setInitContainerStatuses(convert(pod, podStatus, orEmpty(oldStatus.getInitContainerStatuses()),
                 PodSpecs.initContainers(pod), hasInit, true));
         setReadiness(pod, s);
+        limitTerminationMessages(pod, s);
 
         List<ContainerStatus> all = new ArrayList<>(s.getContainerStatuses());
         all.addAll(s.getInitContainerStatuses());
@@ -107,6 +110,39 @@ public final class PodStatusGenerator {
         s.setConditions(conditions);
         s.setStartTime(oldStatus.getStartTime());
         return s;
+    }
+
+    /**
+     * Shares the pod's termination message budget evenly between its containers and cuts longer messages
+     * to their share, keeping their beginning (upstream status manager {@code normalizeStatus}).
+     */
+    static void limitTerminationMessages(Pod pod, PodStatus s) {
+        int containers = PodSpecs.containers(pod).size() + PodSpecs.initContainers(pod).size();
+        int bytesPerStatus = containers > 0 ? MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH / containers
+                : MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH;
+        for (List<ContainerStatus> l : List.of(orEmpty(s.getContainerStatuses()), orEmpty(s.getInitContainerStatuses()))) {
+            for (ContainerStatus cs : l) {
+                limit(cs.getState(), bytesPerStatus);
+                limit(cs.getLastState(), bytesPerStatus);
+            }
+        }
+    }
+
+    private static void limit(ContainerState state, int maxBytes) {
+        if (state == null || state.getTerminated() == null || state.getTerminated().getMessage() == null) {
+            return;
+        }
+        String m = state.getTerminated().getMessage();
+        byte[] b = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (b.length <= maxBytes) {
+            return;
+        }
+        // Cut on a character boundary: a UTF-8 continuation byte (10xxxxxx) never starts a character.
+        int end = maxBytes;
+        while (end > 0 && (b[end] & 0xC0) == 0x80) {
+            end--;
+        }
+        state.getTerminated().setMessage(new String(b, 0, end, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** Sets {@code ready} and {@code started} as the probe manager's {@code UpdatePodStatus} does. */

@@ -57,6 +57,9 @@ import java.util.function.Consumer;
  *   <li>processes: nothing runs, so {@link #scriptCommand} says how a command line behaves when it is a
  *       container's command or an exec; an unscripted container runs until stopped or until
  *       {@link #exitContainer} ends it;</li>
+ *   <li>{@link #stopCalls()}: every {@code stopContainer} with its timeout, in call order;
+ *       {@link #holdStops} makes {@code stopContainer} of a container wait (outside the runtime's monitor)
+ *       until the test opens the returned latch, to observe what happens meanwhile;</li>
  *   <li>{@link #watchEvents} listeners receive created/started/stopped/deleted events for sandboxes and
  *       containers, synchronously on the thread that caused them;</li>
  *   <li>every timestamp comes from the injected {@link Clock}; a scripted command that runs for a while
@@ -133,6 +136,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     private final Map<String, String> pullable = new HashMap<>();
     private final Map<String, String> pullFailures = new HashMap<>();
     private final Map<List<String>, Script> scripts = new HashMap<>();
+    private final List<StopCall> stopCalls = new ArrayList<>();
+    private final Map<String, java.util.concurrent.CountDownLatch> heldStops = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Consumer<RuntimeEvent>> listeners = new CopyOnWriteArrayList<>();
     private FilesystemUsage imageFs = new FilesystemUsage("/var/lib/fake-runtime", 100L << 30, 60L << 30, 40L << 30,
             1_000_000, 900_000, 100_000);
@@ -144,6 +149,24 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     }
 
     // ---------------------------------------------------------------- test controls
+
+    /** One {@code stopContainer} call: which container, with which grace period. */
+    public record StopCall(String containerId, Duration timeout) {}
+
+    /** The {@code stopContainer} calls so far, in the order they reached the runtime. */
+    public synchronized List<StopCall> stopCalls() {
+        return List.copyOf(stopCalls);
+    }
+
+    /**
+     * Makes {@code stopContainer(containerId)} wait until the returned latch is opened; the call is recorded
+     * in {@link #stopCalls()} only once it goes on.
+     */
+    public java.util.concurrent.CountDownLatch holdStops(String containerId) {
+        var gate = new java.util.concurrent.CountDownLatch(1);
+        heldStops.put(containerId, gate);
+        return gate;
+    }
 
     /** The port methods called so far, by name, in call order. */
     public synchronized List<String> calls() {
@@ -342,8 +365,22 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     }
 
     @Override
-    public synchronized void stopContainer(String containerId, Duration timeout) {
+    public void stopContainer(String containerId, Duration timeout) {
+        var gate = heldStops.get(containerId);
+        if (gate != null) {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while a test held the stop of " + containerId, e);
+            }
+        }
+        stop(containerId, timeout);
+    }
+
+    private synchronized void stop(String containerId, Duration timeout) {
         record("stopContainer");
+        stopCalls.add(new StopCall(containerId, timeout));
         container(containerId).terminate();
     }
 
