@@ -138,4 +138,24 @@ class PodStatusGeneratorTest {
         PodStatus s = generator.generate(pod, runtime, old, false, List.of(), true);
         assertThat(s.getPhase()).isEqualTo("Succeeded");
     }
+
+    @Test
+    void terminationMessagesShareTheTwelveKiBPodBudget() {
+        Container a = container("a"), b = container("b"), c = container("c"), d = container("d");
+        Pod pod = pod("p", "Always", List.of(), List.of(a, b, c, d));
+        PodStatus s = new PodStatus();
+        List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new java.util.ArrayList<>();
+        for (Container x : List.of(a, b, c, d)) {
+            var st = new io.fabric8.kubernetes.api.model.ContainerStatus();
+            st.setName(x.getName());
+            st.setState(new io.fabric8.kubernetes.api.model.ContainerStateBuilder().withNewTerminated()
+                    .withMessage(x.getName().equals("a") ? "é".repeat(2000) : "short").endTerminated().build());
+            statuses.add(st);
+        }
+        s.setContainerStatuses(statuses);
+        PodStatusGenerator.limitTerminationMessages(pod, s);
+        // 12288 / 4 containers = 3072 bytes each; "é" is two bytes in UTF-8.
+        assertThat(s.getContainerStatuses().get(0).getState().getTerminated().getMessage()).isEqualTo("é".repeat(1536));
+        assertThat(s.getContainerStatuses().get(1).getState().getTerminated().getMessage()).isEqualTo("short");
+    }
 }
