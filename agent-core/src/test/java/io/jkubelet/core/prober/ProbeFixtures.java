@@ -69,6 +69,8 @@ final class ProbeFixtures {
         private final Map<String, ProbeResult> last = new HashMap<>();
         final List<String> calls = new ArrayList<>();
         RuntimeException crash;
+        /** Runs inside every probe, e.g. to move a fake clock by the probe's duration. */
+        Runnable duringProbe = () -> {};
 
         synchronized void answer(String container, ProbeType type, ProbeResult... results) {
             scripts.computeIfAbsent(container + "/" + type, k -> new ArrayDeque<>()).addAll(List.of(results));
@@ -82,6 +84,7 @@ final class ProbeFixtures {
         public synchronized ProbeResult probe(ProbeType type, Pod pod, String podIp, Container container, String containerId) {
             String key = container.getName() + "/" + type;
             calls.add(key + "/" + containerId + "/" + podIp);
+            duringProbe.run();
             if (crash != null) {
                 throw crash;
             }
