@@ -20,9 +20,11 @@ import static org.awaitility.Awaitility.await;
 class ProbeManagerThreadsTest {
     @Test
     void aHangingProbeDoesNotStallTheOtherWorkers() {
+        CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ContainerProber prober = (type, pod, podIp, container, containerId) -> {
             if (container.getName().equals("stuck")) {
+                entered.countDown();
                 try {
                     release.await();
                 } catch (InterruptedException e) {
@@ -41,8 +43,9 @@ class ProbeManagerThreadsTest {
         try (ProbeManager manager = ProbeManager.create(prober, uid -> Optional.of(status), ProbeResultListener.NONE,
                 new ProberMetrics(new PrometheusRegistry()), clock)) {
             manager.addPod(pod);
+            await().atMost(Duration.ofSeconds(10)).until(() -> entered.getCount() == 0);
             await().atMost(Duration.ofSeconds(10)).until(() -> manager.ready("uid-web", fine, "docker://f1"));
-            assertThat(manager.result(ProbeType.READINESS, "docker://s1")).contains(ProbeResult.FAILURE);
+            assertThat(manager.ready("uid-web", stuck, "docker://s1")).isFalse();
 
             release.countDown();
             await().atMost(Duration.ofSeconds(10)).until(() -> manager.ready("uid-web", stuck, "docker://s1"));
