@@ -1,12 +1,5 @@
 package io.jkubelet.core.probe;
 
-import io.jkubelet.core.runtime.ContainerConfig;
-import io.jkubelet.core.runtime.ContainerMetadata;
-import io.jkubelet.core.runtime.LinuxContainerResources;
-import io.jkubelet.core.runtime.LinuxContainerSecurityContext;
-import io.jkubelet.core.runtime.NamespaceOptions;
-import io.jkubelet.core.runtime.PodSandboxConfig;
-import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.runtime.testing.FakeRuntime.Script;
 import io.jkubelet.core.testing.FakeClock;
@@ -15,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,26 +21,7 @@ class ExecProberTest {
 
     @BeforeEach
     void runAContainer() {
-        containerId = runningContainer(runtime);
-    }
-
-    /** A running container on the fake runtime, for exec probes. */
-    static String runningContainer(FakeRuntime runtime) {
-        runtime.addImage("pause:3.9");
-        runtime.addImage("busybox:1.36");
-        PodSandboxConfig sandbox = new PodSandboxConfig(new PodSandboxMetadata("web", "uid-web", "default", 0), "web",
-                "/var/log/pods/x", null, List.of(), Map.of("io.kubernetes.pod.uid", "uid-web"), Map.of(), "",
-                NamespaceOptions.POD_DEFAULT, 0, "pause:3.9", false, Map.of());
-        String sandboxId = runtime.runPodSandbox(sandbox);
-        ContainerConfig config = new ContainerConfig(new ContainerMetadata("app", 0), "busybox:1.36",
-                List.of("sleep", "1000"), List.of(), "", List.of(), List.of(), Map.of(), Map.of(), "app/0.log",
-                false, false, false, new LinuxContainerResources(0, 0, 0, 0, 0),
-                new LinuxContainerSecurityContext(null, null, List.of(), false, false, List.of(), List.of(),
-                        NamespaceOptions.POD_DEFAULT, false));
-        runtime.scriptCommand(List.of("sleep", "1000"), Script.runsForever());
-        String id = runtime.createContainer(sandboxId, config, sandbox);
-        runtime.startContainer(id);
-        return id;
+        containerId = RunningContainers.start(runtime);
     }
 
     @Test
