@@ -124,7 +124,7 @@ final class KubeletApp implements AutoCloseable {
                 oom::clamp);
         boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                CONTAINER_GC_PERIOD, config.maxPods(), serialize);
+                CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion());
         long memoryCapacity = memoryCapacity();
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock),
                 pod -> QosClass.of(pod).value(),
@@ -233,6 +233,11 @@ final class KubeletApp implements AutoCloseable {
             @Override
             public List<Pod> runningPods() {
                 return kubelet.runningPods().stream().map(KubeletApp::toApiPod).flatMap(Optional::stream).toList();
+            }
+
+            @Override
+            public io.prometheus.metrics.model.registry.PrometheusRegistry probeMetrics() {
+                return kubelet.probeMetrics();
             }
         };
         try {

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@link #installAuthNotRequired}: {@code /healthz} ({@code ping} first, then the given checks) and
- *       {@code GET /pods}. Served on every kubelet port (later also /stats and /metrics).
+ *       {@code GET /pods}, {@code GET /metrics/probes}. Served on every kubelet port (later also /stats and
+ *       the other /metrics paths).
  *   <li>{@link #installDebugging}: {@code GET /runningpods/} (later run, exec, attach, portForward,
  *       containerLogs, configz). Only on the authenticated port with {@code enableDebuggingHandlers}.
  *   <li>{@link #installDebuggingDisabled}: the same paths answering 405 {@code Debug endpoints are
@@ -61,13 +62,14 @@ public final class KubeletHandlers {
         this.encoder = encoder;
     }
 
-    /** Registers {@code /healthz} (and one path per check) and {@code GET /pods}. */
+    /** Registers {@code /healthz} (and one path per check), {@code GET /pods} and {@code GET /metrics/probes}. */
     public void installAuthNotRequired(Router.Builder router) {
         List<HealthChecker> checks = new ArrayList<>();
         checks.add(HealthChecker.PING);
         checks.addAll(healthChecks);
         Healthz.install(router, "/healthz", checks);
         router.get(PODS_PATH, Handler.blocking(request -> Response.json(encoder.encode(pods(view.pods())))));
+        MetricsHandlers.installProbes(router, view.probeMetrics());
     }
 
     /** Registers the debugging endpoints this module implements so far: {@code GET /runningpods/}. */

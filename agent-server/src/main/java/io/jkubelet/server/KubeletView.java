@@ -1,6 +1,7 @@
 package io.jkubelet.server;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 
 /**
@@ -25,4 +26,7 @@ public interface KubeletView {
      * @throws Exception when the runtime cannot be listed; the request then gets 500 with its message
      */
     List<Pod> runningPods() throws Exception;
+
+    /** The probe manager's metrics ({@code prober_probe_total}, ...), answering {@code GET /metrics/probes}. */
+    PrometheusRegistry probeMetrics();
 }

@@ -1,6 +1,7 @@
 package io.jkubelet.server;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -9,6 +10,7 @@ final class FakeKubeletView implements KubeletView {
     final AtomicReference<List<Pod>> pods = new AtomicReference<>(List.of());
     final AtomicReference<List<Pod>> running = new AtomicReference<>(List.of());
     final AtomicReference<Exception> runtimeError = new AtomicReference<>();
+    final PrometheusRegistry probeMetrics = new PrometheusRegistry();
 
     @Override
     public List<Pod> pods() {
@@ -22,5 +24,10 @@ final class FakeKubeletView implements KubeletView {
             throw e;
         }
         return running.get();
+    }
+
+    @Override
+    public PrometheusRegistry probeMetrics() {
+        return probeMetrics;
     }
 }

@@ -76,6 +76,29 @@ class ReadOnlyServerTest {
     }
 
     @Test
+    void metricsProbesServesTheProbeRegistryInPrometheusTextFormat() throws Exception {
+        io.prometheus.metrics.core.metrics.Counter.builder().name("prober_probe_total")
+                .help("[ALPHA] Cumulative number of a liveness, readiness or startup probe for a container by result.")
+                .labelNames("probe_type", "result", "container", "pod", "namespace", "pod_uid")
+                .withoutExemplars() // as ProberMetrics: no tracer on the class path
+                .register(view.probeMetrics)
+                .labelValues("Readiness", "successful", "c", "web", "default", "uid-web").inc(3);
+        HttpResponse<String> r = get("/metrics/probes");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(r.body()).contains("# TYPE prober_probe_total counter\n").contains(
+                "prober_probe_total{container=\"c\",namespace=\"default\",pod=\"web\",pod_uid=\"uid-web\","
+                        + "probe_type=\"Readiness\",result=\"successful\"} 3.0\n");
+    }
+
+    @Test
+    void metricsProbesWithNoProbesIsEmpty() throws Exception {
+        HttpResponse<String> r = get("/metrics/probes");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEmpty();
+    }
+
+    @Test
     void podsWithNoPodsHasNullItems() throws Exception {
         assertThat(get("/pods").body()).isEqualTo("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":null}\n");
     }
@@ -208,6 +231,11 @@ class ReadOnlyServerTest {
                     @Override
                     public List<Pod> runningPods() {
                         return List.of();
+                    }
+
+                    @Override
+                    public io.prometheus.metrics.model.registry.PrometheusRegistry probeMetrics() {
+                        return new io.prometheus.metrics.model.registry.PrometheusRegistry();
                     }
                 }, List.of())) {
             URI base = URI.create("http://127.0.0.1:" + other.port());

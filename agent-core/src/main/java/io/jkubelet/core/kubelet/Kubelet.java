@@ -12,13 +12,18 @@ import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.OomScorePolicy;
 import io.jkubelet.core.kuberuntime.PodSpecs;
-import io.jkubelet.core.kuberuntime.ProbeVerdicts;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
+import io.jkubelet.core.lifecycle.HttpGetHookClient;
+import io.jkubelet.core.prober.ProbeManager;
+import io.jkubelet.core.prober.ProbeType;
+import io.jkubelet.core.prober.ProbeUpdate;
+import io.jkubelet.core.prober.Prober;
+import io.jkubelet.core.prober.ProberMetrics;
+import io.jkubelet.core.probe.ProbeResult;
 import io.jkubelet.core.kuberuntime.SyncResult;
 import io.jkubelet.core.pleg.GenericPleg;
 import io.jkubelet.core.pleg.PodLifecycleEvent;
 import io.jkubelet.core.pleg.RunningPod;
-import io.jkubelet.core.status.ContainerProbeView;
 import io.jkubelet.core.status.PodPhases;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
@@ -26,6 +31,7 @@ import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.DaemonThreads;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +80,8 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final PodDirs dirs;
     private final PodWorkers podWorkers;
     private final GenericPleg pleg;
+    private final PrometheusRegistry probeMetrics = new PrometheusRegistry();
+    private final ProbeManager probeManager;
     private final SyncLoop syncLoop = new SyncLoop();
     private final ExecutorService workerExecutor = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timers = DaemonThreads.scheduler("kubelet-timers");
@@ -85,11 +93,13 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         this.dirs = new PodDirs(settings.rootDir());
         this.volumes = new VolumeManager(dirs);
         this.statusManager = new StatusManager(deps.clock());
-        this.statusGenerator = new PodStatusGenerator(reasonCache, ContainerProbeView.NO_PROBES, qosClass);
+        this.probeManager = ProbeManager.create(Prober.create(deps.runtime(), deps.recorder(), settings.kubeletVersion()),
+                statusManager::getPodStatus, this::handleProbeResult, new ProberMetrics(probeMetrics), deps.clock());
+        this.statusGenerator = new PodStatusGenerator(reasonCache, probeManager, qosClass);
         ImageManager images = new ImageManager(deps.images(), deps.recorder(), deps.clock(), settings.serializeImagePulls());
         this.runtimeManager = new RuntimeManager(deps.runtime(), images,
                 new ContainerConfigFactory(settings.node(), oomPolicy), volumes, dirs, settings.node(), deps.recorder(),
-                deps.clock(), io.jkubelet.core.lifecycle.HttpHookClient.UNAVAILABLE);
+                deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
         this.podWorkers = new PodWorkers(this, deps.clock(), settings.syncFrequency(), BACK_OFF_PERIOD, workerExecutor);
         this.pleg = new GenericPleg(deps.runtime(), settings.node().nodeName(),
                 e -> syncLoop.submit(() -> handlePlegEvent(e)), deps.clock(), settings.relistPeriod());
@@ -132,6 +142,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
                     reject(pod, "OutOfpods", rejection.get());
                     continue;
                 }
+                probeManager.addPod(pod);
                 podWorkers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
             }
         });
@@ -185,6 +196,19 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         }
     }
 
+    /**
+     * A probe result changed (on a prober thread). Upstream feeds liveness failures into a pod sync, and
+     * readiness and startup changes into the status manager; here both are a sync of the pod, which kills
+     * what failed and regenerates the status from the probe results.
+     */
+    private void handleProbeResult(ProbeUpdate update) {
+        if (update.type() == ProbeType.LIVENESS && update.result() != ProbeResult.FAILURE) {
+            return; // a liveness success changes nothing the kubelet shows or does
+        }
+        syncLoop.submit(() -> podManager.get(update.podUid())
+                .ifPresent(p -> podWorkers.updatePod(PodWorkers.UpdateType.SYNC, p, null)));
+    }
+
     private void syncDuePods() {
         for (String uid : podWorkers.takeDue()) {
             podManager.get(uid).ifPresent(p -> podWorkers.updatePod(PodWorkers.UpdateType.SYNC, p, null));
@@ -229,7 +253,8 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         if (PodPhases.isTerminal(apiStatus.getPhase())) {
             return PodWorkers.SyncOutcome.TERMINAL;
         }
-        SyncResult result = runtimeManager.syncPod(pod, podStatus, ProbeVerdicts.NONE);
+        probeManager.addPod(pod); // idempotent: a pod is probed from its first sync on (upstream SyncPod)
+        SyncResult result = runtimeManager.syncPod(pod, podStatus, probeManager);
         boolean reasonsChanged = false;
         Duration retryAfter = null;
         for (SyncResult.StartResult r : result.starts()) {
@@ -267,8 +292,11 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     @Override
     public void syncTerminatingPod(Pod pod, Long gracePeriodOverride) {
         String uid = pod.getMetadata().getUid();
+        // A terminating pod's liveness must not restart what is being stopped; readiness goes on until it is.
+        probeManager.stopLivenessAndStartup(pod);
         var podStatus = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         runtimeManager.killPod(pod, podStatus, gracePeriodOverride);
+        probeManager.removePod(pod);
         var after = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (podManager.get(uid).isPresent() && pod.getSpec() != null) {
             statusManager.setPodStatus(pod, generateStatus(pod, after, true));
@@ -314,6 +342,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
                 cleanupRemovedPod(rp.uid());
             }
         }
+        probeManager.cleanupPods(desired);
         statusManager.removeOrphanedStatuses(desired);
         cleanupOrphanedPodDirs(desired);
     }
@@ -428,6 +457,11 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         return syncLoop.secondsSinceLastIteration();
     }
 
+    /** The registry of {@code prober_probe_total} and {@code prober_probe_duration_seconds}, for {@code /metrics/probes}. */
+    public PrometheusRegistry probeMetrics() {
+        return probeMetrics;
+    }
+
     public StatusManager statusManager() {
         return statusManager;
     }
@@ -435,6 +469,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     @Override
     public void close() {
         timers.shutdownNow();
+        probeManager.close();
         pleg.close();
         syncLoop.close();
         workerExecutor.shutdownNow();

@@ -12,6 +12,9 @@ import java.time.Duration;
  * @param relistPeriod the PLEG's safety-net relist period
  * @param containerGcPeriod how often dead containers are collected (1 min)
  * @param maxPods {@code maxPods}
+ * @param kubeletVersion the version the kubelet reports, e.g. {@code v1.30.0}; probes and hooks send it in
+ *     their {@code User-Agent}
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
-                              Duration containerGcPeriod, int maxPods, boolean serializeImagePulls) {}
+                              Duration containerGcPeriod, int maxPods, boolean serializeImagePulls,
+                              String kubeletVersion) {}

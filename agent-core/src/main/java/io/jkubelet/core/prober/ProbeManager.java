@@ -240,6 +240,15 @@ public final class ProbeManager implements ContainerProbeView, ProbeVerdicts, Au
         return results.get(ProbeType.STARTUP).get(containerId).orElse(null) == ProbeResult.FAILURE;
     }
 
+    /**
+     * Whether a running container's startup probe has succeeded (upstream {@code startupManager.Get(id)} is
+     * {@code Success}); asked for sidecars with a startup probe before the next init container starts.
+     */
+    @Override
+    public boolean startupSucceeded(String containerId) {
+        return results.get(ProbeType.STARTUP).get(containerId).orElse(null) == ProbeResult.SUCCESS;
+    }
+
     /** The cached result of one probe of a container, if any. */
     public Optional<ProbeResult> result(ProbeType type, String containerId) {
         return results.get(type).get(containerId);

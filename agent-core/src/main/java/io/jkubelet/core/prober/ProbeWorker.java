@@ -207,11 +207,13 @@ final class ProbeWorker {
             return true;
         }
 
-        if (!c.getContainerID().equals(containerId)) {
+        // The API status says docker://<id>; results are keyed by the runtime's own id, as the kubelet asks.
+        String runtimeId = runtimeId(c.getContainerID());
+        if (!runtimeId.equals(containerId)) {
             if (containerId != null) {
                 results.remove(containerId);
             }
-            containerId = c.getContainerID();
+            containerId = runtimeId;
             results.set(containerId, initialValue, podUid, container.getName());
             // A new container: resume probing. The consecutive-result counters carry over, as upstream's do.
             onHold = false;
@@ -337,5 +339,11 @@ final class ProbeWorker {
 
     boolean onHold() {
         return onHold;
+    }
+
+    /** {@code docker://abc} -> {@code abc}: the id the runtime port and ProbeVerdicts callers use. */
+    static String runtimeId(String apiContainerId) {
+        int i = apiContainerId.indexOf("://");
+        return i < 0 ? apiContainerId : apiContainerId.substring(i + 3);
     }
 }

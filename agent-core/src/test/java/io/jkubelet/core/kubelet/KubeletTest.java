@@ -49,7 +49,7 @@ class KubeletTest {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true),
+                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0"),
                 new KubeletDeps(runtime, runtime, events, clock), p -> "BestEffort", (p, c) -> 1000);
         kubelet.run();
     }

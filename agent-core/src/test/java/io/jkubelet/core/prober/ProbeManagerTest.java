@@ -100,8 +100,8 @@ class ProbeManagerTest {
 
         assertThat(prober.calls("proxy", ProbeType.STARTUP)).as("the status says started already").isZero();
         assertThat(prober.calls("proxy", ProbeType.READINESS)).isEqualTo(1);
-        assertThat(manager.result(ProbeType.READINESS, "docker://p1")).contains(SUCCESS);
-        assertThat(manager.ready("uid-web", sidecar, "docker://p1")).isTrue();
+        assertThat(manager.result(ProbeType.READINESS, "p1")).contains(SUCCESS);
+        assertThat(manager.ready("uid-web", sidecar, "p1")).isTrue();
     }
 
     @Test
@@ -132,8 +132,8 @@ class ProbeManagerTest {
 
         assertThat(manager.workerCount()).isEqualTo(1);
         assertThat(ticker.active()).isEqualTo(1);
-        assertThat(manager.result(ProbeType.READINESS, "docker://a1")).isEmpty();
-        assertThat(manager.result(ProbeType.LIVENESS, "docker://a1")).isEmpty();
+        assertThat(manager.result(ProbeType.READINESS, "a1")).isEmpty();
+        assertThat(manager.result(ProbeType.LIVENESS, "a1")).isEmpty();
         assertThat(scrape()).doesNotContain("pod=\"web\"");
         manager.removePod(pod);
         assertThat(manager.workerCount()).isEqualTo(1);
@@ -151,7 +151,7 @@ class ProbeManagerTest {
         runner.runAll();
 
         assertThat(manager.workerCount()).isZero();
-        assertThat(manager.result(ProbeType.READINESS, "docker://a1")).isEmpty();
+        assertThat(manager.result(ProbeType.READINESS, "a1")).isEmpty();
         assertThat(scrape()).doesNotContain("prober_probe_total{");
     }
 
@@ -200,23 +200,23 @@ class ProbeManagerTest {
         runningPod();
         manager.addPod(pod);
         Container noProbes = Pods.container("plain");
-        assertThat(manager.ready("uid-web", noProbes, "docker://x")).isTrue();
-        assertThat(manager.started("uid-web", noProbes, "docker://x")).isTrue();
+        assertThat(manager.ready("uid-web", noProbes, "x")).isTrue();
+        assertThat(manager.started("uid-web", noProbes, "x")).isTrue();
 
-        assertThat(manager.started("uid-web", sidecar, "docker://p1")).as("startup worker not run yet").isFalse();
-        assertThat(manager.ready("uid-web", app, "docker://a1")).isFalse();
+        assertThat(manager.started("uid-web", sidecar, "p1")).as("startup worker not run yet").isFalse();
+        assertThat(manager.ready("uid-web", app, "a1")).isFalse();
         assertThat(runner.queued).as("an immediate readiness run was asked for").hasSize(1);
         runner.runAll();
-        assertThat(manager.ready("uid-web", app, "docker://a1")).isTrue();
+        assertThat(manager.ready("uid-web", app, "a1")).isTrue();
 
         prober.answer("app", ProbeType.READINESS, FAILURE);
         ticker.fire();
         runner.runAll();
-        assertThat(manager.ready("uid-web", app, "docker://a1")).isFalse();
+        assertThat(manager.ready("uid-web", app, "a1")).isFalse();
 
         manager.removePod(pod);
         runner.runAll(); // the readiness run the last call asked for
-        assertThat(manager.ready("uid-web", app, "docker://a1")).as("no worker: upstream counts it ready").isTrue();
+        assertThat(manager.ready("uid-web", app, "a1")).as("no worker: upstream counts it ready").isTrue();
     }
 
     @Test

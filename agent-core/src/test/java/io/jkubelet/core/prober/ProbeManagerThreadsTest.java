@@ -44,11 +44,11 @@ class ProbeManagerThreadsTest {
                 new ProberMetrics(new PrometheusRegistry()), clock)) {
             manager.addPod(pod);
             await().atMost(Duration.ofSeconds(10)).until(() -> entered.getCount() == 0);
-            await().atMost(Duration.ofSeconds(10)).until(() -> manager.ready("uid-web", fine, "docker://f1"));
-            assertThat(manager.ready("uid-web", stuck, "docker://s1")).isFalse();
+            await().atMost(Duration.ofSeconds(10)).until(() -> manager.ready("uid-web", fine, "f1"));
+            assertThat(manager.ready("uid-web", stuck, "s1")).isFalse();
 
             release.countDown();
-            await().atMost(Duration.ofSeconds(10)).until(() -> manager.ready("uid-web", stuck, "docker://s1"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> manager.ready("uid-web", stuck, "s1"));
 
             manager.removePod(pod);
             await().atMost(Duration.ofSeconds(10)).until(() -> manager.workerCount() == 0);

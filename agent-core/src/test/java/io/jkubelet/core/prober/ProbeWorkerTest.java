@@ -58,9 +58,9 @@ class ProbeWorkerTest {
             assertThat(worker(pod, "app", type).doProbe()).isTrue();
         }
 
-        assertThat(manager.result(ProbeType.READINESS, "docker://a1")).contains(FAILURE);
-        assertThat(manager.result(ProbeType.LIVENESS, "docker://a1")).contains(SUCCESS);
-        assertThat(manager.result(ProbeType.STARTUP, "docker://a1")).contains(UNKNOWN);
+        assertThat(manager.result(ProbeType.READINESS, "a1")).contains(FAILURE);
+        assertThat(manager.result(ProbeType.LIVENESS, "a1")).contains(SUCCESS);
+        assertThat(manager.result(ProbeType.STARTUP, "a1")).contains(UNKNOWN);
         assertThat(prober.calls).as("still within initialDelaySeconds").isEmpty();
         assertThat(updates).extracting(ProbeUpdate::type, ProbeUpdate::result).containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple(ProbeType.READINESS, FAILURE),
@@ -69,7 +69,7 @@ class ProbeWorkerTest {
         assertThat(updates).allSatisfy(u -> {
             assertThat(u.podUid()).isEqualTo("uid-web");
             assertThat(u.containerName()).isEqualTo("app");
-            assertThat(u.containerId()).isEqualTo("docker://a1");
+            assertThat(u.containerId()).isEqualTo("a1");
         });
     }
 
@@ -93,9 +93,9 @@ class ProbeWorkerTest {
 
         w.doProbe(); w.doProbe(); w.doProbe(); // F F S: the run of failures is broken
         w.doProbe(); w.doProbe();              // F F
-        assertThat(manager.livenessFailed("docker://a1")).isFalse();
+        assertThat(manager.livenessFailed("a1")).isFalse();
         w.doProbe();                           // third consecutive failure
-        assertThat(manager.livenessFailed("docker://a1")).isTrue();
+        assertThat(manager.livenessFailed("a1")).isTrue();
         assertThat(w.onHold()).isTrue();
 
         w.doProbe(); w.doProbe();
@@ -107,12 +107,12 @@ class ProbeWorkerTest {
         w.doProbe();
         assertThat(w.onHold()).isFalse();
         assertThat(prober.calls("app", ProbeType.LIVENESS)).isEqualTo(7);
-        assertThat(manager.livenessFailed("docker://a2")).isFalse();
-        assertThat(manager.result(ProbeType.LIVENESS, "docker://a1")).as("old container forgotten").isEmpty();
+        assertThat(manager.livenessFailed("a2")).isFalse();
+        assertThat(manager.result(ProbeType.LIVENESS, "a1")).as("old container forgotten").isEmpty();
         assertThat(updates).extracting(ProbeUpdate::containerId, ProbeUpdate::result).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("docker://a1", SUCCESS),
-                org.assertj.core.groups.Tuple.tuple("docker://a1", FAILURE),
-                org.assertj.core.groups.Tuple.tuple("docker://a2", SUCCESS));
+                org.assertj.core.groups.Tuple.tuple("a1", SUCCESS),
+                org.assertj.core.groups.Tuple.tuple("a1", FAILURE),
+                org.assertj.core.groups.Tuple.tuple("a2", SUCCESS));
     }
 
     @Test
@@ -124,17 +124,17 @@ class ProbeWorkerTest {
         prober.answer("app", ProbeType.READINESS, SUCCESS, SUCCESS, SUCCESS, FAILURE, FAILURE, FAILURE, WARNING, WARNING);
 
         w.doProbe();
-        assertThat(manager.ready("uid-web", spec, "docker://a1")).isFalse();
+        assertThat(manager.ready("uid-web", spec, "a1")).isFalse();
         w.doProbe();
-        assertThat(manager.ready("uid-web", spec, "docker://a1")).isTrue();
+        assertThat(manager.ready("uid-web", spec, "a1")).isTrue();
         w.doProbe();
         w.doProbe();
-        assertThat(manager.ready("uid-web", spec, "docker://a1")).as("one failure is below the threshold").isTrue();
+        assertThat(manager.ready("uid-web", spec, "a1")).as("one failure is below the threshold").isTrue();
         w.doProbe();
-        assertThat(manager.ready("uid-web", spec, "docker://a1")).isFalse();
+        assertThat(manager.ready("uid-web", spec, "a1")).isFalse();
         w.doProbe();
         w.doProbe(); w.doProbe(); // a warning counts as success
-        assertThat(manager.ready("uid-web", spec, "docker://a1")).isTrue();
+        assertThat(manager.ready("uid-web", spec, "a1")).isTrue();
 
         assertThat(updates).extracting(ProbeUpdate::result).as("the listener hears changes only")
                 .containsExactly(FAILURE, SUCCESS, FAILURE, SUCCESS);
@@ -166,10 +166,10 @@ class ProbeWorkerTest {
         prober.answer("app", ProbeType.STARTUP, FAILURE, SUCCESS);
 
         liveness.doProbe(); readiness.doProbe(); startup.doProbe();
-        assertThat(prober.calls).containsExactly("app/STARTUP/docker://a1/10.88.0.7");
-        assertThat(manager.started("uid-web", spec, "docker://a1")).isFalse();
+        assertThat(prober.calls).containsExactly("app/STARTUP/a1/10.88.0.7");
+        assertThat(manager.started("uid-web", spec, "a1")).isFalse();
         startup.doProbe();
-        assertThat(manager.started("uid-web", spec, "docker://a1")).isTrue();
+        assertThat(manager.started("uid-web", spec, "a1")).isTrue();
         assertThat(startup.onHold()).as("a startup verdict is final for this container").isTrue();
 
         // The status manager now reports the container started.
@@ -188,10 +188,10 @@ class ProbeWorkerTest {
         prober.answer("app", ProbeType.STARTUP, FAILURE);
 
         startup.doProbe();
-        assertThat(manager.startupFailed("docker://a1")).isFalse();
+        assertThat(manager.startupFailed("a1")).isFalse();
         startup.doProbe();
-        assertThat(manager.startupFailed("docker://a1")).isTrue();
-        assertThat(manager.livenessFailed("docker://a1")).isFalse();
+        assertThat(manager.startupFailed("a1")).isTrue();
+        assertThat(manager.livenessFailed("a1")).isFalse();
     }
 
     @ParameterizedTest(name = "pod restartPolicy {0}, sidecar {1}: worker goes on = {2}")
@@ -204,16 +204,16 @@ class ProbeWorkerTest {
         if (sidecar) {
             c.setRestartPolicy("Always");
             pod = Pods.pod("web", restartPolicy, List.of(c), List.of(Pods.container("main")));
-            status = status("Running", List.of(terminated("app", "docker://a1")), List.of());
+            status = status("Running", List.of(terminated("app", "a1")), List.of());
         } else {
             pod = Pods.pod("web", restartPolicy, List.of(), List.of(c));
-            status = status("Running", List.of(), List.of(terminated("app", "docker://a1")));
+            status = status("Running", List.of(), List.of(terminated("app", "a1")));
         }
         report(pod, status);
         ProbeWorker w = worker(pod, "app", ProbeType.READINESS);
 
         assertThat(w.doProbe()).isEqualTo(keepGoing);
-        assertThat(manager.result(ProbeType.READINESS, "docker://a1")).contains(FAILURE);
+        assertThat(manager.result(ProbeType.READINESS, "a1")).contains(FAILURE);
         assertThat(prober.calls).isEmpty();
     }
 
@@ -233,9 +233,9 @@ class ProbeWorkerTest {
         prober.answer("app", ProbeType.READINESS, SUCCESS);
 
         assertThat(worker(pod, "app", ProbeType.LIVENESS).doProbe()).isFalse();
-        assertThat(manager.result(ProbeType.LIVENESS, "docker://a1")).contains(SUCCESS);
+        assertThat(manager.result(ProbeType.LIVENESS, "a1")).contains(SUCCESS);
         assertThat(worker(pod, "app", ProbeType.READINESS).doProbe()).as("readiness goes on").isTrue();
-        assertThat(prober.calls).containsExactly("app/READINESS/docker://a1/10.88.0.7");
+        assertThat(prober.calls).containsExactly("app/READINESS/a1/10.88.0.7");
     }
 
     @Test
@@ -246,8 +246,8 @@ class ProbeWorkerTest {
         prober.answer("app", ProbeType.LIVENESS, FAILURE, UNKNOWN, FAILURE);
 
         w.doProbe(); w.doProbe();
-        assertThat(manager.livenessFailed("docker://a1")).as("the errored run neither counts nor breaks the run").isFalse();
+        assertThat(manager.livenessFailed("a1")).as("the errored run neither counts nor breaks the run").isFalse();
         w.doProbe();
-        assertThat(manager.livenessFailed("docker://a1")).isTrue();
+        assertThat(manager.livenessFailed("a1")).isTrue();
     }
 }
