@@ -83,7 +83,9 @@ class LifecycleIT extends AgentTestBase {
                           postStart:
                             httpGet: {host: 127.0.0.1, port: %d, path: /hook}
                     """.formatted(IMAGE, target.port()));
-            Pod pod = awaitPod("hook", Duration.ofSeconds(60), AgentTestBase::running);
+            // The container shows running as soon as it starts; the hook runs right after.
+            await().atMost(Duration.ofSeconds(60)).until(() -> !target.requestsTo("/hook").isEmpty());
+            Pod pod = awaitPod("hook", Duration.ofSeconds(30), AgentTestBase::running);
             assertThat(container(pod, "c").orElseThrow().getRestartCount()).isZero();
             assertThat(target.requestsTo("/hook")).hasSize(1);
             assertThat(target.requestsTo("/hook").get(0).header("User-Agent")).isEqualTo("kube-lifecycle/1.30");

@@ -45,6 +45,8 @@ public final class HttpProber {
     public static final int MAX_RESP_BODY_LENGTH = 10 * 1024;
     /** Go's default redirect limit, which upstream keeps for same-host redirects. */
     public static final int MAX_REDIRECTS = 10;
+    /** The longest wait any request gets, whatever its caller asks. */
+    static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
     private static final Set<Integer> FOLLOWED_REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
@@ -88,7 +90,8 @@ public final class HttpProber {
      *     connection refused, timeout, TLS failure, malformed response, too many redirects
      */
     public HttpGetResponse get(HttpGetRequest request, Duration timeout) throws IOException {
-        long deadline = System.nanoTime() + Math.max(1, timeout.toNanos());
+        // Hooks pass an unbounded timeout (HandlerRunner.NO_TIMEOUT): cap it so the deadline cannot overflow.
+        long deadline = System.nanoTime() + Math.max(1, timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toNanos() : timeout.toNanos());
         List<HttpGetRequest> via = new ArrayList<>();
         HttpGetRequest current = request;
         while (true) {

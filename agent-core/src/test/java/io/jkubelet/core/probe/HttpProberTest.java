@@ -120,6 +120,12 @@ class HttpProberTest {
     }
 
     @Test
+    void anUnboundedTimeoutAsHooksGiveIsServed() throws Exception {
+        // postStart hooks run without a timeout (HandlerRunner.NO_TIMEOUT): the deadline must not overflow.
+        assertThat(prober.get(get("/ok"), io.jkubelet.core.lifecycle.HandlerRunner.NO_TIMEOUT).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void anErrorStatusFailsWithoutShowingTheBody() {
         assertThat(prober.probe(get("/fail"), TIMEOUT))
                 .isEqualTo(ProbeOutcome.failure("HTTP probe failed with statuscode: 503"));
