@@ -36,4 +36,16 @@ public record ContainerStatus(
     public String containerId() {
         return runtimeType + "://" + id;
     }
+
+    /**
+     * The runtime's own id from the API's {@code docker://<id>} (the inverse of {@link #containerId()}):
+     * what the runtime port, the probe results and {@code ProbeVerdicts} are keyed by. Null gives "".
+     */
+    public static String runtimeId(String apiContainerId) {
+        if (apiContainerId == null) {
+            return "";
+        }
+        int i = apiContainerId.indexOf("://");
+        return i < 0 ? apiContainerId : apiContainerId.substring(i + 3);
+    }
 }

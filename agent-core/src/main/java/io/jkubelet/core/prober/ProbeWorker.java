@@ -208,7 +208,7 @@ final class ProbeWorker {
         }
 
         // The API status says docker://<id>; results are keyed by the runtime's own id, as the kubelet asks.
-        String runtimeId = runtimeId(c.getContainerID());
+        String runtimeId = io.jkubelet.core.container.ContainerStatus.runtimeId(c.getContainerID());
         if (!runtimeId.equals(containerId)) {
             if (containerId != null) {
                 results.remove(containerId);
@@ -339,11 +339,5 @@ final class ProbeWorker {
 
     boolean onHold() {
         return onHold;
-    }
-
-    /** {@code docker://abc} -> {@code abc}: the id the runtime port and ProbeVerdicts callers use. */
-    static String runtimeId(String apiContainerId) {
-        int i = apiContainerId.indexOf("://");
-        return i < 0 ? apiContainerId : apiContainerId.substring(i + 3);
     }
 }

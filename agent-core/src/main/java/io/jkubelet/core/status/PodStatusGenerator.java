@@ -171,12 +171,7 @@ public final class PodStatusGenerator {
     }
 
     private static String containerId(ContainerStatus cs) {
-        String id = cs.getContainerID();
-        if (id == null) {
-            return "";
-        }
-        int i = id.indexOf("://");
-        return i < 0 ? id : id.substring(i + 3);
+        return io.jkubelet.core.container.ContainerStatus.runtimeId(cs.getContainerID());
     }
 
     private List<ContainerStatus> convert(Pod pod, io.jkubelet.core.container.PodStatus podStatus,
