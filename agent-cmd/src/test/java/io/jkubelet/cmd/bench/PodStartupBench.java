@@ -112,11 +112,7 @@ public final class PodStartupBench {
         String node = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         Path dir = Files.createTempDirectory("jkubelet-bench");
         Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Process agent = new ProcessBuilder(launcher, "--hostname-override", node, "--pod-manifest-path", manifests.toString(),
-                "--root-dir", dir.resolve("root").toString(), "--pod-logs-dir", dir.resolve("pods").toString(),
-                "--container-logs-dir", dir.resolve("containers").toString(), "--healthz-port", "0",
-                "--read-only-port", "0")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        Process agent = startAgent(launcher, node, dir, manifests, "--read-only-port", "0");
         try {
             // Let the agent start fully before the burst: the burst measures pod start, not JVM start.
             waitFor(() -> log(dir).contains("jkubelet started"), Duration.ofSeconds(30), "agent start");
@@ -148,6 +144,19 @@ public final class PodStartupBench {
             agent.waitFor(15, TimeUnit.SECONDS);
             removeLabelled(docker, "io.jkubelet.node.name=" + node);
         }
+    }
+
+    /**
+     * Starts the agent through the launcher with its own node name and directories under {@code dir}, its
+     * log in {@code dir/agent.log}; {@code extraArgs} add or override flags.
+     */
+    static Process startAgent(String launcher, String node, Path dir, Path manifests, String... extraArgs) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(launcher, "--hostname-override", node,
+                "--pod-manifest-path", manifests.toString(), "--root-dir", dir.resolve("root").toString(),
+                "--pod-logs-dir", dir.resolve("pods").toString(), "--container-logs-dir", dir.resolve("containers").toString(),
+                "--healthz-port", "0"));
+        cmd.addAll(List.of(extraArgs));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
     }
 
     interface Check {

@@ -55,11 +55,8 @@ public final class ProbesBench {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Process agent = new ProcessBuilder(launcher, "--hostname-override", node, "--pod-manifest-path", manifests.toString(),
-                "--root-dir", dir.resolve("root").toString(), "--pod-logs-dir", dir.resolve("pods").toString(),
-                "--container-logs-dir", dir.resolve("containers").toString(), "--healthz-port", "0",
-                "--read-only-port", Integer.toString(port), "--max-pods", Integer.toString(Math.max(110, pods)))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        Process agent = PodStartupBench.startAgent(launcher, node, dir, manifests,
+                "--read-only-port", Integer.toString(port), "--max-pods", Integer.toString(Math.max(110, pods)));
         long pid = agent.pid();
         try {
             PodStartupBench.waitFor(() -> PodStartupBench.log(dir).contains("jkubelet started"), Duration.ofSeconds(30), "agent start");
