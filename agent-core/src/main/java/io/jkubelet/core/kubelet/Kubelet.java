@@ -142,7 +142,6 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
                     reject(pod, "OutOfpods", rejection.get());
                     continue;
                 }
-                probeManager.addPod(pod);
                 podWorkers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
             }
         });
