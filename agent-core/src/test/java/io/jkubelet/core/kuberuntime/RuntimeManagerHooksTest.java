@@ -134,8 +134,10 @@ class RuntimeManagerHooksTest {
 
     @Test
     void preStopIsCutOffAtTheGracePeriod() throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
         httpBehaviour = (a, c, h, t) -> {
+            entered.countDown();
             try {
                 new CountDownLatch(1).await();
             } catch (InterruptedException e) {
@@ -143,8 +145,12 @@ class RuntimeManagerHooksTest {
                 throw e;
             }
         };
-        // The grace period passes without waiting for it.
+        // The grace period passes without waiting for it, once the hook is under way (an interrupt that came
+        // earlier would stop it before its request and prove nothing).
         waits = (latch, timeout) -> {
+            if (!entered.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the hook never started its request");
+            }
             clock.advance(timeout);
             return false;
         };
