@@ -94,6 +94,10 @@ final class KubeletApp implements AutoCloseable {
                     + ": joining a cluster through the apiserver is not supported yet; run without --kubeconfig for a standalone node");
         }
 
+        // TLS and auth are settled first, as upstream does: a bad certificate or an auth mode that cannot be
+        // served ends the process before any pod is touched.
+        Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC());
+
         OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
         try {
             oom.apply(config.oomScoreAdj());
@@ -140,7 +144,7 @@ final class KubeletApp implements AutoCloseable {
         Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
         closeables.add(dispatcher::interrupt);
         kubelet.run();
-        startServers(config, kubelet);
+        startServers(config, kubelet, secure);
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
@@ -221,7 +225,8 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private void startServers(KubeletConfiguration config, Kubelet kubelet) throws StartupException {
+    private void startServers(KubeletConfiguration config, Kubelet kubelet, Optional<SecureServing> secure)
+            throws StartupException {
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())));
         KubeletView view = new KubeletView() {
@@ -241,6 +246,9 @@ final class KubeletApp implements AutoCloseable {
             }
         };
         try {
+            if (secure.isPresent()) {
+                closeables.add(secure.get().start(view, checks, v -> setVerbosity(v)));
+            }
             if (config.readOnlyPort() > 0) {
                 closeables.add(ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
                         !Boolean.FALSE.equals(config.enableDebuggingHandlers())));

@@ -154,9 +154,15 @@ public final class PodStartupBench {
         List<String> cmd = new ArrayList<>(List.of(launcher, "--hostname-override", node,
                 "--pod-manifest-path", manifests.toString(), "--root-dir", dir.resolve("root").toString(),
                 "--pod-logs-dir", dir.resolve("pods").toString(), "--container-logs-dir", dir.resolve("containers").toString(),
-                "--healthz-port", "0"));
+                "--healthz-port", "0", "--port", Integer.toString(freePort()), "--cert-dir", dir.resolve("pki").toString()));
         cmd.addAll(List.of(extraArgs));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+    }
+
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
     interface Check {

@@ -34,6 +34,7 @@ final class Agent implements AutoCloseable {
     final Path log;
     final int readOnlyPort;
     final int healthzPort;
+    final int port;
     private final List<String> extraArgs;
     private Process process;
     private int starts;
@@ -47,6 +48,7 @@ final class Agent implements AutoCloseable {
         this.log = dir.resolve("agent.log");
         this.readOnlyPort = freePort();
         this.healthzPort = freePort();
+        this.port = freePort();
         this.extraArgs = List.copyOf(extraArgs);
     }
 
@@ -74,6 +76,8 @@ final class Agent implements AutoCloseable {
                 "--container-logs-dir", containerLogs.toString(),
                 "--read-only-port", Integer.toString(readOnlyPort),
                 "--healthz-port", Integer.toString(healthzPort),
+                "--port", Integer.toString(port),
+                "--cert-dir", dir.resolve("pki").toString(),
                 "--file-check-frequency", "5s",
                 "--v", "4"));
         cmd.addAll(extraArgs);

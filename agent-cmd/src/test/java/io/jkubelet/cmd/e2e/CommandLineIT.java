@@ -83,8 +83,35 @@ class CommandLineIT {
     void unreachableRuntimeEndpointNamesItAndHowToStartDocker() throws Exception {
         Exit e = run("--container-runtime-endpoint", "unix://" + dir.resolve("no-docker.sock"),
                 "--hostname-override", "cli-test", "--root-dir", dir.resolve("root").toString(),
-                "--healthz-port", "0", "--read-only-port", "0");
+                "--healthz-port", "0", "--read-only-port", "0", "--cert-dir", dir.resolve("pki").toString());
         assertThat(e.code()).isEqualTo(1);
         assertThat(e.output()).contains("unix://" + dir.resolve("no-docker.sock")).contains("dockerd");
+    }
+
+    @Test
+    void webhookAuthWithoutAnApiserverFailsClosedAtStartUp() throws Exception {
+        // A config file brings v1beta1's defaults: token webhook on, authorization Webhook. With no
+        // apiserver to ask, the kubelet refuses to start rather than serve 10250 open.
+        Path config = dir.resolve("webhook.yaml");
+        Files.writeString(config, """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                healthzPort: 0
+                """);
+        Exit e = run("--config", config.toString(), "--hostname-override", "cli-test", "--root-dir",
+                dir.resolve("root").toString(), "--cert-dir", dir.resolve("pki").toString());
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).contains("no client provided, cannot use webhook authentication");
+
+        Exit authz = run("--config", config.toString(), "--authentication-token-webhook=false", "--anonymous-auth=true", "--hostname-override",
+                "cli-test", "--root-dir", dir.resolve("root").toString(), "--cert-dir", dir.resolve("pki").toString());
+        assertThat(authz.code()).isEqualTo(1);
+        assertThat(authz.output()).contains("no client provided, cannot use webhook authorization");
+
+        Exit badCert = run("--tls-cert-file", dir.resolve("none.crt").toString(), "--tls-private-key-file",
+                dir.resolve("none.key").toString(), "--hostname-override", "cli-test", "--root-dir",
+                dir.resolve("root").toString(), "--healthz-port", "0", "--read-only-port", "0");
+        assertThat(badCert.code()).isEqualTo(1);
+        assertThat(badCert.output()).contains("certificate file " + dir.resolve("none.crt") + " does not exist");
     }
 }

@@ -79,13 +79,22 @@ public final class HttpServer implements AutoCloseable {
      * @throws IOException naming the server and address when the address cannot be bound
      */
     public static HttpServer start(HttpServerConfig config, Router router) throws IOException {
+        return start(config, router, null, null);
+    }
+
+    /**
+     * As {@link #start(HttpServerConfig, Router)}, speaking TLS with {@code tls} (null for plain HTTP) and
+     * running {@code filter} (null for none) before routing every request.
+     */
+    public static HttpServer start(HttpServerConfig config, Router router, io.netty.handler.ssl.SslContext tls,
+            RequestFilter filter) throws IOException {
         EventLoopGroup group =
                 new MultiThreadIoEventLoopGroup(
                         config.ioThreads(), new DefaultThreadFactory("jk-" + config.name() + "-io"), NioIoHandler.newFactory());
         ExecutorService executor =
                 Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("jk-" + config.name() + "-handler-", 0).factory());
         ChannelGroup connections = new DefaultChannelGroup(config.name() + "-connections", GlobalEventExecutor.INSTANCE);
-        RequestDispatcher dispatcher = new RequestDispatcher(config, router, executor);
+        RequestDispatcher dispatcher = new RequestDispatcher(config, router, executor, filter);
         // Go reads up to MaxHeaderBytes plus 4096 bytes of slack (initialReadLimitSize) before it answers
         // 431; the same limit applies here to the request line and to the header block.
         int headerLimit = config.maxHeaderBytes() + 4096;
@@ -102,6 +111,11 @@ public final class HttpServer implements AutoCloseable {
                                     @Override
                                     protected void initChannel(SocketChannel ch) {
                                         connections.add(ch);
+                                        if (tls != null) {
+                                            // The idle handler below also bounds a client that never
+                                            // finishes its handshake.
+                                            ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                                        }
                                         ch.pipeline()
                                                 .addLast("idle", new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
                                                 .addLast("codec", new HttpServerCodec(decoderConfig))

@@ -67,12 +67,19 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final HttpServerConfig config;
     private final Router router;
     private final ExecutorService handlerExecutor;
+    private final RequestFilter filter;
     private volatile boolean shuttingDown;
 
     RequestDispatcher(HttpServerConfig config, Router router, ExecutorService handlerExecutor) {
+        this(config, router, handlerExecutor, null);
+    }
+
+    /** @param filter runs before routing on every request; null for none */
+    RequestDispatcher(HttpServerConfig config, Router router, ExecutorService handlerExecutor, RequestFilter filter) {
         this.config = config;
         this.router = router;
         this.handlerExecutor = handlerExecutor;
+        this.filter = filter;
     }
 
     @Override
@@ -171,6 +178,53 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request) {
+        if (filter == null) {
+            route(ctx, conn, exchange, request);
+            return;
+        }
+        List<java.security.cert.X509Certificate> peer = peerCertificates(ctx);
+        try {
+            handlerExecutor.execute(() -> {
+                Response answer;
+                try {
+                    answer = filter.filter(request, peer);
+                } catch (Exception | LinkageError | AssertionError e) {
+                    log.warn("{} server: request filter for {} {} failed", config.name(), request.method(), request.path(), e);
+                    answer = Response.goError(500, "Internal Server Error");
+                }
+                Response denied = answer;
+                ctx.channel().eventLoop().execute(() -> {
+                    if (denied != null) {
+                        write(ctx, conn, exchange, denied, false);
+                    } else {
+                        route(ctx, conn, exchange, request);
+                    }
+                });
+            });
+        } catch (RejectedExecutionException e) {
+            write(ctx, conn, exchange, Response.goError(503, "Service Unavailable"), true);
+        }
+    }
+
+    private static List<java.security.cert.X509Certificate> peerCertificates(ChannelHandlerContext ctx) {
+        io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+        if (tls == null) {
+            return List.of();
+        }
+        try {
+            List<java.security.cert.X509Certificate> chain = new ArrayList<>();
+            for (java.security.cert.Certificate c : tls.engine().getSession().getPeerCertificates()) {
+                if (c instanceof java.security.cert.X509Certificate x) {
+                    chain.add(x);
+                }
+            }
+            return List.copyOf(chain);
+        } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+            return List.of();
+        }
+    }
+
+    private void route(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request) {
         Router.Match match = router.match(request.method(), request.path());
         switch (match) {
             case Router.Found found -> {

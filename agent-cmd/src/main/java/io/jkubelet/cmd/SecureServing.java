@@ -1,0 +1,89 @@
+package io.jkubelet.cmd;
+
+import io.jkubelet.core.apis.config.KubeletConfigCodec;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.server.DebugHandlers;
+import io.jkubelet.server.KubeletHandlers;
+import io.jkubelet.server.KubeletView;
+import io.jkubelet.server.SecureServer;
+import io.jkubelet.server.auth.AuthConfigException;
+import io.jkubelet.server.auth.AuthFilter;
+import io.jkubelet.server.auth.KubeletAuth;
+import io.jkubelet.server.healthz.HealthChecker;
+import io.jkubelet.server.http.HttpServerConfig;
+import io.jkubelet.server.tls.ServerTls;
+import io.jkubelet.server.tls.ServingCertificate;
+import io.jkubelet.server.tls.TlsConfigException;
+import io.netty.handler.ssl.SslContext;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.IntConsumer;
+
+/**
+ * The secure server's set-up, split as upstream splits it: TLS ({@code InitializeTLS}) and authentication
+ * and authorization ({@code BuildAuth}) are settled before anything runs, so that a bad certificate or an
+ * auth mode that cannot be served ends the process at once; the server itself starts with the others.
+ */
+final class SecureServing {
+
+    private final KubeletConfiguration config;
+    private final SslContext tls;
+    private final AuthFilter auth;
+    private final ServingCertificate certificate;
+
+    private SecureServing(KubeletConfiguration config, SslContext tls, AuthFilter auth, ServingCertificate certificate) {
+        this.config = config;
+        this.tls = tls;
+        this.auth = auth;
+        this.certificate = certificate;
+    }
+
+    /**
+     * Loads or generates the serving certificate and builds the auth filter; empty when {@code
+     * enableServer} is false.
+     *
+     * @throws KubeletApp.StartupException naming the setting or file that is wrong
+     */
+    static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock)
+            throws KubeletApp.StartupException {
+        if (Boolean.FALSE.equals(config.enableServer())) {
+            return Optional.empty();
+        }
+        try {
+            ServingCertificate certificate = ServingCertificate.resolve(config.tlsCertFile(), config.tlsPrivateKeyFile(),
+                    Path.of(flags.certDirectory()), nodeName, clock.instant());
+            String caFile = config.authentication().x509().clientCAFile();
+            List<X509Certificate> clientCAs = caFile == null || caFile.isEmpty()
+                    ? List.of()
+                    : ServingCertificate.readCertificates(Path.of(caFile), "authentication.x509.clientCAFile (--client-ca-file)");
+            SslContext tls = ServerTls.context(certificate, config.tlsMinVersion(), config.tlsCipherSuites(), clientCAs);
+            // Standalone: there is no apiserver to review tokens or access, so the webhook modes are refused.
+            AuthFilter auth = KubeletAuth.filter(config.authentication(), config.authorization(), nodeName, clientCAs,
+                    Optional.empty(), Optional.empty(), clock);
+            return Optional.of(new SecureServing(config, tls, auth, certificate));
+        } catch (TlsConfigException e) {
+            throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+        } catch (AuthConfigException e) {
+            throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+        }
+    }
+
+    /** Starts serving on {@code address:port}. */
+    SecureServer start(KubeletView view, List<HealthChecker> checks, IntConsumer verbosity) throws IOException {
+        boolean debugging = !Boolean.FALSE.equals(config.enableDebuggingHandlers());
+        byte[] configz = KubeletConfigCodec.toJson(config).getBytes(StandardCharsets.UTF_8);
+        HttpServerConfig http = HttpServerConfig.kubeletDefaults("secure", InetAddress.getByName(config.address()), config.port());
+        return SecureServer.start(http, tls, auth, new KubeletHandlers(view, checks), debugging,
+                new DebugHandlers(() -> configz, verbosity));
+    }
+
+    Path certFile() {
+        return certificate.certFile();
+    }
+}
