@@ -228,7 +228,10 @@ final class KubeletApp implements AutoCloseable {
     private void startServers(KubeletConfiguration config, Kubelet kubelet, Optional<SecureServing> secure)
             throws StartupException {
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
-                HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())));
+                HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())),
+                // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
+                // node object, so the relist's staleness is a check of its own here.
+                HealthChecker.named("pleg", kubelet::plegHealth));
         KubeletView view = new KubeletView() {
             @Override
             public List<Pod> pods() {

@@ -73,16 +73,20 @@ public final class ProbesBench {
             Sample probed = sample(pid, seconds);
             String after = get(port, "/metrics/probes");
             Histogram agentHist = Histogram.parse(after).minus(Histogram.parse(before));
+            Map<String, Double> results = probeTotals(after);
+            probeTotals(before).forEach((result, n) -> results.merge(result, -n, Double::sum));
+            double allProbes = results.values().stream().mapToDouble(Double::doubleValue).sum();
 
             List<String> ips = podIps(port);
             List<Double> raw = rawProbes(ips, 2 * pods, Math.min(seconds, 30));
             Histogram rawHist = Histogram.of(raw);
             Collections.sort(raw);
 
-            System.out.printf("| phase | pods | agent RSS (MiB) | agent CPU (cores) | probes/s |%n|---|---:|---:|---:|---:|%n");
-            System.out.printf("| no probes | %d | %.1f | %.4f | 0 |%n", pods, idle.rssMiB, idle.cores);
-            System.out.printf("| liveness + readiness every 1 s | %d | %.1f | %.4f | %.1f |%n", pods, probed.rssMiB,
-                    probed.cores, agentHist.count / probed.seconds);
+            System.out.printf("| phase | pods | agent RSS (MiB) | agent CPU (cores) | probes/s (expected) | not successful |%n"
+                    + "|---|---:|---:|---:|---:|---|%n");
+            System.out.printf("| no probes | %d | %.1f | %.4f | 0 | |%n", pods, idle.rssMiB, idle.cores);
+            System.out.printf("| liveness + readiness every 1 s | %d | %.1f | %.4f | %.1f (%d) | %s |%n", pods, probed.rssMiB,
+                    probed.cores, allProbes / probed.seconds, 2 * pods, notSuccessful(results));
             System.out.printf("%n| probe latency (ms) | p50 | p90 | p99 |%n|---|---:|---:|---:|%n");
             System.out.printf("| agent, from its histogram | %.2f | %.2f | %.2f |%n", agentHist.quantile(0.5) * 1e3,
                     agentHist.quantile(0.9) * 1e3, agentHist.quantile(0.99) * 1e3);
@@ -213,6 +217,29 @@ public final class ProbesBench {
     }
 
     /** A Prometheus histogram summed over its series: cumulative counts by upper bound. */
+    private static final Pattern TOTAL = Pattern.compile(
+            "^prober_probe_total\\{.*result=\"([^\"]+)\".*} (\\S+)$", Pattern.MULTILINE);
+
+    /** prober_probe_total summed by result (successful, failed, unknown). */
+    static Map<String, Double> probeTotals(String text) {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        Matcher m = TOTAL.matcher(text);
+        while (m.find()) {
+            out.merge(m.group(1), Double.parseDouble(m.group(2)), Double::sum);
+        }
+        return out;
+    }
+
+    static String notSuccessful(Map<String, Double> results) {
+        StringBuilder b = new StringBuilder();
+        results.forEach((result, n) -> {
+            if (!result.equals("successful") && n > 0) {
+                b.append(b.isEmpty() ? "" : ", ").append(String.format("%.0f %s", n, result));
+            }
+        });
+        return b.isEmpty() ? "none" : b.toString();
+    }
+
     record Histogram(TreeMap<Double, Double> buckets, double count) {
         static final double[] DEFAULT_BUCKETS = {.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10};
         private static final Pattern BUCKET = Pattern.compile(

@@ -83,5 +83,7 @@ class SecureServerIT extends AgentTestBase {
         assertThat(run.status()).isEqualTo(405);
         assertThat(run.body()).isEqualTo("Debug endpoints are disabled.\n");
         assertThat(curl(served, null, "GET", "/pods", null).status()).isEqualTo(200);
+        assertThat(curl(served, null, "GET", "/healthz?verbose", null).body())
+                .isEqualTo("[+]ping ok\n[+]log ok\n[+]syncloop ok\n[+]pleg ok\nhealthz check passed\n");
     }
 }

@@ -164,7 +164,8 @@ public final class GenericPleg implements AutoCloseable {
         }
         Duration since = Duration.between(last, clock.instant());
         if (since.compareTo(RELIST_THRESHOLD) > 0) {
-            return Optional.of("pleg was last seen active " + since + " ago; threshold is 3m0s");
+            return Optional.of("pleg was last seen active " + io.jkubelet.core.apis.config.GoDuration.format(since)
+                    + " ago; threshold is " + io.jkubelet.core.apis.config.GoDuration.format(RELIST_THRESHOLD));
         }
         return Optional.empty();
     }

@@ -18,12 +18,32 @@ import java.util.List;
  * kubelet appends to a nil slice); each item without {@code kind}/{@code apiVersion} (pods inside the
  * kubelet carry no type meta, so Go leaves them out); and each pod laid out by {@link GoShapeWriter}.
  *
+ * <p>A pod's JSON is kept while its metadata, spec and status objects stay the same ones (the kubelet
+ * replaces them on every change and never changes them in place), so a request re-encodes only the pods
+ * that changed since the last one, and answers with the last response's bytes when none did: 110 pods
+ * take about 3 ms to encode, far too long to spend on every request of a busy scraper.
+ *
  * <p>Thread-safe.
  */
 public final class PodListEncoder {
 
+    private static final byte[] HEAD = "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":"
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** One pod's JSON and the objects it was made from (compared by identity). */
+    private record Item(Object metadata, Object spec, Object status, byte[] json) {
+        boolean encodes(Pod pod) {
+            return metadata == pod.getMetadata() && spec == pod.getSpec() && status == pod.getStatus();
+        }
+    }
+
+    /** The last response and the items it was made of. */
+    private record Snapshot(List<Item> items, byte[] json) {}
+
     private final ObjectMapper mapper;
     private final GoShapeWriter writer;
+    private final java.util.concurrent.ConcurrentHashMap<Object, Item> items = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile Snapshot last = new Snapshot(List.of(), null);
 
     public PodListEncoder() {
         this(KubeJson.mapper(), new GoShapeWriter(GoShapes.pod()));
@@ -34,33 +54,95 @@ public final class PodListEncoder {
         this.writer = writer;
     }
 
-    /** The JSON bytes of a PodList holding {@code pods}, in order. */
+    /** The JSON bytes of a PodList holding {@code pods}, in order. The caller must not change them. */
     public byte[] encode(List<Pod> pods) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024 + pods.size() * 2048);
-        try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
-            gen.writeStartObject();
-            gen.writeStringField("kind", "PodList");
-            gen.writeStringField("apiVersion", "v1");
-            gen.writeFieldName("metadata");
-            gen.writeStartObject();
-            gen.writeEndObject();
-            gen.writeFieldName("items");
-            if (pods.isEmpty()) {
-                gen.writeNull();
-            } else {
-                gen.writeStartArray();
-                for (Pod pod : pods) {
-                    ObjectNode tree = mapper.valueToTree(pod);
-                    tree.remove("kind");
-                    tree.remove("apiVersion");
-                    writer.writeStruct(gen, tree, "Pod");
-                }
-                gen.writeEndArray();
-            }
-            gen.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException("encoding a PodList of " + pods.size() + " pods", e);
+        if (pods.isEmpty()) {
+            return concat(List.of());
         }
+        List<Item> current = new java.util.ArrayList<>(pods.size());
+        for (Pod pod : pods) {
+            current.add(item(pod));
+        }
+        Snapshot previous = last;
+        if (previous.json() != null && sameItems(previous.items(), current)) {
+            return previous.json();
+        }
+        byte[] json = concat(current);
+        last = new Snapshot(current, json);
+        if (items.size() > 2 * pods.size() + 16) {
+            // Forget pods that are gone.
+            java.util.Set<Object> keys = new java.util.HashSet<>();
+            for (Pod pod : pods) {
+                keys.add(key(pod));
+            }
+            items.keySet().retainAll(keys);
+        }
+        return json;
+    }
+
+    private Item item(Pod pod) {
+        Object key = key(pod);
+        Item cached = items.get(key);
+        if (cached != null && cached.encodes(pod)) {
+            return cached;
+        }
+        Item fresh = new Item(pod.getMetadata(), pod.getSpec(), pod.getStatus(), encodeItem(pod));
+        items.put(key, fresh);
+        return fresh;
+    }
+
+    private static Object key(Pod pod) {
+        String uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
+        // Pods without a UID (never from the kubelet) are keyed by their metadata object itself.
+        return uid != null ? uid : pod.getMetadata() == null ? pod : pod.getMetadata();
+    }
+
+    private static boolean sameItems(List<Item> a, List<Item> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private byte[] encodeItem(Pod pod) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
+            ObjectNode tree = mapper.valueToTree(pod);
+            tree.remove("kind");
+            tree.remove("apiVersion");
+            writer.writeStruct(gen, tree, "Pod");
+        } catch (IOException e) {
+            throw new UncheckedIOException("encoding pod " + key(pod), e);
+        }
+        return out.toByteArray();
+    }
+
+    /** {@code {"kind":"PodList",...,"items":[a,b]}} and Go's trailing newline; {@code "items":null} when empty. */
+    private static byte[] concat(List<Item> items) {
+        int size = HEAD.length + 4 + 2 + items.size();
+        for (Item item : items) {
+            size += item.json().length;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        out.writeBytes(HEAD);
+        if (items.isEmpty()) {
+            out.writeBytes("null".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        } else {
+            out.write('[');
+            for (int i = 0; i < items.size(); i++) {
+                if (i > 0) {
+                    out.write(',');
+                }
+                out.writeBytes(items.get(i).json());
+            }
+            out.write(']');
+        }
+        out.write('}');
         out.write('\n');
         return out.toByteArray();
     }

@@ -30,6 +30,26 @@ class PodListEncoderTest {
     }
 
     @Test
+    void aReplacedStatusOrARemovedPodShowsInTheNextListAndUnchangedPodsAreNotReencoded() {
+        Pod a = new PodBuilder().withNewMetadata().withName("a").withUid("ua").endMetadata()
+                .withNewSpec().endSpec().withNewStatus().withPhase("Pending").endStatus().build();
+        Pod b = new PodBuilder().withNewMetadata().withName("b").withUid("ub").endMetadata()
+                .withNewSpec().endSpec().withNewStatus().withPhase("Pending").endStatus().build();
+        byte[] first = encoder.encode(List.of(a, b));
+        assertThat(encoder.encode(List.of(a, b))).isSameAs(first);
+
+        // The kubelet replaces a status on change: a new status object, same metadata and spec.
+        Pod bRunning = new Pod(null, null, b.getMetadata(), b.getSpec(),
+                new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").build());
+        String second = new String(encoder.encode(List.of(a, bRunning)), StandardCharsets.UTF_8);
+        assertThat(second).contains("\"name\":\"a\"").contains("\"phase\":\"Pending\"").contains("\"phase\":\"Running\"");
+        assertThat(second).isEqualTo(new String(new PodListEncoder().encode(List.of(a, bRunning)), StandardCharsets.UTF_8));
+
+        String third = new String(encoder.encode(List.of(bRunning)), StandardCharsets.UTF_8);
+        assertThat(third).doesNotContain("\"name\":\"a\"").contains("\"name\":\"b\"");
+    }
+
+    @Test
     void minimalPodIsWrittenAsGoWritesIt() {
         Pod pod =
                 new PodBuilder()
