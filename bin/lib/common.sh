@@ -55,7 +55,21 @@ jk_apt_install() {
 # Makes sure a Docker engine answers on /var/run/docker.sock: installs Debian's docker.io when the
 # engine is absent, starts dockerd when it is not running, and waits for its socket.
 jk_ensure_docker() {
-  if docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then return 0; fi
+  if docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
+    timeout 60 docker info >/dev/null 2>&1 && return 0
+    # The daemon answers version but not info: wedged. Debian's docker.io 20.10 has a libnetwork deadlock
+    # (moby/moby#46661) that can hit when many pods stop and start at once; only a restart clears it.
+    jk_log "dockerd answers but is stuck (docker info timed out): restarting it"
+    if command -v systemctl >/dev/null 2>&1 && systemctl is-active docker >/dev/null 2>&1; then
+      systemctl restart docker >/dev/null 2>&1 || true
+    else
+      pkill -x dockerd || true
+      local j
+      for j in $(seq 1 30); do pgrep -x dockerd >/dev/null || break; sleep 1; done
+      pkill -9 -x dockerd || true
+      sleep 1
+    fi
+  fi
   command -v dockerd >/dev/null 2>&1 || jk_apt_install docker.io
   if ! docker version >/dev/null 2>&1; then
     if command -v systemctl >/dev/null 2>&1 && systemctl is-system-running >/dev/null 2>&1; then

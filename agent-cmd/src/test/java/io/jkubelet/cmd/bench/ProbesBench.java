@@ -65,6 +65,15 @@ public final class ProbesBench {
             Thread.sleep(20_000);
             Sample idle = sample(pid, seconds);
 
+            // The probed pods replace the others only once those are gone: stopping and starting 110 sandboxes
+            // at the same moment can deadlock Debian's dockerd 20.10 (moby/moby#46661).
+            try (var files = Files.list(manifests)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+            PodStartupBench.waitFor(() -> pods(port).isEmpty() && get(port, "/runningpods/").contains("\"items\":null"),
+                    Duration.ofMinutes(5), "pods without probes gone");
             writePods(manifests, pods, true);
             PodStartupBench.waitFor(() -> allReady(port, pods) && probedPods(port) == pods, Duration.ofMinutes(10),
                     pods + " pods ready with probes");
@@ -108,11 +117,12 @@ public final class ProbesBench {
                     readinessProbe: {httpGet: {path: /ok, port: 8080}, periodSeconds: 1}
                 """;
         for (int i = 0; i < n; i++) {
-            Path tmp = manifests.resolveSibling("pod" + i + ".yaml");
+            String name = (probes ? "probed" : "pod") + i;
+            Path tmp = manifests.resolveSibling(name + ".yaml");
             Files.writeString(tmp, """
                     apiVersion: v1
                     kind: Pod
-                    metadata: {name: pod%d}
+                    metadata: {name: %s}
                     spec:
                       terminationGracePeriodSeconds: 2
                       containers:
@@ -120,7 +130,7 @@ public final class ProbesBench {
                         image: %s
                         imagePullPolicy: IfNotPresent
                         command: ["sh", "-c", "%s"]
-                    %s""".formatted(i, IMAGE, APP_CMD, probes ? probe : ""));
+                    %s""".formatted(name, IMAGE, APP_CMD, probes ? probe : ""));
             Files.move(tmp, manifests.resolve(tmp.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         }
