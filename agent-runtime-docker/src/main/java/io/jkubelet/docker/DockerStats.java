@@ -153,7 +153,7 @@ final class DockerStats {
             return null;
         }
         try {
-            return new NetworkUsage(clock.instant(), NetDev.parse(Files.readString(proc.resolve(pid.toString()).resolve("net/dev"))));
+            return new NetworkUsage(clock.instant(), NetDev.parse(io.jkubelet.core.stats.PseudoFiles.read(proc.resolve(pid.toString()).resolve("net/dev"))));
         } catch (IOException e) {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.getId(), pid, e.getMessage());
             return null;

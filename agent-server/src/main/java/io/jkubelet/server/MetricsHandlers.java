@@ -31,9 +31,10 @@ public final class MetricsHandlers {
         router.get(PROBER_METRICS_PATH, Handler.blocking(request -> scrape(registry)));
     }
 
-    /** Registers {@code GET /metrics}: the kubelet's own metrics. */
+    /** Registers {@code GET /metrics}: the kubelet's own metrics, numbers written as Go writes them. */
     public static void installKubelet(Router.Builder router, PrometheusRegistry registry) {
-        router.get(METRICS_PATH, Handler.blocking(request -> scrape(registry)));
+        router.get(METRICS_PATH, Handler.blocking(request ->
+                Response.of(200, CONTENT_TYPE, io.jkubelet.server.stats.GoTextFormat.write(registry.scrape()))));
     }
 
     static Response scrape(PrometheusRegistry registry) throws IOException {

@@ -17,6 +17,15 @@ public record DirUsage(long bytes, long inodes) {
 
     /** The usage of {@code dir}, or {@link #EMPTY} when it does not exist. */
     public static DirUsage of(Path dir) {
+        return of(dir, false);
+    }
+
+    /**
+     * As {@link #of(Path)}, counting a symbolic link to a file as that file's size when {@code followFileLinks}:
+     * a pod's log directory holds links to the runtime's log files (Docker's json logs), whose size is the
+     * container's log usage.
+     */
+    public static DirUsage of(Path dir, boolean followFileLinks) {
         if (!Files.exists(dir)) {
             return EMPTY;
         }
@@ -31,7 +40,15 @@ public record DirUsage(long bytes, long inodes) {
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    totals[0] += attrs.isRegularFile() ? attrs.size() : 0;
+                    if (attrs.isRegularFile()) {
+                        totals[0] += attrs.size();
+                    } else if (followFileLinks && attrs.isSymbolicLink()) {
+                        try {
+                            totals[0] += Files.isRegularFile(file) ? Files.size(file) : 0;
+                        } catch (IOException e) {
+                            // a dangling link takes no space
+                        }
+                    }
                     totals[1]++;
                     return FileVisitResult.CONTINUE;
                 }

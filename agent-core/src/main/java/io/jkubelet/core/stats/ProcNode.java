@@ -61,7 +61,7 @@ public final class ProcNode {
     /** {@code /proc/sys/kernel/pid_max}, or -1. */
     public long maxPid() {
         try {
-            return Long.parseLong(Files.readString(proc.resolve("sys/kernel/pid_max")).strip());
+            return Long.parseLong(PseudoFiles.read(proc.resolve("sys/kernel/pid_max")).strip());
         } catch (IOException | NumberFormatException e) {
             return -1;
         }

@@ -180,7 +180,7 @@ public final class StatsProvider implements AutoCloseable {
     private NetworkStats nodeNetwork(Instant now) {
         Path netDev = paths.proc().root().resolve("net/dev");
         try {
-            return network(new NetworkUsage(now, NetDev.parse(Files.readString(netDev))));
+            return network(new NetworkUsage(now, NetDev.parse(PseudoFiles.read(netDev))));
         } catch (IOException e) {
             return null;
         }
@@ -236,7 +236,7 @@ public final class StatsProvider implements AutoCloseable {
                 ephemeralBytes += c.writableLayer().usedBytes();
                 ephemeralInodes += c.writableLayer().inodesUsed();
             }
-            DirUsage logUsage = DirUsage.of(podLogDir.resolve(c.metadata().name()));
+            DirUsage logUsage = DirUsage.of(podLogDir.resolve(c.metadata().name()), true);
             ephemeralBytes += logUsage.bytes();
             ephemeralInodes += logUsage.inodes();
             containers.add(new io.jkubelet.core.stats.summary.ContainerStats(c.metadata().name(), c.startedAt(),

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * formatted as Go's {@code strconv.FormatFloat(v, 'g', -1, 64)}, optional millisecond timestamps. A family
  * without series is left out, as Go's gatherer leaves it out. Not thread-safe; one per scrape.
  */
-final class PromText {
+public final class PromText {
     private final Map<String, Family> families = new TreeMap<>();
 
     private static final class Family {
@@ -98,7 +98,7 @@ final class PromText {
      * the decimal exponent is below -4 or at least 6 (Go's rule for the shortest precision); e.g. {@code 123456}, {@code 1.234567e+06}, {@code 0.0001},
      * {@code 1e-05}. Infinities and NaN as {@code expfmt} writes them.
      */
-    static String goFloat(double v) {
+    public static String goFloat(double v) {
         if (Double.isNaN(v)) {
             return "NaN";
         }

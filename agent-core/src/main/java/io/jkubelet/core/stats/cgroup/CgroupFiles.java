@@ -60,7 +60,7 @@ final class CgroupFiles {
 
     static String readOrNull(Path file) {
         try {
-            return Files.readString(file);
+            return io.jkubelet.core.stats.PseudoFiles.read(file);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
