@@ -363,7 +363,9 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     @Override
     public FilesystemUsage imageFsInfo() {
-        return images.fsInfo();
+        // The stats provider asks every round; the data root does not change while the engine runs.
+        String root = dockerRoot();
+        return root == null ? images.fsInfo() : images.fsInfo(root);
     }
 
     /** Ends every event subscription and closes the connections to Docker. */

@@ -46,6 +46,24 @@ final class DockerStats {
     private final Path cgroupRoot;
     private volatile HostSettings host;
     private volatile Optional<CgroupReader> cgroups;
+    /**
+     * What an inspection told about each container listed in the last round. None of it changes while a
+     * container runs (a restart makes a new container), so each container is inspected once, and a round
+     * costs two list calls however many pods run.
+     */
+    private final Map<String, Inspected> inspected = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The parts of {@code docker inspect} that stats need. */
+    record Inspected(String id, long pid, Instant startedAt, String cgroupParent, String name, String image) {
+        static Inspected of(InspectContainerResponse r) {
+            Long pid = r.getState() == null ? null : r.getState().getPidLong();
+            return new Inspected(r.getId(), pid == null ? 0 : pid,
+                    r.getState() == null ? null : DockerStatuses.time(r.getState().getStartedAt()),
+                    r.getHostConfig() == null ? null : r.getHostConfig().getCgroupParent(),
+                    r.getName() == null ? r.getId() : r.getName().replaceFirst("^/", ""),
+                    r.getConfig() == null ? "" : r.getConfig().getImage());
+        }
+    }
 
     /** What {@code docker info} says about where containers live on this host. */
     record HostSettings(String cgroupDriver, String rootDir, String storageDriver) {}
@@ -60,27 +78,37 @@ final class DockerStats {
     List<PodSandboxStats> list(List<PodSandbox> sandboxes, List<Container> containers) {
         Map<String, List<Container>> bySandbox = containers.stream()
                 .collect(Collectors.groupingBy(Container::podSandboxId));
+        java.util.Set<String> listed = new java.util.HashSet<>();
+        sandboxes.forEach(s -> listed.add(s.id()));
+        containers.forEach(c -> listed.add(c.id()));
+        inspected.keySet().retainAll(listed);
         List<PodSandboxStats> result = new ArrayList<>();
         for (PodSandbox sandbox : sandboxes) {
-            Optional<InspectContainerResponse> inspected = inspect(sandbox.id());
-            if (inspected.isEmpty()) {
+            Optional<Inspected> pause = inspect(sandbox.id());
+            if (pause.isEmpty()) {
                 continue;
             }
-            ContainerStats infra = containerStats(inspected.get(), sandbox.id(),
+            ContainerStats infra = containerStats(pause.get(), sandbox.id(),
                     new io.jkubelet.core.runtime.ContainerMetadata("POD", sandbox.metadata().attempt()), sandbox.labels(), null);
             List<ContainerStats> members = new ArrayList<>();
             for (Container c : bySandbox.getOrDefault(sandbox.id(), List.of())) {
                 inspect(c.id()).ifPresent(r -> members.add(containerStats(r, sandbox.id(), c.metadata(), c.labels(), c.image())));
             }
             result.add(new PodSandboxStats(sandbox.id(), sandbox.metadata(), sandbox.labels(), sandbox.createdAt(), infra,
-                    network(inspected.get()), members));
+                    network(pause.get()), members));
         }
         return result;
     }
 
-    private Optional<InspectContainerResponse> inspect(String id) {
+    private Optional<Inspected> inspect(String id) {
+        Inspected known = inspected.get(id);
+        if (known != null) {
+            return Optional.of(known);
+        }
         try {
-            return Optional.of(requests.inspectContainerCmd(id).exec());
+            Inspected fresh = Inspected.of(requests.inspectContainerCmd(id).exec());
+            inspected.put(id, fresh);
+            return Optional.of(fresh);
         } catch (RuntimeException e) {
             if (DockerErrors.isNotFound(e)) {
                 return Optional.empty(); // removed since it was listed
@@ -89,12 +117,11 @@ final class DockerStats {
         }
     }
 
-    private ContainerStats containerStats(InspectContainerResponse r, String sandboxId,
+    private ContainerStats containerStats(Inspected r, String sandboxId,
                                           io.jkubelet.core.runtime.ContainerMetadata metadata, Map<String, String> labels,
                                           String image) {
         HostSettings settings = host();
-        String parent = r.getHostConfig() == null ? null : r.getHostConfig().getCgroupParent();
-        String cgroupPath = cgroupPath(settings.cgroupDriver(), parent, r.getId());
+        String cgroupPath = cgroupPath(settings.cgroupDriver(), r.cgroupParent(), r.id());
         Instant now = clock.instant();
         Optional<CgroupSample> sample = cgroups().flatMap(reader -> reader.read(cgroupPath));
         CpuUsage cpu = sample.filter(s -> s.cpuUsageNanos() >= 0)
@@ -107,11 +134,9 @@ final class DockerStats {
         Long processes = sample.map(CgroupSample::processCount).filter(n -> n >= 0).orElse(null);
         ContainerResourceSpec spec = sample.map(s -> new ContainerResourceSpec(Math.max(0, s.cpuShares()),
                 Math.max(0, s.cpuPeriodMicros()), s.cpuQuotaMicros(), Math.max(0, s.memoryLimitBytes()))).orElse(null);
-        String name = r.getName() == null ? r.getId() : r.getName().replaceFirst("^/", "");
-        String shownImage = image != null ? image : r.getConfig() == null ? "" : r.getConfig().getImage();
-        return new ContainerStats(r.getId(), sandboxId, metadata, labels, name, cgroupPath, shownImage,
-                r.getState() == null ? null : DockerStatuses.time(r.getState().getStartedAt()), cpu, memory,
-                writableLayer(settings, r.getId(), now), processes, spec);
+        String shownImage = image != null ? image : r.image();
+        return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(), cpu,
+                memory, writableLayer(settings, r.id(), now), processes, spec);
     }
 
     /**
@@ -147,15 +172,16 @@ final class DockerStats {
     }
 
     /** The counters of the sandbox's network namespace, read through its process; null when it has none. */
-    private NetworkUsage network(InspectContainerResponse sandbox) {
-        Long pid = sandbox.getState() == null ? null : sandbox.getState().getPidLong();
-        if (pid == null || pid <= 0) {
+    private NetworkUsage network(Inspected sandbox) {
+        long pid = sandbox.pid();
+        if (pid <= 0) {
             return null;
         }
         try {
-            return new NetworkUsage(clock.instant(), NetDev.parse(io.jkubelet.core.stats.PseudoFiles.read(proc.resolve(pid.toString()).resolve("net/dev"))));
+            return new NetworkUsage(clock.instant(),
+                    NetDev.parse(io.jkubelet.core.stats.PseudoFiles.read(proc.resolve(Long.toString(pid)).resolve("net/dev"))));
         } catch (IOException e) {
-            log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.getId(), pid, e.getMessage());
+            log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.id(), pid, e.getMessage());
             return null;
         }
     }
