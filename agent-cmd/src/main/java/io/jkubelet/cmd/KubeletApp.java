@@ -21,6 +21,9 @@ import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.qos.OomScorePolicy;
 import io.jkubelet.core.qos.QosClass;
+import io.jkubelet.core.stats.ProcNode;
+import io.jkubelet.core.stats.StatsProvider;
+import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
 import io.jkubelet.docker.DockerUnavailableException;
@@ -144,7 +147,13 @@ final class KubeletApp implements AutoCloseable {
         Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
         closeables.add(dispatcher::interrupt);
         kubelet.run();
-        startServers(config, kubelet, secure);
+        // Stats are collected on their own period and served from memory (cAdvisor's housekeeping, upstream).
+        StatsProvider stats = new StatsProvider(kubelet.runtimeService(), kubelet.imageService(), nodeName,
+                new StatsProvider.NodePaths(rootDir, Path.of(config.podLogsDir()), new ProcNode(Path.of("/proc"))), clock,
+                StatsProvider.DEFAULT_PERIOD);
+        closeables.add(stats);
+        stats.start();
+        startServers(config, kubelet, stats, secure);
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
@@ -225,8 +234,8 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private void startServers(KubeletConfiguration config, Kubelet kubelet, Optional<SecureServing> secure)
-            throws StartupException {
+    private void startServers(KubeletConfiguration config, Kubelet kubelet, StatsProvider stats,
+            Optional<SecureServing> secure) throws StartupException {
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())),
                 // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
@@ -246,6 +255,16 @@ final class KubeletApp implements AutoCloseable {
             @Override
             public io.prometheus.metrics.model.registry.PrometheusRegistry probeMetrics() {
                 return kubelet.probeMetrics();
+            }
+
+            @Override
+            public Optional<StatsSnapshot> stats() {
+                return stats.latest();
+            }
+
+            @Override
+            public io.prometheus.metrics.model.registry.PrometheusRegistry kubeletMetrics() {
+                return kubelet.kubeletMetrics();
             }
         };
         try {

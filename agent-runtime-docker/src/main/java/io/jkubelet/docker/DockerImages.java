@@ -149,6 +149,11 @@ final class DockerImages {
         if (root == null || root.isEmpty()) {
             throw new DockerCallException("docker info: Docker reports no DockerRootDir", 0, null);
         }
+        return fsInfo(root);
+    }
+
+    /** As {@link #fsInfo()} for a data root already known (so no {@code docker info}, which is slow on busy engines). */
+    FilesystemUsage fsInfo(String root) {
         try {
             FileStore store = Files.getFileStore(Path.of(root));
             long capacity = store.getTotalSpace();

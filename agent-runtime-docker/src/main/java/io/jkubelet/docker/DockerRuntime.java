@@ -74,6 +74,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     private final Clock clock;
     private final DockerImages images;
     private final DockerExec exec;
+    private final DockerStats stats;
     private final Set<DockerEventStream> eventStreams = ConcurrentHashMap.newKeySet();
     private final ExecutorService stopper = Executors.newVirtualThreadPerTaskExecutor();
     /** CRI log paths of containers created but not yet started, so that a start needs no inspection. */
@@ -95,6 +96,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.clock = Objects.requireNonNull(clock, "clock");
         this.images = new DockerImages(requests, streams);
         this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
+        this.stats = new DockerStats(requests, clock, Path.of("/proc"), io.jkubelet.core.stats.cgroup.CgroupReader.DEFAULT_ROOT);
     }
 
     /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
@@ -321,6 +323,18 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         return stream;
     }
 
+    /**
+     * Ready sandboxes with their running containers' usage: one list of each, then one inspection per
+     * container (its pid, cgroup parent and start time) and reads of its cgroup and writable layer.
+     */
+    @Override
+    public List<io.jkubelet.core.runtime.PodSandboxStats> listPodSandboxStats(Map<String, String> labelSelector) {
+        Map<String, String> selector = labelSelector == null ? Map.of() : labelSelector;
+        List<PodSandbox> sandboxes = listPodSandbox(new PodSandboxFilter(null, PodSandboxState.SANDBOX_READY, selector));
+        List<Container> containers = listContainers(new ContainerFilter(null, ContainerState.CONTAINER_RUNNING, null, selector));
+        return stats.list(sandboxes, containers);
+    }
+
     // ------------------------------------------------------------------ images
 
     @Override
@@ -349,7 +363,9 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     @Override
     public FilesystemUsage imageFsInfo() {
-        return images.fsInfo();
+        // The stats provider asks every round; the data root does not change while the engine runs.
+        String root = dockerRoot();
+        return root == null ? images.fsInfo() : images.fsInfo(root);
     }
 
     /** Ends every event subscription and closes the connections to Docker. */

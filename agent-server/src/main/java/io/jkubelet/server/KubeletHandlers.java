@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * (10250, 10255) assembles the groups it serves.
  *
  * <ul>
- *   <li>{@link #installAuthNotRequired}: {@code /healthz} ({@code ping} first, then the given checks) and
- *       {@code GET /pods}, {@code GET /metrics/probes}. Served on every kubelet port (later also /stats and
- *       the other /metrics paths).
+ *   <li>{@link #installAuthNotRequired}: {@code /healthz} ({@code ping} first, then the given checks),
+ *       {@code GET /pods}, {@code GET /metrics}, {@code /metrics/probes}, {@code /metrics/resource},
+ *       {@code /metrics/cadvisor}, and {@code GET|POST /stats/summary}. Served on every kubelet port.
  *   <li>{@link #installDebugging}: {@code GET /runningpods/} (later run, exec, attach, portForward,
  *       containerLogs, configz). Only on the authenticated port with {@code enableDebuggingHandlers}.
  *   <li>{@link #installDebuggingDisabled}: the same paths answering 405 {@code Debug endpoints are
@@ -46,6 +46,7 @@ public final class KubeletHandlers {
     private final KubeletView view;
     private final List<HealthChecker> healthChecks;
     private final PodListEncoder encoder;
+    private final io.jkubelet.server.stats.StatsHandlers stats;
 
     /**
      * @param view the pods to serve
@@ -60,9 +61,10 @@ public final class KubeletHandlers {
         this.view = Objects.requireNonNull(view, "view");
         this.healthChecks = List.copyOf(healthChecks);
         this.encoder = encoder;
+        this.stats = new io.jkubelet.server.stats.StatsHandlers(view::stats);
     }
 
-    /** Registers {@code /healthz} (and one path per check), {@code GET /pods} and {@code GET /metrics/probes}. */
+    /** Registers {@code /healthz} (and one path per check), {@code GET /pods}, the metrics paths and {@code /stats/summary}. */
     public void installAuthNotRequired(Router.Builder router) {
         List<HealthChecker> checks = new ArrayList<>();
         checks.add(HealthChecker.PING);
@@ -70,6 +72,9 @@ public final class KubeletHandlers {
         Healthz.install(router, "/healthz", checks);
         router.get(PODS_PATH, Handler.blocking(request -> Response.json(encoder.encode(pods(view.pods())))));
         MetricsHandlers.installProbes(router, view.probeMetrics());
+        // Upstream installs /metrics, /metrics/cadvisor, /metrics/resource and /stats/ here too (auth-not-required group).
+        MetricsHandlers.installKubelet(router, view.kubeletMetrics());
+        stats.install(router);
     }
 
     /** Registers the debugging endpoints this module implements so far: {@code GET /runningpods/}. */

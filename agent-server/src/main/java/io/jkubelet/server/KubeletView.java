@@ -29,4 +29,17 @@ public interface KubeletView {
 
     /** The probe manager's metrics ({@code prober_probe_total}, ...), answering {@code GET /metrics/probes}. */
     PrometheusRegistry probeMetrics();
+
+    /**
+     * The stats provider's latest snapshot, answering {@code /stats/summary}, {@code /metrics/resource} and
+     * {@code /metrics/cadvisor}; empty before the first collection round. Must not call the runtime.
+     */
+    default java.util.Optional<io.jkubelet.core.stats.StatsSnapshot> stats() {
+        return java.util.Optional.empty();
+    }
+
+    /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), answering {@code GET /metrics}. */
+    default PrometheusRegistry kubeletMetrics() {
+        return MetricsHandlers.EMPTY_REGISTRY;
+    }
 }

@@ -16,6 +16,10 @@ import java.io.IOException;
 public final class MetricsHandlers {
     /** Upstream's {@code proberMetricsPath}. */
     public static final String PROBER_METRICS_PATH = "/metrics/probes";
+    /** Upstream's {@code metricsPath}: the legacy registry, the kubelet's own metrics. */
+    public static final String METRICS_PATH = "/metrics";
+    /** A registry with nothing in it, for views that have no kubelet metrics. */
+    static final PrometheusRegistry EMPTY_REGISTRY = new PrometheusRegistry();
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private static final PrometheusTextFormatWriter WRITER = PrometheusTextFormatWriter.create();
@@ -25,6 +29,12 @@ public final class MetricsHandlers {
     /** Registers {@code GET /metrics/probes}: {@code prober_probe_total} and {@code prober_probe_duration_seconds}. */
     public static void installProbes(Router.Builder router, PrometheusRegistry registry) {
         router.get(PROBER_METRICS_PATH, Handler.blocking(request -> scrape(registry)));
+    }
+
+    /** Registers {@code GET /metrics}: the kubelet's own metrics, numbers written as Go writes them. */
+    public static void installKubelet(Router.Builder router, PrometheusRegistry registry) {
+        router.get(METRICS_PATH, Handler.blocking(request ->
+                Response.of(200, CONTENT_TYPE, io.jkubelet.server.stats.GoTextFormat.write(registry.scrape()))));
     }
 
     static Response scrape(PrometheusRegistry registry) throws IOException {

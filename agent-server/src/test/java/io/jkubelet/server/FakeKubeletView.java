@@ -11,6 +11,8 @@ final class FakeKubeletView implements KubeletView {
     final AtomicReference<List<Pod>> running = new AtomicReference<>(List.of());
     final AtomicReference<Exception> runtimeError = new AtomicReference<>();
     final PrometheusRegistry probeMetrics = new PrometheusRegistry();
+    final AtomicReference<io.jkubelet.core.stats.StatsSnapshot> stats = new AtomicReference<>();
+    final AtomicReference<PrometheusRegistry> kubeletMetrics = new AtomicReference<>(new PrometheusRegistry());
 
     @Override
     public List<Pod> pods() {
@@ -29,5 +31,15 @@ final class FakeKubeletView implements KubeletView {
     @Override
     public PrometheusRegistry probeMetrics() {
         return probeMetrics;
+    }
+
+    @Override
+    public java.util.Optional<io.jkubelet.core.stats.StatsSnapshot> stats() {
+        return java.util.Optional.ofNullable(stats.get());
+    }
+
+    @Override
+    public PrometheusRegistry kubeletMetrics() {
+        return kubeletMetrics.get();
     }
 }

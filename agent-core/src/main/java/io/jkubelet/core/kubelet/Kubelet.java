@@ -21,7 +21,12 @@ import io.jkubelet.core.prober.Prober;
 import io.jkubelet.core.prober.ProberMetrics;
 import io.jkubelet.core.probe.ProbeResult;
 import io.jkubelet.core.kuberuntime.SyncResult;
+import io.jkubelet.core.metrics.InstrumentedImageService;
+import io.jkubelet.core.metrics.InstrumentedRuntimeService;
+import io.jkubelet.core.metrics.KubeletMetrics;
 import io.jkubelet.core.pleg.GenericPleg;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.pleg.PodLifecycleEvent;
 import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.status.PodPhases;
@@ -81,6 +86,10 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final PodWorkers podWorkers;
     private final GenericPleg pleg;
     private final PrometheusRegistry probeMetrics = new PrometheusRegistry();
+    private final KubeletMetrics kubeletMetrics;
+    /** The runtime and image services, instrumented: what every part of the kubelet calls. */
+    private final RuntimeService runtime;
+    private final ImageService images;
     private final ProbeManager probeManager;
     private final SyncLoop syncLoop = new SyncLoop();
     private final ExecutorService workerExecutor = Executors.newVirtualThreadPerTaskExecutor();
@@ -93,16 +102,21 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         this.dirs = new PodDirs(settings.rootDir());
         this.volumes = new VolumeManager(dirs);
         this.statusManager = new StatusManager(deps.clock());
-        this.probeManager = ProbeManager.create(Prober.create(deps.runtime(), deps.recorder(), settings.kubeletVersion()),
+        this.kubeletMetrics = new KubeletMetrics(settings.node().nodeName());
+        // Every runtime call the kubelet makes is counted and timed (upstream's instrumented services).
+        this.runtime = new InstrumentedRuntimeService(deps.runtime(), kubeletMetrics);
+        this.images = new InstrumentedImageService(deps.images(), kubeletMetrics);
+        this.probeManager = ProbeManager.create(Prober.create(runtime, deps.recorder(), settings.kubeletVersion()),
                 statusManager::getPodStatus, this::handleProbeResult, new ProberMetrics(probeMetrics), deps.clock());
         this.statusGenerator = new PodStatusGenerator(reasonCache, probeManager, qosClass);
-        ImageManager images = new ImageManager(deps.images(), deps.recorder(), deps.clock(), settings.serializeImagePulls());
-        this.runtimeManager = new RuntimeManager(deps.runtime(), images,
+        ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.serializeImagePulls());
+        this.runtimeManager = new RuntimeManager(runtime, imageManager,
                 new ContainerConfigFactory(settings.node(), oomPolicy), volumes, dirs, settings.node(), deps.recorder(),
                 deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
         this.podWorkers = new PodWorkers(this, deps.clock(), settings.syncFrequency(), BACK_OFF_PERIOD, workerExecutor);
-        this.pleg = new GenericPleg(deps.runtime(), settings.node().nodeName(),
+        this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
                 e -> syncLoop.submit(() -> handlePlegEvent(e)), deps.clock(), settings.relistPeriod());
+        pleg.observeRelists(kubeletMetrics::observeRelist);
     }
 
     /** Housekeeping waits until every source has delivered its pods once, so nothing is killed too early. */
@@ -245,9 +259,20 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
 
     @Override
     public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod) {
+        long start = System.nanoTime();
+        try {
+            return doSyncPod(pod);
+        } finally {
+            kubeletMetrics.observePodWorker(type.name().toLowerCase(java.util.Locale.ROOT),
+                    Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    private PodWorkers.SyncOutcome doSyncPod(Pod pod) {
         String uid = pod.getMetadata().getUid();
         var podStatus = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         PodStatus apiStatus = generateStatus(pod, podStatus, false);
+        observePodStart(pod, apiStatus);
         statusManager.setPodStatus(pod, apiStatus);
         if (PodPhases.isTerminal(apiStatus.getPhase())) {
             return PodWorkers.SyncOutcome.TERMINAL;
@@ -462,6 +487,45 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     /** The registry of {@code prober_probe_total} and {@code prober_probe_duration_seconds}, for {@code /metrics/probes}. */
     public PrometheusRegistry probeMetrics() {
         return probeMetrics;
+    }
+
+    /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), for {@code /metrics}. */
+    public PrometheusRegistry kubeletMetrics() {
+        return kubeletMetrics.registry();
+    }
+
+    /** The runtime as the kubelet calls it (instrumented), for the stats provider. */
+    public RuntimeService runtimeService() {
+        return runtime;
+    }
+
+    /** The image service as the kubelet calls it (instrumented), for the stats provider. */
+    public ImageService imageService() {
+        return images;
+    }
+
+    /**
+     * Upstream's {@code PodStartDuration}: from the kubelet first seeing the pod ({@code kubernetes.io/config.seen})
+     * to the sync that first finds it running.
+     */
+    private void observePodStart(Pod pod, PodStatus apiStatus) {
+        if (!"Running".equals(apiStatus.getPhase())) {
+            return;
+        }
+        Optional<PodStatus> before = statusManager.getPodStatus(pod.getMetadata().getUid());
+        if (before.isPresent() && "Running".equals(before.get().getPhase())) {
+            return;
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String seen = annotations == null ? null : annotations.get(io.jkubelet.core.config.ConfigAnnotations.CONFIG_FIRST_SEEN);
+        if (seen == null) {
+            return;
+        }
+        try {
+            kubeletMetrics.observePodStart(Duration.between(java.time.Instant.parse(seen), deps.clock().instant()));
+        } catch (java.time.format.DateTimeParseException e) {
+            log.debug("pod {}: unparsable {} annotation {}", PodSpecs.format(pod), io.jkubelet.core.config.ConfigAnnotations.CONFIG_FIRST_SEEN, seen);
+        }
     }
 
     public StatusManager statusManager() {

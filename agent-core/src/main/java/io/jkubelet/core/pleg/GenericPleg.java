@@ -43,6 +43,8 @@ public final class GenericPleg implements AutoCloseable {
     private final Consumer<PodLifecycleEvent> sink;
     private final Clock clock;
     private final Duration relistPeriod;
+    private volatile RelistObserver relistObserver = RelistObserver.NOOP;
+    private java.time.Instant lastRelistStart;
     private final ScheduledExecutorService executor;
     private final AtomicBoolean relistQueued = new AtomicBoolean();
     private Map<String, Record> previous = new HashMap<>();
@@ -95,6 +97,9 @@ public final class GenericPleg implements AutoCloseable {
 
     /** One relist; package-visible so that tests drive it directly. */
     void relist() {
+        java.time.Instant started = clock.instant();
+        Duration sincePrevious = lastRelistStart == null ? null : Duration.between(lastRelistStart, started);
+        lastRelistStart = started;
         Map<String, String> scope = Map.of(Labels.NODE_NAME, nodeName);
         List<PodSandbox> sandboxes = runtime.listPodSandbox(new PodSandboxFilter(null, null, scope));
         List<Container> containers = runtime.listContainers(new ContainerFilter(null, null, null, scope));
@@ -123,6 +128,12 @@ public final class GenericPleg implements AutoCloseable {
         List<RunningPod> running = new ArrayList<>();
         pods.values().forEach(b -> running.add(b.build()));
         runningPods = List.copyOf(running);
+        Map<String, Integer> byState = new HashMap<>();
+        for (Container c : containers) {
+            byState.merge(stateName(c.state()), 1, Integer::sum);
+        }
+        int ready = (int) sandboxes.stream().filter(sb -> sb.state() == PodSandboxState.SANDBOX_READY).count();
+        relistObserver.relisted(Duration.between(started, clock.instant()), sincePrevious, ready, byState);
 
         List<PodLifecycleEvent> events = new ArrayList<>();
         current.forEach((id, now) -> {
@@ -146,6 +157,21 @@ public final class GenericPleg implements AutoCloseable {
         for (PodLifecycleEvent e : events) {
             sink.accept(e);
         }
+    }
+
+    /** Upstream's {@code kubecontainer.State} names, the {@code container_state} label values. */
+    static String stateName(ContainerState state) {
+        return switch (state) {
+            case CONTAINER_CREATED -> "created";
+            case CONTAINER_RUNNING -> "running";
+            case CONTAINER_EXITED -> "exited";
+            default -> "unknown";
+        };
+    }
+
+    /** Tells {@code observer} about every relist from now on (the kubelet's metrics). */
+    public void observeRelists(RelistObserver observer) {
+        this.relistObserver = observer;
     }
 
     public List<RunningPod> runningPods() {

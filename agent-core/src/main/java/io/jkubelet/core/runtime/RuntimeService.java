@@ -70,4 +70,26 @@ public interface RuntimeService {
      * @return a handle that ends the subscription
      */
     AutoCloseable watchEvents(Consumer<RuntimeEvent> listener);
+
+    /**
+     * The usage of every ready sandbox whose labels include {@code labelSelector}, with its running containers
+     * (CRI {@code ListPodSandboxStats}). Called by the stats provider on its own period, never per HTTP request.
+     * Containers that stop while they are read are left out, not reported as an error.
+     *
+     * @throws UnsupportedOperationException when the runtime cannot report usage
+     */
+    default java.util.List<PodSandboxStats> listPodSandboxStats(java.util.Map<String, String> labelSelector) {
+        throw new UnsupportedOperationException("this runtime does not report pod sandbox stats");
+    }
+
+    /**
+     * The usage of one running container (CRI {@code ContainerStats}).
+     *
+     * @throws NotFoundException when no running pod container has this id
+     */
+    default ContainerStats containerStats(String containerId) {
+        return listPodSandboxStats(java.util.Map.of()).stream().flatMap(s -> s.containers().stream())
+                .filter(c -> c.id().equals(containerId)).findFirst()
+                .orElseThrow(() -> new NotFoundException("container " + containerId + " not found"));
+    }
 }

@@ -1,0 +1,136 @@
+package io.jkubelet.core.metrics;
+
+import io.jkubelet.core.runtime.Container;
+import io.jkubelet.core.runtime.ContainerConfig;
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerStats;
+import io.jkubelet.core.runtime.ContainerStatus;
+import io.jkubelet.core.runtime.ExecResult;
+import io.jkubelet.core.runtime.PodSandbox;
+import io.jkubelet.core.runtime.PodSandboxConfig;
+import io.jkubelet.core.runtime.PodSandboxFilter;
+import io.jkubelet.core.runtime.PodSandboxStats;
+import io.jkubelet.core.runtime.PodSandboxStatus;
+import io.jkubelet.core.runtime.RuntimeEvent;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtime.RuntimeVersion;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A {@link RuntimeService} that counts and times every call in {@code kubelet_runtime_operations_*}, with
+ * upstream's operation names ({@code pkg/kubelet/kuberuntime/instrumented_services.go}). The event
+ * subscription is a stream, not an operation, and is passed through. Thread-safe as the delegate.
+ */
+public final class InstrumentedRuntimeService implements RuntimeService {
+    private final RuntimeService delegate;
+    private final KubeletMetrics metrics;
+
+    public InstrumentedRuntimeService(RuntimeService delegate, KubeletMetrics metrics) {
+        this.delegate = delegate;
+        this.metrics = metrics;
+    }
+
+    static <T> T record(KubeletMetrics metrics, String operation, Supplier<T> call) {
+        long start = System.nanoTime();
+        boolean failed = true;
+        try {
+            T result = call.get();
+            failed = false;
+            return result;
+        } finally {
+            metrics.observeRuntimeOperation(operation, Duration.ofNanos(System.nanoTime() - start), failed);
+        }
+    }
+
+    static void record(KubeletMetrics metrics, String operation, Runnable call) {
+        record(metrics, operation, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    @Override
+    public RuntimeVersion version() {
+        return record(metrics, "version", delegate::version);
+    }
+
+    @Override
+    public String runPodSandbox(PodSandboxConfig config) {
+        return record(metrics, "run_podsandbox", () -> delegate.runPodSandbox(config));
+    }
+
+    @Override
+    public void stopPodSandbox(String podSandboxId) {
+        record(metrics, "stop_podsandbox", () -> delegate.stopPodSandbox(podSandboxId));
+    }
+
+    @Override
+    public void removePodSandbox(String podSandboxId) {
+        record(metrics, "remove_podsandbox", () -> delegate.removePodSandbox(podSandboxId));
+    }
+
+    @Override
+    public PodSandboxStatus podSandboxStatus(String podSandboxId) {
+        return record(metrics, "podsandbox_status", () -> delegate.podSandboxStatus(podSandboxId));
+    }
+
+    @Override
+    public List<PodSandbox> listPodSandbox(PodSandboxFilter filter) {
+        return record(metrics, "list_podsandbox", () -> delegate.listPodSandbox(filter));
+    }
+
+    @Override
+    public String createContainer(String podSandboxId, ContainerConfig config, PodSandboxConfig sandboxConfig) {
+        return record(metrics, "create_container", () -> delegate.createContainer(podSandboxId, config, sandboxConfig));
+    }
+
+    @Override
+    public void startContainer(String containerId) {
+        record(metrics, "start_container", () -> delegate.startContainer(containerId));
+    }
+
+    @Override
+    public void stopContainer(String containerId, Duration timeout) {
+        record(metrics, "stop_container", () -> delegate.stopContainer(containerId, timeout));
+    }
+
+    @Override
+    public void removeContainer(String containerId) {
+        record(metrics, "remove_container", () -> delegate.removeContainer(containerId));
+    }
+
+    @Override
+    public List<Container> listContainers(ContainerFilter filter) {
+        return record(metrics, "list_containers", () -> delegate.listContainers(filter));
+    }
+
+    @Override
+    public ContainerStatus containerStatus(String containerId) {
+        return record(metrics, "container_status", () -> delegate.containerStatus(containerId));
+    }
+
+    @Override
+    public ExecResult execSync(String containerId, List<String> command, Duration timeout) {
+        return record(metrics, "exec_sync", () -> delegate.execSync(containerId, command, timeout));
+    }
+
+    @Override
+    public AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
+        return delegate.watchEvents(listener);
+    }
+
+    @Override
+    public List<PodSandboxStats> listPodSandboxStats(Map<String, String> labelSelector) {
+        return record(metrics, "list_podsandbox_stats", () -> delegate.listPodSandboxStats(labelSelector));
+    }
+
+    @Override
+    public ContainerStats containerStats(String containerId) {
+        return record(metrics, "container_stats", () -> delegate.containerStats(containerId));
+    }
+}

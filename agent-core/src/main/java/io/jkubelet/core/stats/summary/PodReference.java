@@ -1,0 +1,4 @@
+package io.jkubelet.core.stats.summary;
+
+/** Upstream {@code PodReference}. */
+public record PodReference(String name, String namespace, String uid) {}

@@ -1,0 +1,4 @@
+package io.jkubelet.core.stats.summary;
+
+/** Upstream {@code PVCReference}. */
+public record PvcReference(String name, String namespace) {}

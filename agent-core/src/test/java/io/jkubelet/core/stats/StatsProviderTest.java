@@ -1,0 +1,193 @@
+package io.jkubelet.core.stats;
+
+import io.jkubelet.core.runtime.ContainerMetadata;
+import io.jkubelet.core.runtime.ContainerResourceSpec;
+import io.jkubelet.core.runtime.ContainerStats;
+import io.jkubelet.core.runtime.CpuUsage;
+import io.jkubelet.core.runtime.FilesystemUsage;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.Labels;
+import io.jkubelet.core.runtime.MemoryUsage;
+import io.jkubelet.core.runtime.NetworkInterfaceUsage;
+import io.jkubelet.core.runtime.NetworkUsage;
+import io.jkubelet.core.runtime.PodSandboxMetadata;
+import io.jkubelet.core.runtime.PodSandboxStats;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtime.WritableLayerUsage;
+import io.jkubelet.core.stats.summary.PodStats;
+import io.jkubelet.core.stats.summary.Summary;
+import io.jkubelet.core.testing.FakeClock;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The summary the provider assembles from the runtime's stats, the node's files and two rounds for rates. */
+class StatsProviderTest {
+    private static final String UID = "uid-1";
+    private static final Instant CREATED = Instant.parse("2026-01-02T03:04:05.678Z");
+
+    @TempDir Path dir;
+    private final FakeClock clock = new FakeClock(Instant.parse("2026-01-02T03:05:00Z"));
+    private final AtomicReference<Object> runtimeAnswer = new AtomicReference<>();
+    private final List<Map<String, String>> selectors = new ArrayList<>();
+    private StatsProvider provider;
+    private Path rootDir;
+    private Path podLogs;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        rootDir = Files.createDirectories(dir.resolve("root"));
+        podLogs = Files.createDirectories(dir.resolve("pods"));
+        Path proc = Files.createDirectories(dir.resolve("proc"));
+        Files.writeString(proc.resolve("stat"), "cpu  100 0 0 1000 0 0 0 0 0 0\nbtime 1700000000\n");
+        Files.writeString(proc.resolve("meminfo"), "MemTotal: 1000 kB\nMemFree: 400 kB\nInactive(file): 100 kB\n");
+        RuntimeService runtime = (RuntimeService) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {RuntimeService.class}, (p, m, args) -> {
+                    if (m.getName().equals("listPodSandboxStats")) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, String> selector = (Map<String, String>) args[0];
+                        selectors.add(selector);
+                        Object answer = runtimeAnswer.get();
+                        if (answer instanceof RuntimeException e) {
+                            throw e;
+                        }
+                        return answer;
+                    }
+                    throw new UnsupportedOperationException(m.getName());
+                });
+        ImageService images = (ImageService) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {ImageService.class}, (p, m, args) -> {
+                    if (m.getName().equals("imageFsInfo")) {
+                        return new FilesystemUsage("/var/lib/docker", 1000, 600, 400, 50, 20, 30);
+                    }
+                    throw new UnsupportedOperationException(m.getName());
+                });
+        provider = new StatsProvider(runtime, images, "node-a", new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(proc)),
+                clock, Duration.ofSeconds(10));
+    }
+
+    @Test
+    void assemblesPodAndContainerStatsAndDerivesRatesFromTwoRounds() throws IOException {
+        Path logDir = Files.createDirectories(podLogs.resolve("ns_web_" + UID + "/app"));
+        Files.writeString(logDir.resolve("0.log"), "x".repeat(300));
+        Path emptyDir = Files.createDirectories(rootDir.resolve("pods/" + UID + "/volumes/kubernetes.io~empty-dir/cache"));
+        Files.writeString(emptyDir.resolve("f"), "y".repeat(700));
+        runtimeAnswer.set(List.of(sandbox(1_000_000_000L)));
+
+        Summary first = provider.collect().summary();
+
+        assertThat(selectors).containsExactly(Map.of(Labels.NODE_NAME, "node-a"));
+        assertThat(first.node().nodeName()).isEqualTo("node-a");
+        assertThat(first.node().startTime()).isEqualTo(Instant.ofEpochSecond(1700000000));
+        assertThat(first.node().memory().workingSetBytes()).isEqualTo(500L * 1024);
+        assertThat(first.node().memory().availableBytes()).isEqualTo(500L * 1024);
+        assertThat(first.node().runtime().imageFs().capacityBytes()).isEqualTo(1000L);
+        PodStats pod = first.pods().get(0);
+        assertThat(pod.podRef().name()).isEqualTo("web");
+        assertThat(pod.podRef().namespace()).isEqualTo("ns");
+        assertThat(pod.startTime()).isEqualTo(CREATED);
+        var app = pod.containers().get(0);
+        assertThat(pod.containers()).hasSize(1).as("the infra container is the pod's, not a container of its own");
+        assertThat(app.name()).isEqualTo("app");
+        assertThat(app.cpu().usageNanoCores()).as("no rate from one sample").isNull();
+        assertThat(app.cpu().usageCoreNanoSeconds()).isEqualTo(1_000_000_000L);
+        assertThat(app.memory().workingSetBytes()).isEqualTo(60L);
+        assertThat(app.memory().availableBytes()).as("limit minus working set").isEqualTo(40L);
+        assertThat(app.rootfs().usedBytes()).isEqualTo(4096L);
+        assertThat(app.rootfs().capacityBytes()).as("the image file system's").isEqualTo(1000L);
+        assertThat(app.logs().usedBytes()).isEqualTo(300L);
+        // The pod counts its infra container too.
+        assertThat(pod.cpu().usageCoreNanoSeconds()).isEqualTo(1_000_000_000L + 5_000_000L);
+        assertThat(pod.memory().workingSetBytes()).isEqualTo(60L + 10L);
+        assertThat(pod.memory().availableBytes()).isNull();
+        assertThat(pod.network().defaultInterface().name()).isEqualTo("eth0");
+        assertThat(pod.network().interfaces()).hasSize(2);
+        assertThat(pod.volume()).singleElement().satisfies(v -> {
+            assertThat(v.name()).isEqualTo("cache");
+            assertThat(v.fs().usedBytes()).isEqualTo(700L);
+        });
+        assertThat(pod.ephemeralStorage().usedBytes()).as("rootfs + logs + emptyDir").isEqualTo(4096L + 300L + 700L);
+        assertThat(pod.processStats().processCount()).isEqualTo(3L);
+
+        clock.advance(Duration.ofSeconds(10));
+        runtimeAnswer.set(List.of(sandbox(6_000_000_000L)));
+        Summary second = provider.collect().summary();
+
+        // 5 s of CPU in 10 s: half a core.
+        assertThat(second.pods().get(0).containers().get(0).cpu().usageNanoCores()).isEqualTo(500_000_000L);
+        assertThat(second.pods().get(0).cpu().usageNanoCores()).isEqualTo(500_000_000L);
+        assertThat(provider.latest()).get().extracting(StatsSnapshot::summary).isSameAs(second);
+    }
+
+    @Test
+    void onlyCpuAndMemoryDropsEverythingElse() {
+        runtimeAnswer.set(List.of(sandbox(1)));
+        Summary small = provider.collect().summary().onlyCpuAndMemory();
+
+        assertThat(small.node().fs()).isNull();
+        assertThat(small.node().network()).isNull();
+        assertThat(small.node().runtime()).isNull();
+        assertThat(small.node().rlimit()).isNull();
+        assertThat(small.node().cpu()).isNotNull();
+        PodStats pod = small.pods().get(0);
+        assertThat(pod.network()).isNull();
+        assertThat(pod.volume()).isEmpty();
+        assertThat(pod.ephemeralStorage()).isNull();
+        assertThat(pod.processStats()).isNull();
+        assertThat(pod.containers().get(0).rootfs()).isNull();
+        assertThat(pod.containers().get(0).logs()).isNull();
+        assertThat(pod.containers().get(0).memory()).isNotNull();
+    }
+
+    @Test
+    void aFailedRoundKeepsTheLastDataAndSaysWhy() throws Exception {
+        assertThat(provider.latest()).isEmpty();
+        runtimeAnswer.set(List.of(sandbox(1)));
+        StatsSnapshot good = provider.collect();
+        runtimeAnswer.set(new IllegalStateException("docker is gone"));
+
+        assertThatThrownBy(() -> provider.collect()).hasMessage("docker is gone");
+        var collectSafely = StatsProvider.class.getDeclaredMethod("collectSafely");
+        collectSafely.setAccessible(true);
+        collectSafely.invoke(provider);
+
+        StatsSnapshot latest = provider.latest().orElseThrow();
+        assertThat(latest.error()).isEqualTo("docker is gone");
+        assertThat(latest.summary()).isSameAs(good.summary());
+    }
+
+    @Test
+    void aPeriodMustBePositive() {
+        assertThatThrownBy(() -> new StatsProvider(null, null, "n", null, clock, Duration.ZERO))
+                .hasMessageContaining("stats period must be positive");
+    }
+
+    private PodSandboxStats sandbox(long appCpu) {
+        Instant now = clock.instant();
+        ContainerStats app = new ContainerStats("c1", "s1", new ContainerMetadata("app", 0), Map.of(), "k8s_app", "/docker/c1",
+                "busybox", CREATED.plusSeconds(1), new CpuUsage(now, appCpu, null),
+                new MemoryUsage(now, 60, 80, 50, 7, 1, 100L), new WritableLayerUsage(now, 4096, 3), 2L,
+                new ContainerResourceSpec(1024, 100000, -1, 100));
+        ContainerStats infra = new ContainerStats("s1", "s1", new ContainerMetadata("POD", 0), Map.of(), "k8s_POD", "/docker/s1",
+                "pause", CREATED, new CpuUsage(now, 5_000_000L, null),
+                new MemoryUsage(now, 10, 12, 8, 1, 0, null), null, 1L, null);
+        NetworkUsage network = new NetworkUsage(now, List.of(new NetworkInterfaceUsage("eth0", 10, 0, 20, 0),
+                new NetworkInterfaceUsage("eth1", 1, 0, 2, 0)));
+        return new PodSandboxStats("s1", new PodSandboxMetadata("web", UID, "ns", 0), Map.of(), CREATED, infra, network,
+                List.of(app));
+    }
+}

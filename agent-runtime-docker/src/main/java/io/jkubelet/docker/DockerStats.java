@@ -1,0 +1,218 @@
+package io.jkubelet.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Info;
+import io.jkubelet.core.runtime.Container;
+import io.jkubelet.core.runtime.ContainerResourceSpec;
+import io.jkubelet.core.runtime.ContainerStats;
+import io.jkubelet.core.runtime.CpuUsage;
+import io.jkubelet.core.runtime.MemoryUsage;
+import io.jkubelet.core.runtime.NetworkUsage;
+import io.jkubelet.core.runtime.PodSandbox;
+import io.jkubelet.core.runtime.PodSandboxStats;
+import io.jkubelet.core.runtime.WritableLayerUsage;
+import io.jkubelet.core.stats.DirUsage;
+import io.jkubelet.core.stats.NetDev;
+import io.jkubelet.core.stats.cgroup.CgroupReader;
+import io.jkubelet.core.stats.cgroup.CgroupSample;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The stats half of the adapter: what dockershim gave the kubelet through cAdvisor. A container's usage is read
+ * from its cgroup (the path follows from Docker's cgroup driver and the container's cgroup parent), its
+ * writable layer is measured in the storage driver's directory, and a sandbox's network counters come from
+ * {@code /proc/<sandbox pid>/net/dev}, i.e. from inside its network namespace. Needs the engine on this host;
+ * otherwise usage is missing, never wrong. Thread-safe: the only state is the engine's settings, read once.
+ */
+final class DockerStats {
+    private static final Logger log = LoggerFactory.getLogger(DockerStats.class);
+
+    private final DockerClient requests;
+    private final Clock clock;
+    private final Path proc;
+    private final Path cgroupRoot;
+    private volatile HostSettings host;
+    private volatile Optional<CgroupReader> cgroups;
+    /**
+     * What an inspection told about each container listed in the last round. None of it changes while a
+     * container runs (a restart makes a new container), so each container is inspected once, and a round
+     * costs two list calls however many pods run.
+     */
+    private final Map<String, Inspected> inspected = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The parts of {@code docker inspect} that stats need. */
+    record Inspected(String id, long pid, Instant startedAt, String cgroupParent, String name, String image) {
+        static Inspected of(InspectContainerResponse r) {
+            Long pid = r.getState() == null ? null : r.getState().getPidLong();
+            return new Inspected(r.getId(), pid == null ? 0 : pid,
+                    r.getState() == null ? null : DockerStatuses.time(r.getState().getStartedAt()),
+                    r.getHostConfig() == null ? null : r.getHostConfig().getCgroupParent(),
+                    r.getName() == null ? r.getId() : r.getName().replaceFirst("^/", ""),
+                    r.getConfig() == null ? "" : r.getConfig().getImage());
+        }
+    }
+
+    /** What {@code docker info} says about where containers live on this host. */
+    record HostSettings(String cgroupDriver, String rootDir, String storageDriver) {}
+
+    DockerStats(DockerClient requests, Clock clock, Path proc, Path cgroupRoot) {
+        this.requests = requests;
+        this.clock = clock;
+        this.proc = proc;
+        this.cgroupRoot = cgroupRoot;
+    }
+
+    List<PodSandboxStats> list(List<PodSandbox> sandboxes, List<Container> containers) {
+        Map<String, List<Container>> bySandbox = containers.stream()
+                .collect(Collectors.groupingBy(Container::podSandboxId));
+        java.util.Set<String> listed = new java.util.HashSet<>();
+        sandboxes.forEach(s -> listed.add(s.id()));
+        containers.forEach(c -> listed.add(c.id()));
+        inspected.keySet().retainAll(listed);
+        List<PodSandboxStats> result = new ArrayList<>();
+        for (PodSandbox sandbox : sandboxes) {
+            Optional<Inspected> pause = inspect(sandbox.id());
+            if (pause.isEmpty()) {
+                continue;
+            }
+            ContainerStats infra = containerStats(pause.get(), sandbox.id(),
+                    new io.jkubelet.core.runtime.ContainerMetadata("POD", sandbox.metadata().attempt()), sandbox.labels(), null);
+            List<ContainerStats> members = new ArrayList<>();
+            for (Container c : bySandbox.getOrDefault(sandbox.id(), List.of())) {
+                inspect(c.id()).ifPresent(r -> members.add(containerStats(r, sandbox.id(), c.metadata(), c.labels(), c.image())));
+            }
+            result.add(new PodSandboxStats(sandbox.id(), sandbox.metadata(), sandbox.labels(), sandbox.createdAt(), infra,
+                    network(pause.get()), members));
+        }
+        return result;
+    }
+
+    private Optional<Inspected> inspect(String id) {
+        Inspected known = inspected.get(id);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        try {
+            Inspected fresh = Inspected.of(requests.inspectContainerCmd(id).exec());
+            inspected.put(id, fresh);
+            return Optional.of(fresh);
+        } catch (RuntimeException e) {
+            if (DockerErrors.isNotFound(e)) {
+                return Optional.empty(); // removed since it was listed
+            }
+            throw DockerErrors.translate("inspect container " + id, e);
+        }
+    }
+
+    private ContainerStats containerStats(Inspected r, String sandboxId,
+                                          io.jkubelet.core.runtime.ContainerMetadata metadata, Map<String, String> labels,
+                                          String image) {
+        HostSettings settings = host();
+        String cgroupPath = cgroupPath(settings.cgroupDriver(), r.cgroupParent(), r.id());
+        Instant now = clock.instant();
+        Optional<CgroupSample> sample = cgroups().flatMap(reader -> reader.read(cgroupPath));
+        CpuUsage cpu = sample.filter(s -> s.cpuUsageNanos() >= 0)
+                .map(s -> new CpuUsage(now, s.cpuUsageNanos(), null)).orElse(null);
+        MemoryUsage memory = sample.filter(s -> s.memoryUsageBytes() >= 0)
+                .map(s -> new MemoryUsage(now, s.workingSetBytes(), s.memoryUsageBytes(), Math.max(0, s.rssBytes()),
+                        Math.max(0, s.pageFaults()), Math.max(0, s.majorPageFaults()),
+                        s.memoryLimitBytes() < 0 ? null : s.memoryLimitBytes()))
+                .orElse(null);
+        Long processes = sample.map(CgroupSample::processCount).filter(n -> n >= 0).orElse(null);
+        ContainerResourceSpec spec = sample.map(s -> new ContainerResourceSpec(Math.max(0, s.cpuShares()),
+                Math.max(0, s.cpuPeriodMicros()), s.cpuQuotaMicros(), Math.max(0, s.memoryLimitBytes()))).orElse(null);
+        String shownImage = image != null ? image : r.image();
+        return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(), cpu,
+                memory, writableLayer(settings, r.id(), now), processes, spec);
+    }
+
+    /**
+     * Where Docker puts a container's cgroup: {@code <parent>/<id>} with the cgroupfs driver (parent
+     * {@code /docker} by default), {@code <parent>/docker-<id>.scope} with the systemd driver (parent
+     * {@code system.slice} by default).
+     */
+    static String cgroupPath(String driver, String parent, String id) {
+        boolean systemd = "systemd".equals(driver);
+        String p = parent == null || parent.isEmpty() ? (systemd ? "system.slice" : "/docker") : parent;
+        if (!p.startsWith("/")) {
+            p = "/" + p;
+        }
+        if (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        return systemd ? p + "/docker-" + id + ".scope" : p + "/" + id;
+    }
+
+    /** The container's own layer on overlay2: {@code <root>/overlay2/<mount-id>/diff}. Other drivers: unknown. */
+    private static WritableLayerUsage writableLayer(HostSettings settings, String id, Instant now) {
+        if (settings.rootDir() == null || !"overlay2".equals(settings.storageDriver())) {
+            return null;
+        }
+        Path root = Path.of(settings.rootDir());
+        try {
+            String mountId = Files.readString(root.resolve("image/overlay2/layerdb/mounts").resolve(id).resolve("mount-id")).strip();
+            DirUsage usage = DirUsage.of(root.resolve("overlay2").resolve(mountId).resolve("diff"));
+            return new WritableLayerUsage(now, usage.bytes(), usage.inodes());
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The counters of the sandbox's network namespace, read through its process; null when it has none. */
+    private NetworkUsage network(Inspected sandbox) {
+        long pid = sandbox.pid();
+        if (pid <= 0) {
+            return null;
+        }
+        try {
+            return new NetworkUsage(clock.instant(),
+                    NetDev.parse(io.jkubelet.core.stats.PseudoFiles.read(proc.resolve(Long.toString(pid)).resolve("net/dev"))));
+        } catch (IOException e) {
+            log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.id(), pid, e.getMessage());
+            return null;
+        }
+    }
+
+    private HostSettings host() {
+        HostSettings h = host;
+        if (h == null) {
+            try {
+                Info info = requests.infoCmd().exec();
+                h = new HostSettings(info.getCGroupDriver(), info.getDockerRootDir(), info.getDriver());
+            } catch (RuntimeException e) {
+                throw DockerErrors.translate("docker info", e);
+            }
+            host = h;
+        }
+        return h;
+    }
+
+    private Optional<CgroupReader> cgroups() {
+        Optional<CgroupReader> c = cgroups;
+        if (c == null) {
+            try {
+                c = Optional.of(CgroupReader.forRoot(cgroupRoot));
+                log.info("Reading container usage from cgroup {} hierarchy at {}", c.get().version(), cgroupRoot);
+            } catch (IOException e) {
+                log.warn("Cannot read cgroups at {}: {}; container CPU and memory usage will be missing", cgroupRoot,
+                        e.getMessage());
+                c = Optional.empty();
+            }
+            cgroups = c;
+        }
+        return c;
+    }
+}
