@@ -339,16 +339,22 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         HttpResponse out =
                 new DefaultHttpResponse(http10 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()));
         response.headers().forEach((name, values) -> {
-            if (!name.equalsIgnoreCase("Transfer-Encoding") && !name.equalsIgnoreCase("Content-Length")) {
+            if (!name.equalsIgnoreCase("Transfer-Encoding")) {
                 out.headers().add(name, values);
             }
         });
         out.headers().set(HttpHeaderNames.DATE, HTTP_DATE.format(config.clock().instant()));
-        if (!http10) {
+        // A writer that knows its length (a file) sends Content-Length and exactly that many bytes, and the
+        // connection may stay open even for HTTP/1.0; otherwise chunks, or close-delimited for 1.0.
+        boolean fixedLength = out.headers().contains(HttpHeaderNames.CONTENT_LENGTH);
+        if (fixedLength) {
+            keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
+        } else if (!http10) {
             HttpUtil.setTransferEncodingChunked(out, true);
         }
         HttpUtil.setKeepAlive(out, keepAlive);
-        if (http10) {
+        boolean closeDelimited = http10 && !fixedLength;
+        if (closeDelimited) {
             out.headers().remove(HttpHeaderNames.CONNECTION); // Go sends none on a close-delimited 1.0 answer
         }
         if (log.isDebugEnabled()) {
@@ -358,16 +364,17 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.writeAndFlush(out);
+        boolean reuse = keepAlive;
         if (head) {
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
-                    .addListener((ChannelFutureListener) f -> afterResponse(ctx, conn, f.isSuccess() && keepAlive));
+                    .addListener((ChannelFutureListener) f -> afterResponse(ctx, conn, f.isSuccess() && reuse));
             return;
         }
         ChannelResponseStream stream = new ChannelResponseStream(ctx.channel());
         conn.stream = stream;
         BodyWriter writer = response.writer();
         try {
-            handlerExecutor.execute(() -> runWriter(ctx, conn, exchange, stream, writer, keepAlive, http10));
+            handlerExecutor.execute(() -> runWriter(ctx, conn, exchange, stream, writer, reuse, closeDelimited));
         } catch (RejectedExecutionException e) {
             conn.stream = null;
             ctx.close();
@@ -376,7 +383,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Runs on the writer's virtual thread: the body, then its end (last chunk or close). */
     private void runWriter(ChannelHandlerContext ctx, Connection conn, Exchange exchange, ChannelResponseStream stream,
-            BodyWriter writer, boolean keepAlive, boolean http10) {
+            BodyWriter writer, boolean keepAlive, boolean closeDelimited) {
         boolean complete = false;
         try {
             writer.writeTo(stream);
@@ -392,7 +399,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         boolean done = complete;
         ctx.channel().eventLoop().execute(() -> {
             conn.stream = null;
-            if (!done || http10 || !ctx.channel().isActive()) {
+            if (!done || closeDelimited || !ctx.channel().isActive()) {
                 // An unfinished body must not look finished: close without the last chunk. HTTP/1.0: the
                 // close is what ends the body.
                 if (done && ctx.channel().isActive()) {
