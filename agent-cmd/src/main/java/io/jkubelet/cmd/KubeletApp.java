@@ -140,7 +140,7 @@ final class KubeletApp implements AutoCloseable {
         Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
         closeables.add(dispatcher::interrupt);
         kubelet.run();
-        startServers(config, kubelet);
+        startServers(config, kubelet, new ContainerAccess(kubelet, runtime));
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
@@ -221,7 +221,7 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private void startServers(KubeletConfiguration config, Kubelet kubelet) throws StartupException {
+    private void startServers(KubeletConfiguration config, Kubelet kubelet, ContainerAccess containers) throws StartupException {
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())));
         KubeletView view = new KubeletView() {
@@ -238,6 +238,22 @@ final class KubeletApp implements AutoCloseable {
             @Override
             public io.prometheus.metrics.model.registry.PrometheusRegistry probeMetrics() {
                 return kubelet.probeMetrics();
+            }
+
+            @Override
+            public Optional<Pod> podByName(String namespace, String name) {
+                return containers.podByName(namespace, name);
+            }
+
+            @Override
+            public ContainerLog containerLog(String containerId) {
+                return containers.containerLog(containerId);
+            }
+
+            @Override
+            public byte[] runInContainer(String namespace, String podName, String podUid, String containerName,
+                    List<String> command) {
+                return containers.runInContainer(namespace, podName, containerName, command);
             }
         };
         try {
