@@ -30,6 +30,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -273,6 +274,7 @@ class ContainerLogsEndpointTest {
     }
 
     @Test
+    @Timeout(60)
     void followSendsAppendedLinesAndEndsWhenTheContainerStops() throws Exception {
         HttpResponse<InputStream> response = client.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/containerLogs/default/web/app?follow=true&tailLines=1")).build(),
@@ -298,6 +300,26 @@ class ContainerLogsEndpointTest {
     }
 
     @Test
+    @Timeout(60)
+    void followReopensALogFileReplacedByRotation() throws Exception {
+        HttpResponse<InputStream> response = client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/containerLogs/default/web/app?follow=1&tailLines=1")).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader body = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            assertThat(body.readLine()).isEqualTo("line five");
+
+            // The runtime renames the full file away and starts a new one at the same path.
+            Files.move(currentLog, currentLog.resolveSibling("1.log.20240501-100000"));
+            Files.writeString(currentLog, "2024-05-01T10:00:05Z stdout F after rotation\n");
+            assertThat(body.readLine()).isEqualTo("after rotation");
+
+            view.containers.put(CURRENT_ID, new KubeletView.ContainerLog(currentLog.toString(), false));
+            assertThat(body.readLine()).isNull();
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void followOfAStoppedContainerSendsTheLogAndEnds() throws Exception {
         view.containers.put(CURRENT_ID, new KubeletView.ContainerLog(currentLog.toString(), false));
 
