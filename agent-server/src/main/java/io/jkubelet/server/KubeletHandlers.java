@@ -78,6 +78,13 @@ public final class KubeletHandlers {
         public static DebuggingOptions defaults() {
             return new DebuggingOptions(Path.of("/var/log"), true, ContainerLogReader.DEFAULT_POLL_INTERVAL, Clock.systemUTC());
         }
+
+        /** The defaults with the configuration's {@code enableSystemLogHandler} (unset means true, its default). */
+        public static DebuggingOptions of(io.jkubelet.core.apis.config.KubeletConfiguration config) {
+            DebuggingOptions d = defaults();
+            return new DebuggingOptions(d.systemLogDir(), !Boolean.FALSE.equals(config.enableSystemLogHandler()),
+                    d.logFollowPoll(), d.clock());
+        }
     }
 
     private final KubeletView view;

@@ -248,6 +248,27 @@ class ContainerLogsEndpointTest {
     }
 
     @Test
+    void anUnfinishedLastLineIsSentAsItIsWhenNotFollowing() throws Exception {
+        Files.writeString(currentLog, "2024-05-01T09:59:00Z stdout F done\n2024-05-01T09:59:01Z stdout F half a lin");
+
+        assertThat(logs("").body()).isEqualTo("done\nhalf a lin");
+    }
+
+    @Test
+    void unparsableLinesAreSkipped() throws Exception {
+        Files.writeString(currentLog, "2024-05-01T09:59:00Z stdout F good\ngarbage here\n2024-05-01T09:59:01Z stdout F also good\n");
+
+        assertThat(logs("").body()).isEqualTo("good\nalso good\n");
+    }
+
+    @Test
+    void anUnknownFormatIsReportedInTheBody() throws Exception {
+        Files.writeString(currentLog, "not a log line\n");
+
+        assertThat(logs("").body()).isEqualTo("failed to get parse function: unsupported log format: \"not a log line\\n\"");
+    }
+
+    @Test
     void followsThroughTheSymlinkAPodLogPathIs() throws Exception {
         Path link = dir.resolve("pods/default_web_uid-1/app/link.log");
         Files.createSymbolicLink(link, currentLog);
