@@ -13,12 +13,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What the debugging handlers need from the pod manager and the runtime: a pod by namespace and name, a
- * container's log path and state, and {@code RunInContainer}. Thread-safe (the kubelet and the runtime are).
+ * container's log path and state, and {@code RunInContainer}. Thread-safe (its sources are). Public so that
+ * end-to-end tests can put the debugging handlers over a running agent's pods and the real runtime.
  */
-final class ContainerAccess {
+public final class ContainerAccess {
 
     /**
      * Upstream runs {@code /run} commands with no timeout; a bound as long as the kubelet's HTTP write
@@ -26,24 +28,35 @@ final class ContainerAccess {
      */
     static final Duration RUN_TIMEOUT = Duration.ofHours(4);
 
-    private final Kubelet kubelet;
+    private final Supplier<List<Pod>> pods;
+    private final Supplier<List<RunningPod>> runningPods;
     private final RuntimeService runtime;
 
-    ContainerAccess(Kubelet kubelet, RuntimeService runtime) {
-        this.kubelet = Objects.requireNonNull(kubelet, "kubelet");
+    /**
+     * @param pods the desired pods with their latest status (the kubelet's {@code pods()})
+     * @param runningPods the pods as the runtime runs them (the PLEG's view)
+     */
+    public ContainerAccess(Supplier<List<Pod>> pods, Supplier<List<RunningPod>> runningPods, RuntimeService runtime) {
+        this.pods = Objects.requireNonNull(pods, "pods");
+        this.runningPods = Objects.requireNonNull(runningPods, "runningPods");
         this.runtime = Objects.requireNonNull(runtime, "runtime");
     }
 
+    /** Over the kubelet's pod manager and PLEG. */
+    static ContainerAccess of(Kubelet kubelet, RuntimeService runtime) {
+        return new ContainerAccess(kubelet::pods, kubelet::runningPods, runtime);
+    }
+
     /** The desired pod of that namespace and name, with its latest status (upstream {@code GetPodByName}). */
-    Optional<Pod> podByName(String namespace, String name) {
-        return kubelet.pods().stream()
+    public Optional<Pod> podByName(String namespace, String name) {
+        return pods.get().stream()
                 .filter(p -> p.getMetadata() != null && namespace.equals(p.getMetadata().getNamespace())
                         && name.equals(p.getMetadata().getName()))
                 .findFirst();
     }
 
     /** The runtime's view of a container for its log; throws when the runtime does not know it. */
-    KubeletView.ContainerLog containerLog(String containerId) {
+    public KubeletView.ContainerLog containerLog(String containerId) {
         ContainerStatus status = runtime.containerStatus(containerId);
         return new KubeletView.ContainerLog(status.logPath(), status.state() == ContainerState.CONTAINER_RUNNING);
     }
@@ -53,9 +66,9 @@ final class ContainerAccess {
      * pod found by its name, as upstream's {@code FindPod} does when it has the full name), then {@code
      * execSync}; stdout followed by stderr. A non-zero exit is an error with the CRI client's text.
      */
-    byte[] runInContainer(String namespace, String podName, String containerName, List<String> command) {
+    public byte[] runInContainer(String namespace, String podName, String containerName, List<String> command) {
         String id = null;
-        for (RunningPod pod : kubelet.runningPods()) {
+        for (RunningPod pod : runningPods.get()) {
             if (pod.namespace().equals(namespace) && pod.name().equals(podName)) {
                 for (RunningPod.Member m : pod.members()) {
                     if (!m.sandbox() && m.running() && m.name().equals(containerName)) {

@@ -140,7 +140,7 @@ final class KubeletApp implements AutoCloseable {
         Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
         closeables.add(dispatcher::interrupt);
         kubelet.run();
-        startServers(config, kubelet, new ContainerAccess(kubelet, runtime));
+        startServers(config, kubelet, ContainerAccess.of(kubelet, runtime));
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
