@@ -34,7 +34,7 @@ class ContainerLogsIT extends AgentTestBase {
                 metadata: {name: chatty}
                 spec:
                   containers:
-                  - {name: talker, image: %s, command: ["sh", "-c", "echo hello from talker; echo second line >&2; sleep 2; exit 1"]}
+                  - {name: talker, image: %s, command: ["sh", "-c", "echo hello from talker; sleep 1; echo second line >&2; sleep 1; exit 1"]}
                 """.formatted(IMAGE));
         Pod pod = awaitPod("chatty", Duration.ofSeconds(90),
                 p -> container(p, "talker").map(c -> c.getRestartCount() >= 1 && c.getLastState().getTerminated() != null).orElse(false));

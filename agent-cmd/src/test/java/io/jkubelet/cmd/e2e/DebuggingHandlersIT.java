@@ -72,7 +72,7 @@ class DebuggingHandlersIT extends AgentTestBase {
                 metadata: {name: crasher}
                 spec:
                   containers:
-                  - {name: c, image: %s, command: ["sh", "-c", "echo crashing now; echo to stderr >&2; sleep 1; exit 3"]}
+                  - {name: c, image: %s, command: ["sh", "-c", "echo crashing now; sleep 1; echo to stderr >&2; sleep 1; exit 3"]}
                 """.formatted(IMAGE));
         Pod ticker = awaitPod("ticker", Duration.ofSeconds(240), AgentTestBase::running);
         serveDebuggingHandlers();
