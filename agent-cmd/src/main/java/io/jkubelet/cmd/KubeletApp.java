@@ -153,7 +153,7 @@ final class KubeletApp implements AutoCloseable {
                 StatsProvider.DEFAULT_PERIOD);
         closeables.add(stats);
         stats.start();
-        startServers(config, kubelet, stats, secure);
+        startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), secure);
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
@@ -234,7 +234,7 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private void startServers(KubeletConfiguration config, Kubelet kubelet, StatsProvider stats,
+    private void startServers(KubeletConfiguration config, Kubelet kubelet, StatsProvider stats, ContainerAccess containers,
             Optional<SecureServing> secure) throws StartupException {
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())),
@@ -265,6 +265,22 @@ final class KubeletApp implements AutoCloseable {
             @Override
             public io.prometheus.metrics.model.registry.PrometheusRegistry kubeletMetrics() {
                 return kubelet.kubeletMetrics();
+            }
+
+            @Override
+            public Optional<Pod> podByName(String namespace, String name) {
+                return containers.podByName(namespace, name);
+            }
+
+            @Override
+            public ContainerLog containerLog(String containerId) {
+                return containers.containerLog(containerId);
+            }
+
+            @Override
+            public byte[] runInContainer(String namespace, String podName, String podUid, String containerName,
+                    List<String> command) {
+                return containers.runInContainer(namespace, podName, containerName, command);
             }
         };
         try {

@@ -79,7 +79,7 @@ final class SecureServing {
         boolean debugging = !Boolean.FALSE.equals(config.enableDebuggingHandlers());
         byte[] configz = KubeletConfigCodec.toJson(config).getBytes(StandardCharsets.UTF_8);
         HttpServerConfig http = HttpServerConfig.kubeletDefaults("secure", InetAddress.getByName(config.address()), config.port());
-        return SecureServer.start(http, tls, auth, new KubeletHandlers(view, checks), debugging,
+        return SecureServer.start(http, tls, auth, new KubeletHandlers(view, checks, KubeletHandlers.DebuggingOptions.of(config)), debugging,
                 new DebugHandlers(() -> configz, verbosity));
     }
 

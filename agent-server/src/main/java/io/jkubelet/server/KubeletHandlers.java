@@ -7,6 +7,12 @@ import io.jkubelet.server.http.Handler;
 import io.jkubelet.server.http.Response;
 import io.jkubelet.server.http.Router;
 import io.jkubelet.server.json.PodListEncoder;
+import io.jkubelet.server.logs.ContainerLogReader;
+import io.jkubelet.server.logs.ContainerLogsHandler;
+import io.jkubelet.server.logs.SystemLogHandler;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -21,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #installAuthNotRequired}: {@code /healthz} ({@code ping} first, then the given checks),
  *       {@code GET /pods}, {@code GET /metrics}, {@code /metrics/probes}, {@code /metrics/resource},
  *       {@code /metrics/cadvisor}, and {@code GET|POST /stats/summary}. Served on every kubelet port.
- *   <li>{@link #installDebugging}: {@code GET /runningpods/} (later run, exec, attach, portForward,
- *       containerLogs, configz). Only on the authenticated port with {@code enableDebuggingHandlers}.
+ *   <li>{@link #installDebugging}: {@code GET /runningpods/}, {@code POST /run/...}, {@code GET
+ *       /containerLogs/...} and {@code GET /logs/} (or its 405 when {@code enableSystemLogHandler} is off).
+ *       Only on the authenticated port with {@code enableDebuggingHandlers}.
  *   <li>{@link #installDebuggingDisabled}: the same paths answering 405 {@code Debug endpoints are
  *       disabled.}: on the read-only port, and on 10250 when debugging handlers are off.
  * </ul>
@@ -43,10 +50,47 @@ public final class KubeletHandlers {
     public static final List<String> DEBUGGING_PATHS =
             List.of("/run/", "/exec/", "/attach/", "/portForward/", "/containerLogs/", RUNNING_PODS_PATH, "/debug/pprof/", "/logs/");
 
+    /** Upstream's {@code /containerLogs} route. */
+    public static final String CONTAINER_LOGS_ROUTE = "/containerLogs/{podNamespace}/{podID}/{containerName}";
+
+    /** Upstream's two {@code /run} routes. */
+    public static final List<String> RUN_ROUTES =
+            List.of("/run/{podNamespace}/{podID}/{containerName}", "/run/{podNamespace}/{podID}/{uid}/{containerName}");
+
+    /**
+     * Settings of the debugging handlers that read the node.
+     *
+     * @param systemLogDir what {@code /logs/} serves (upstream: {@code /var/log})
+     * @param enableSystemLogHandler {@code enableSystemLogHandler}; false answers 405 {@code logs endpoint is
+     *     disabled.} on {@code /logs/}
+     * @param logFollowPoll how often a followed container log looks for new lines
+     * @param clock the clock {@code sinceSeconds} counts back from
+     */
+    public record DebuggingOptions(Path systemLogDir, boolean enableSystemLogHandler, Duration logFollowPoll, Clock clock) {
+        public DebuggingOptions {
+            Objects.requireNonNull(systemLogDir, "systemLogDir");
+            Objects.requireNonNull(logFollowPoll, "logFollowPoll");
+            Objects.requireNonNull(clock, "clock");
+        }
+
+        /** The kubelet's: {@code /var/log}, enabled, one-second follow checks. */
+        public static DebuggingOptions defaults() {
+            return new DebuggingOptions(Path.of("/var/log"), true, ContainerLogReader.DEFAULT_POLL_INTERVAL, Clock.systemUTC());
+        }
+
+        /** The defaults with the configuration's {@code enableSystemLogHandler} (unset means true, its default). */
+        public static DebuggingOptions of(io.jkubelet.core.apis.config.KubeletConfiguration config) {
+            DebuggingOptions d = defaults();
+            return new DebuggingOptions(d.systemLogDir(), !Boolean.FALSE.equals(config.enableSystemLogHandler()),
+                    d.logFollowPoll(), d.clock());
+        }
+    }
+
     private final KubeletView view;
     private final List<HealthChecker> healthChecks;
     private final PodListEncoder encoder;
     private final io.jkubelet.server.stats.StatsHandlers stats;
+    private final DebuggingOptions debugging;
 
     /**
      * @param view the pods to serve
@@ -54,14 +98,24 @@ public final class KubeletHandlers {
      *     {@code syncloop}, then any extra checkers)
      */
     public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks) {
-        this(view, healthChecks, new PodListEncoder());
+        this(view, healthChecks, DebuggingOptions.defaults());
+    }
+
+    /** As {@link #KubeletHandlers(KubeletView, List)} with the debugging handlers' settings. */
+    public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, DebuggingOptions debugging) {
+        this(view, healthChecks, new PodListEncoder(), debugging);
     }
 
     KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder) {
+        this(view, healthChecks, encoder, DebuggingOptions.defaults());
+    }
+
+    private KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder, DebuggingOptions debugging) {
         this.view = Objects.requireNonNull(view, "view");
         this.healthChecks = List.copyOf(healthChecks);
         this.encoder = encoder;
         this.stats = new io.jkubelet.server.stats.StatsHandlers(view::stats);
+        this.debugging = Objects.requireNonNull(debugging, "debugging");
     }
 
     /** Registers {@code /healthz} (and one path per check), {@code GET /pods}, the metrics paths and {@code /stats/summary}. */
@@ -77,8 +131,28 @@ public final class KubeletHandlers {
         stats.install(router);
     }
 
-    /** Registers the debugging endpoints this module implements so far: {@code GET /runningpods/}. */
+    /**
+     * Registers the debugging endpoints this module implements so far, as upstream's {@code
+     * InstallAuthRequiredHandlers} and {@code InstallSystemLogHandler}: {@code GET /runningpods/}, {@code POST
+     * /run/...}, {@code GET /containerLogs/...}, {@code GET /logs/}.
+     */
     public void installDebugging(Router.Builder router) {
+        installRunningPods(router);
+        RunInContainerHandler run = new RunInContainerHandler(view);
+        for (String route : RUN_ROUTES) {
+            router.route("POST", route, run);
+        }
+        router.get(CONTAINER_LOGS_ROUTE,
+                new ContainerLogsHandler(view, debugging.clock(), new ContainerLogReader(debugging.logFollowPoll())));
+        if (debugging.enableSystemLogHandler()) {
+            router.get(SystemLogHandler.PATH, new SystemLogHandler(debugging.systemLogDir()));
+        } else {
+            router.any(SystemLogHandler.PATH, request -> Response.goError(405, "logs endpoint is disabled."));
+        }
+    }
+
+    /** Registers {@code GET /runningpods/} alone (what the read-only port may serve, see {@link ReadOnlyServer}). */
+    public void installRunningPods(Router.Builder router) {
         router.get(RUNNING_PODS_PATH, Handler.blocking(request -> {
             List<Pod> running;
             try {

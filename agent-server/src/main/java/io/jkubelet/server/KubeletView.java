@@ -3,10 +3,12 @@ package io.jkubelet.server;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * What the HTTP servers read from the kubelet core to answer {@code /pods} and {@code /runningpods/}.
- * The wiring implements it over the pod manager and the runtime; the servers never change pods through it.
+ * What the HTTP servers read from the kubelet core to answer {@code /pods}, {@code /runningpods/}, {@code
+ * /containerLogs/} and {@code /run/}. The wiring implements it over the pod manager and the runtime; the
+ * servers never change pods through it (only {@code /run/} executes a command in a container).
  *
  * <p>Implementations must be thread-safe: many requests may call them at once, from virtual threads
  * (so they may block briefly). The returned lists and pods are only read, never modified, by the servers.
@@ -41,5 +43,45 @@ public interface KubeletView {
     /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), answering {@code GET /metrics}. */
     default PrometheusRegistry kubeletMetrics() {
         return MetricsHandlers.EMPTY_REGISTRY;
+    }
+
+    /**
+     * What the runtime says about a container, for reading its log.
+     *
+     * @param logPath the container's log file (for a Docker container, the pod log path's symlink)
+     * @param running whether the container runs now; a followed log ends once it does not
+     */
+    record ContainerLog(String logPath, boolean running) {}
+
+    /**
+     * The pod bound to this node with that namespace and name, with its latest status (upstream {@code
+     * GetPodByName}; the status as the status manager holds it). Answers the pod lookups of {@code
+     * /containerLogs/} and {@code /run/}.
+     */
+    default Optional<Pod> podByName(String namespace, String name) {
+        return Optional.empty();
+    }
+
+    /**
+     * The runtime's status of container {@code containerId} (no scheme), for its log (upstream's {@code
+     * ContainerStatus} call in {@code GetContainerLogs} and in the follow loop).
+     *
+     * @throws Exception when the runtime does not know the container or cannot be asked
+     */
+    default ContainerLog containerLog(String containerId) throws Exception {
+        throw new UnsupportedOperationException("container logs are not available");
+    }
+
+    /**
+     * Runs {@code command} in the running container {@code containerName} of the pod {@code namespace/podName}
+     * with no timeout, and returns its stdout followed by its stderr (upstream {@code RunInContainer}).
+     *
+     * @param podUid the UID from the request path, or null; as upstream, the pod is found by its name
+     * @throws Exception with upstream's text when the container is not found ({@code container not found
+     *     ("app")}) or the command fails or exits non-zero ({@code command 'false' exited with 1: })
+     */
+    default byte[] runInContainer(String namespace, String podName, String podUid, String containerName, List<String> command)
+            throws Exception {
+        throw new UnsupportedOperationException("running commands in containers is not available");
     }
 }

@@ -60,7 +60,7 @@ public final class ReadOnlyServer implements AutoCloseable {
         KubeletHandlers handlers = new KubeletHandlers(view, healthChecks);
         handlers.installAuthNotRequired(router);
         if (serveRunningPods) {
-            handlers.installDebugging(router);
+            handlers.installRunningPods(router);
             KubeletHandlers.installDebuggingDisabled(router, java.util.Set.of(KubeletHandlers.RUNNING_PODS_PATH));
         } else {
             KubeletHandlers.installDebuggingDisabled(router);

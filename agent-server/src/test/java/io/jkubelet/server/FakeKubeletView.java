@@ -3,6 +3,9 @@ package io.jkubelet.server;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A settable {@link KubeletView} for tests. */
@@ -13,6 +16,15 @@ final class FakeKubeletView implements KubeletView {
     final PrometheusRegistry probeMetrics = new PrometheusRegistry();
     final AtomicReference<io.jkubelet.core.stats.StatsSnapshot> stats = new AtomicReference<>();
     final AtomicReference<PrometheusRegistry> kubeletMetrics = new AtomicReference<>(new PrometheusRegistry());
+    /** Runtime containers by id (no scheme): log path and whether each runs. */
+    final Map<String, ContainerLog> containers = new ConcurrentHashMap<>();
+    /** What {@code runInContainer} does. */
+    final AtomicReference<RunFunction> run = new AtomicReference<>((ns, pod, uid, c, cmd) -> new byte[0]);
+
+    @FunctionalInterface
+    interface RunFunction {
+        byte[] run(String namespace, String pod, String uid, String container, List<String> command) throws Exception;
+    }
 
     @Override
     public List<Pod> pods() {
@@ -41,5 +53,27 @@ final class FakeKubeletView implements KubeletView {
     @Override
     public PrometheusRegistry kubeletMetrics() {
         return kubeletMetrics.get();
+    }
+
+    @Override
+    public Optional<Pod> podByName(String namespace, String name) {
+        return pods.get().stream()
+                .filter(p -> namespace.equals(p.getMetadata().getNamespace()) && name.equals(p.getMetadata().getName()))
+                .findFirst();
+    }
+
+    @Override
+    public ContainerLog containerLog(String containerId) throws Exception {
+        ContainerLog c = containers.get(containerId);
+        if (c == null) {
+            throw new IllegalStateException("no such container: " + containerId);
+        }
+        return c;
+    }
+
+    @Override
+    public byte[] runInContainer(String namespace, String podName, String podUid, String containerName, List<String> command)
+            throws Exception {
+        return run.get().run(namespace, podName, podUid, containerName, command);
     }
 }

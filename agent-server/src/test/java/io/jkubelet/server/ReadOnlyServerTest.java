@@ -141,6 +141,25 @@ class ReadOnlyServerTest {
     }
 
     @Test
+    void logsAndRunStayDisabledWhenRunningPodsIsServed() throws Exception {
+        view.pods.set(List.of(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("web")
+                .withNamespace("default").withUid("u1").endMetadata().withNewSpec().addNewContainer().withName("c")
+                .withImage("busybox").endContainer().endSpec().build()));
+        try (ReadOnlyServer serving = ReadOnlyServer.start(InetAddress.getLoopbackAddress(), 0, view, List.of(), true)) {
+            for (HttpRequest request : List.of(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serving.port() + "/containerLogs/default/web/c")).build(),
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serving.port() + "/logs/")).build(),
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serving.port() + "/run/default/web/c?cmd=ls"))
+                            .POST(HttpRequest.BodyPublishers.noBody()).build())) {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+
+                assertThat(response.statusCode()).as(request.uri().toString()).isEqualTo(405);
+                assertThat(response.body()).isEqualTo("Debug endpoints are disabled.\n");
+            }
+        }
+    }
+
+    @Test
     void runningPodsWithoutSlashRedirectsToTheDisabledSubtree() throws Exception {
         HttpResponse<String> response = get("/runningpods");
 

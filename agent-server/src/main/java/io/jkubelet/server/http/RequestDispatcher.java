@@ -10,6 +10,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -59,6 +62,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         boolean busy;
         boolean closeWhenIdle;
         final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
+        /** The body being streamed on this connection, if any. */
+        ChannelResponseStream stream;
     }
 
     /** What the response writer needs to know about the request it answers. */
@@ -94,8 +99,20 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         if (conn != null) {
             conn.pending.forEach(FullHttpRequest::release);
             conn.pending.clear();
+            if (conn.stream != null) {
+                conn.stream.cancel();
+            }
         }
         super.channelInactive(ctx);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        Connection conn = ctx.channel().attr(CONNECTION).get();
+        if (conn != null && conn.stream != null) {
+            conn.stream.writabilityChanged();
+        }
+        super.channelWritabilityChanged(ctx);
     }
 
     @Override
@@ -322,6 +339,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Writes {@code response}; then serves the next pipelined request, or closes when it must. */
     private void write(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
+        if (response.isStreaming()) {
+            writeStreaming(ctx, conn, exchange, response, forceClose);
+            return;
+        }
         boolean keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
         boolean head = exchange.method().equals("HEAD");
         ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.bodyUnsafe());
@@ -341,18 +362,112 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             out.release();
             return;
         }
-        ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> {
-            if (!f.isSuccess() || !keepAlive) {
+        ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> afterResponse(ctx, conn, f.isSuccess() && keepAlive));
+    }
+
+    /** The response is out: serve the next pipelined request, or close. Event loop only. */
+    private void afterResponse(ChannelHandlerContext ctx, Connection conn, boolean keepAlive) {
+        if (!keepAlive || !ctx.channel().isActive()) {
+            conn.pending.forEach(FullHttpRequest::release);
+            conn.pending.clear();
+            ctx.close();
+            return;
+        }
+        conn.busy = false;
+        FullHttpRequest next = conn.pending.poll();
+        if (next != null) {
+            serve(ctx, conn, next);
+        }
+    }
+
+    /**
+     * Sends the status and headers of a streaming response, then runs its writer on a virtual thread.
+     * HTTP/1.1: {@code Transfer-Encoding: chunked} and the connection stays open afterwards (as Go chunks
+     * a response that has no Content-Length); HTTP/1.0 cannot chunk, so the body ends when the connection
+     * closes (Go drops the Transfer-Encoding header then). HEAD gets the headers only.
+     */
+    private void writeStreaming(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
+        boolean http10 = exchange.version().equals(HttpVersion.HTTP_1_0);
+        boolean keepAlive = exchange.keepAlive() && !http10 && !forceClose && !conn.closeWhenIdle && !shuttingDown;
+        boolean head = exchange.method().equals("HEAD");
+        HttpResponse out =
+                new DefaultHttpResponse(http10 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()));
+        response.headers().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("Transfer-Encoding")) {
+                out.headers().add(name, values);
+            }
+        });
+        out.headers().set(HttpHeaderNames.DATE, HTTP_DATE.format(config.clock().instant()));
+        // A writer that knows its length (a file) sends Content-Length and exactly that many bytes, and the
+        // connection may stay open even for HTTP/1.0; otherwise chunks, or close-delimited for 1.0.
+        boolean fixedLength = out.headers().contains(HttpHeaderNames.CONTENT_LENGTH);
+        if (fixedLength) {
+            keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
+        } else if (!http10) {
+            HttpUtil.setTransferEncodingChunked(out, true);
+        }
+        HttpUtil.setKeepAlive(out, keepAlive);
+        boolean closeDelimited = http10 && !fixedLength;
+        if (closeDelimited) {
+            out.headers().remove(HttpHeaderNames.CONNECTION); // Go sends none on a close-delimited 1.0 answer
+        }
+        if (log.isDebugEnabled()) {
+            log.debug("{} server: {} {} -> {} (streamed)", config.name(), exchange.method(), exchange.path(), response.status());
+        }
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        ctx.writeAndFlush(out);
+        boolean reuse = keepAlive;
+        if (head) {
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
+                    .addListener((ChannelFutureListener) f -> afterResponse(ctx, conn, f.isSuccess() && reuse));
+            return;
+        }
+        ChannelResponseStream stream = new ChannelResponseStream(ctx.channel());
+        conn.stream = stream;
+        BodyWriter writer = response.writer();
+        try {
+            handlerExecutor.execute(() -> runWriter(ctx, conn, exchange, stream, writer, reuse, closeDelimited));
+        } catch (RejectedExecutionException e) {
+            conn.stream = null;
+            ctx.close();
+        }
+    }
+
+    /** Runs on the writer's virtual thread: the body, then its end (last chunk or close). */
+    private void runWriter(ChannelHandlerContext ctx, Connection conn, Exchange exchange, ChannelResponseStream stream,
+            BodyWriter writer, boolean keepAlive, boolean closeDelimited) {
+        boolean complete = false;
+        try {
+            writer.writeTo(stream);
+            stream.finish();
+            complete = true;
+        } catch (ResponseStream.ClientGoneException e) {
+            log.debug("{} server: {} {}: stream ended, {}", config.name(), exchange.method(), exchange.path(), e.getMessage());
+        } catch (Exception | LinkageError | AssertionError e) {
+            if (!stream.clientGone()) {
+                log.warn("{} server: streaming the answer to {} {} failed", config.name(), exchange.method(), exchange.path(), e);
+            }
+        }
+        boolean done = complete;
+        ctx.channel().eventLoop().execute(() -> {
+            conn.stream = null;
+            if (!done || closeDelimited || !ctx.channel().isActive()) {
+                // An unfinished body must not look finished: close without the last chunk. HTTP/1.0: the
+                // close is what ends the body.
+                if (done && ctx.channel().isActive()) {
+                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+                } else {
+                    ctx.close();
+                }
                 conn.pending.forEach(FullHttpRequest::release);
                 conn.pending.clear();
-                ctx.close();
                 return;
             }
-            conn.busy = false;
-            FullHttpRequest next = conn.pending.poll();
-            if (next != null) {
-                serve(ctx, conn, next);
-            }
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
+                    .addListener((ChannelFutureListener) f ->
+                            afterResponse(ctx, conn, f.isSuccess() && keepAlive && !conn.closeWhenIdle && !shuttingDown));
         });
     }
 }

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One complete HTTP response: status, headers in insertion order, body. Immutable and thread-safe.
+ * One HTTP response: status, headers in insertion order, and either a complete body or a {@link BodyWriter}
+ * that streams it ({@link #streaming}). Immutable and thread-safe.
  *
  * <p>The factories reproduce what the kubelet's Go stack sends for the same case, so clients that
  * compare texts or content types see no difference: {@link #goError} is Go's {@code http.Error}, {@link
@@ -25,11 +26,13 @@ public final class Response {
     private final int status;
     private final Map<String, List<String>> headers;
     private final byte[] body;
+    private final BodyWriter writer;
 
-    private Response(int status, Map<String, List<String>> headers, byte[] body) {
+    private Response(int status, Map<String, List<String>> headers, byte[] body, BodyWriter writer) {
         this.status = status;
         this.headers = headers;
         this.body = body;
+        this.writer = writer;
     }
 
     /** A response with the given status, content type (null for none) and body. */
@@ -38,7 +41,26 @@ public final class Response {
         if (contentType != null) {
             headers.put("Content-Type", List.of(contentType));
         }
-        return new Response(status, headers, body.clone());
+        return new Response(status, headers, body.clone(), null);
+    }
+
+    /**
+     * A response whose body {@code writer} produces while it is sent, as Go's handlers that write and flush
+     * as they go: HTTP/1.1 clients get it with {@code Transfer-Encoding: chunked} (the connection stays
+     * usable afterwards), HTTP/1.0 clients get the bare bytes and the connection closes at the end. The
+     * writer runs on a virtual thread of its own after the status and headers are sent; see {@link
+     * BodyWriter} for how it learns that the client went away.
+     *
+     * @param contentType the content type, or null to send none (Go sends none when a handler set
+     *     {@code Transfer-Encoding} itself and no type)
+     */
+    public static Response streaming(int status, String contentType, BodyWriter writer) {
+        java.util.Objects.requireNonNull(writer, "writer");
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        if (contentType != null) {
+            headers.put("Content-Type", List.of(contentType));
+        }
+        return new Response(status, headers, new byte[0], writer);
     }
 
     /** {@code text} as {@code text/plain; charset=utf-8}. */
@@ -67,7 +89,7 @@ public final class Response {
         List<String> values = new ArrayList<>(copy.getOrDefault(name, List.of()));
         values.add(value);
         copy.put(name, List.copyOf(values));
-        return new Response(status, copy, body);
+        return new Response(status, copy, body, writer);
     }
 
     public int status() {
@@ -79,7 +101,17 @@ public final class Response {
         return java.util.Collections.unmodifiableMap(headers);
     }
 
-    /** A copy of the body. */
+    /** Whether the body is streamed by a {@link BodyWriter} rather than held whole. */
+    public boolean isStreaming() {
+        return writer != null;
+    }
+
+    /** The writer of a {@linkplain #isStreaming() streaming} response; null for a complete one. */
+    BodyWriter writer() {
+        return writer;
+    }
+
+    /** A copy of the body; empty for a streaming response. */
     public byte[] body() {
         return body.clone();
     }

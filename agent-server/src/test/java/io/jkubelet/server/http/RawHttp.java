@@ -62,6 +62,55 @@ final class RawHttp implements AutoCloseable {
         return new RawResponse(statusLine, headers, new String(body, StandardCharsets.UTF_8));
     }
 
+    /** Reads a status line and headers only (for chunked or close-delimited bodies). */
+    RawResponse readHead() throws IOException {
+        String statusLine = line();
+        if (statusLine == null) {
+            throw new IOException("connection closed before a response");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (String l; !(l = line()).isEmpty(); ) {
+            int colon = l.indexOf(':');
+            headers.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+        }
+        return new RawResponse(statusLine, headers, "");
+    }
+
+    /** Reads one chunk of a chunked body: its bytes, or null for the last (empty) chunk and its trailer. */
+    byte[] readChunk() throws IOException {
+        String sizeLine = line();
+        if (sizeLine == null) {
+            throw new IOException("connection closed inside a chunked body");
+        }
+        int size = Integer.parseInt(sizeLine.split(";")[0].trim(), 16);
+        if (size == 0) {
+            while (!line().isEmpty()) {
+                // trailer lines
+            }
+            return null;
+        }
+        byte[] data = in.readNBytes(size);
+        if (data.length < size) {
+            throw new IOException("connection closed inside a chunk");
+        }
+        line();
+        return data;
+    }
+
+    /** Reads a whole chunked body. */
+    String readChunkedBody() throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (byte[] c; (c = readChunk()) != null; ) {
+            body.write(c);
+        }
+        return body.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Reads until the server closes the connection. */
+    String readToEnd() throws IOException {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
     /** Whether the server closed the connection (read gives end of stream). */
     boolean closedByServer() throws IOException {
         try {
