@@ -144,7 +144,7 @@ final class KubeletApp implements AutoCloseable {
         Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
         closeables.add(dispatcher::interrupt);
         kubelet.run();
-        startServers(config, kubelet, secure);
+        startServers(config, kubelet, runtime, secure);
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
@@ -225,8 +225,9 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private void startServers(KubeletConfiguration config, Kubelet kubelet, Optional<SecureServing> secure)
-            throws StartupException {
+    private void startServers(KubeletConfiguration config, Kubelet kubelet, DockerRuntime runtime,
+            Optional<SecureServing> secure) throws StartupException {
+        io.jkubelet.server.streaming.ContainerStreaming streaming = new KubeletStreaming(kubelet, runtime);
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())));
         KubeletView view = new KubeletView() {
@@ -243,6 +244,11 @@ final class KubeletApp implements AutoCloseable {
             @Override
             public io.prometheus.metrics.model.registry.PrometheusRegistry probeMetrics() {
                 return kubelet.probeMetrics();
+            }
+
+            @Override
+            public io.jkubelet.server.streaming.ContainerStreaming streaming() {
+                return streaming;
             }
         };
         try {

@@ -46,6 +46,7 @@ public final class KubeletHandlers {
     private final KubeletView view;
     private final List<HealthChecker> healthChecks;
     private final PodListEncoder encoder;
+    private final io.jkubelet.server.streaming.StreamingSessions streamingSessions;
 
     /**
      * @param view the pods to serve
@@ -56,10 +57,22 @@ public final class KubeletHandlers {
         this(view, healthChecks, new PodListEncoder());
     }
 
+    /** @param streamingSessions the bounds on exec, attach and port-forward sessions */
+    public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks,
+            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
+        this(view, healthChecks, new PodListEncoder(), streamingSessions);
+    }
+
     KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder) {
+        this(view, healthChecks, encoder, io.jkubelet.server.streaming.StreamingSessions.defaults());
+    }
+
+    private KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder,
+            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
         this.view = Objects.requireNonNull(view, "view");
         this.healthChecks = List.copyOf(healthChecks);
         this.encoder = encoder;
+        this.streamingSessions = Objects.requireNonNull(streamingSessions, "streamingSessions");
     }
 
     /** Registers {@code /healthz} (and one path per check), {@code GET /pods} and {@code GET /metrics/probes}. */
@@ -85,6 +98,16 @@ public final class KubeletHandlers {
             }
             return Response.json(encoder.encode(pods(running)));
         }));
+    }
+
+    /**
+     * Registers the streaming debugging endpoints: {@code /exec}, {@code /attach} and {@code /portForward}
+     * (GET and POST, with and without the pod UID), served over WebSocket. Only for the authenticated
+     * port with {@code enableDebuggingHandlers}: never on the read-only port, which has no auth.
+     */
+    public void installStreaming(Router.Builder router) {
+        new io.jkubelet.server.streaming.StreamingHandlers(() -> pods(view.pods()), view.streaming(), streamingSessions)
+                .install(router);
     }
 
     /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path. */

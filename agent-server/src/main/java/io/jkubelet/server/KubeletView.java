@@ -29,4 +29,12 @@ public interface KubeletView {
 
     /** The probe manager's metrics ({@code prober_probe_total}, ...), answering {@code GET /metrics/probes}. */
     PrometheusRegistry probeMetrics();
+
+    /**
+     * The runtime's containers and streaming calls for {@code /exec}, {@code /attach} and {@code
+     * /portForward}; {@link io.jkubelet.server.streaming.ContainerStreaming#NONE} when there is no runtime.
+     */
+    default io.jkubelet.server.streaming.ContainerStreaming streaming() {
+        return io.jkubelet.server.streaming.ContainerStreaming.NONE;
+    }
 }

@@ -322,6 +322,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Writes {@code response}; then serves the next pipelined request, or closes when it must. */
     private void write(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
+        if (response.upgradeHandler() != null) {
+            handOver(ctx, conn, response.upgradeHandler());
+            return;
+        }
         boolean keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
         boolean head = exchange.method().equals("HEAD");
         ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.bodyUnsafe());
@@ -354,5 +358,24 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 serve(ctx, conn, next);
             }
         });
+    }
+
+    /**
+     * Gives the connection to {@code upgrade}: this server reads no more requests from it (the connection
+     * stays busy, so neither the HTTP idle timeout nor a shutdown closes it early) and leaves its pipeline.
+     */
+    private void handOver(ChannelHandlerContext ctx, Connection conn, HttpUpgrade upgrade) {
+        conn.pending.forEach(FullHttpRequest::release);
+        conn.pending.clear();
+        if (ctx.pipeline().get("idle") != null) {
+            ctx.pipeline().remove("idle");
+        }
+        ctx.pipeline().remove(this);
+        try {
+            upgrade.takeOver(ctx.channel());
+        } catch (RuntimeException e) {
+            log.warn("{} server: upgrade of a connection from {} failed", config.name(), ctx.channel().remoteAddress(), e);
+            ctx.channel().close();
+        }
     }
 }
