@@ -19,11 +19,11 @@ import java.util.concurrent.TimeUnit;
  * A WebSocket client for Kubernetes' channel framing, on the JDK's own {@link WebSocket}: what kubectl's
  * WebSocket executor does, in a few lines. Messages are decoded from the binary or base64 framing.
  */
-final class ChannelClient implements AutoCloseable {
+public final class ChannelClient implements AutoCloseable {
 
     /** One message: its channel and payload. */
-    record Message(int channel, byte[] data) {
-        String text() {
+    public record Message(int channel, byte[] data) {
+        public String text() {
             return new String(data, StandardCharsets.UTF_8);
         }
     }
@@ -31,13 +31,14 @@ final class ChannelClient implements AutoCloseable {
     private static final Message CLOSED = new Message(-1, new byte[0]);
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http;
     private final LinkedBlockingQueue<Message> messages = new LinkedBlockingQueue<>();
     private final boolean base64;
     private final WebSocket socket;
-    final String subprotocol;
+    public final String subprotocol;
 
-    private ChannelClient(URI uri, String... subprotocols) throws Exception {
+    private ChannelClient(HttpClient http, URI uri, String... subprotocols) throws Exception {
+        this.http = http;
         this.base64 = subprotocols.length > 0 && subprotocols[0].contains("base64");
         WebSocket.Builder builder = http.newWebSocketBuilder();
         if (subprotocols.length > 0) {
@@ -48,11 +49,16 @@ final class ChannelClient implements AutoCloseable {
     }
 
     static ChannelClient connect(URI uri, String... subprotocols) throws Exception {
-        return new ChannelClient(uri, subprotocols);
+        return new ChannelClient(HttpClient.newHttpClient(), uri, subprotocols);
+    }
+
+    /** Connects with {@code http} (e.g. one set up for TLS), which the client closes. */
+    public static ChannelClient connect(HttpClient http, URI uri, String... subprotocols) throws Exception {
+        return new ChannelClient(http, uri, subprotocols);
     }
 
     /** Sends {@code data} on {@code channel}. */
-    void send(int channel, byte[] data) throws Exception {
+    public void send(int channel, byte[] data) throws Exception {
         if (base64) {
             socket.sendText((char) ('0' + channel) + Base64.getEncoder().encodeToString(data), true).get(WAIT.toSeconds(), TimeUnit.SECONDS);
         } else {
@@ -62,12 +68,12 @@ final class ChannelClient implements AutoCloseable {
         }
     }
 
-    void send(int channel, String text) throws Exception {
+    public void send(int channel, String text) throws Exception {
         send(channel, text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The next message; null once the server has closed the connection. */
-    Message next() throws InterruptedException {
+    public Message next() throws InterruptedException {
         Message m = messages.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
         if (m == null) {
             throw new AssertionError("no message from the server within " + WAIT);
@@ -76,7 +82,7 @@ final class ChannelClient implements AutoCloseable {
     }
 
     /** Everything received until the server closed the connection, joined per channel. */
-    Map<Integer, String> readUntilClosed() throws InterruptedException {
+    public Map<Integer, String> readUntilClosed() throws InterruptedException {
         Map<Integer, ByteArrayOutputStream> joined = new HashMap<>();
         for (Message m; (m = next()) != null; ) {
             joined.computeIfAbsent(m.channel(), c -> new ByteArrayOutputStream()).writeBytes(m.data());
