@@ -104,7 +104,7 @@ class StreamingIT extends AgentTestBase {
             assertThat(errors).hasSize(1);
             assertThat(errors.getFirst().data()).containsExactly(0x90, 0x1F);
             String answer = data.stream().skip(1).map(ChannelClient.Message::text).collect(Collectors.joining());
-            assertThat(answer).startsWith("HTTP/1.0 200 OK").contains("hello-from-the-pod");
+            assertThat(answer).startsWith("HTTP/1.1 200 OK").contains("hello-from-the-pod");
         }
 
         // Upstream's answers for what cannot be streamed.
