@@ -17,7 +17,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.function.Consumer;
@@ -105,7 +104,7 @@ final class DockerStreaming {
             throw new IOException("connect to " + host + ":" + port + ": " + e.getMessage(), e);
         }
         try (socket) {
-            OutputStream toPod = Channels.newOutputStream(socket);
+            OutputStream toPod = SocketStreams.output(socket);
             Thread upstream = Thread.ofVirtual().name("port-forward-in-" + port).start(() -> {
                 try {
                     in.transferTo(toPod);
@@ -115,7 +114,7 @@ final class DockerStreaming {
                 }
             });
             try {
-                Channels.newInputStream(socket).transferTo(out);
+                SocketStreams.input(socket).transferTo(out);
             } catch (ClosedByInterruptException e) {
                 throw interrupted(e);
             } finally {

@@ -10,8 +10,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
@@ -39,8 +37,8 @@ final class HijackedStream implements AutoCloseable {
 
     private HijackedStream(SocketChannel socket) {
         this.socket = socket;
-        this.in = Channels.newInputStream(socket);
-        this.out = Channels.newOutputStream(socket);
+        this.in = SocketStreams.input(socket);
+        this.out = SocketStreams.output(socket);
     }
 
     /**
