@@ -117,7 +117,9 @@ public final class StreamingHandlers {
         boolean[] readable = new boolean[RESIZE + 1];
         readable[STDIN] = options.stdin();
         readable[RESIZE] = options.tty();
-        return upgrade(request, ChannelProtocol.REMOTE_COMMAND, readable, name, channels -> {
+        SpdyPlan spdy = new SpdyPlan(SPDY_REMOTE_COMMAND, type -> type.equals("stdin") || type.equals("resize"),
+                version -> spdyRemoteCommand(version, options, exec, containerId.get(), command));
+        return upgrade(request, ChannelProtocol.REMOTE_COMMAND, readable, name, spdy, channels -> {
             ChannelOutput stdout = options.stdout() ? channels.output(STDOUT) : null;
             ChannelOutput stderr = options.stderr() ? channels.output(STDERR) : null;
             ChannelOutput error = channels.output(ERROR);
@@ -191,7 +193,9 @@ public final class StreamingHandlers {
             readable[2 * i] = true;
         }
         String name = "portForward " + namespace + "/" + podName + " " + ports;
-        return upgrade(request, ChannelProtocol.PORT_FORWARD, readable, name,
+        SpdyPlan spdy = new SpdyPlan(List.of(SPDY_PORT_FORWARD), type -> type.equals("data"),
+                version -> streams -> forwardSpdyPorts(streams, sandbox.get()));
+        return upgrade(request, ChannelProtocol.PORT_FORWARD, readable, name, spdy,
                 channels -> forwardPorts(channels, sandbox.get(), ports));
     }
 
@@ -232,6 +236,164 @@ public final class StreamingHandlers {
         }
     }
 
+    /** The stream protocols served over SPDY for exec and attach, in upstream's order of preference. */
+    static final List<String> SPDY_REMOTE_COMMAND =
+            List.of("v5.channel.k8s.io", "v4.channel.k8s.io", "v3.channel.k8s.io", "v2.channel.k8s.io");
+    static final String SPDY_PORT_FORWARD = "portforward.k8s.io";
+
+    /** How long a SPDY client may take to open the streams its options call for (upstream's streamCreationTimeout). */
+    static final java.time.Duration STREAM_CREATION_TIMEOUT = java.time.Duration.ofSeconds(30);
+
+    /** What an SPDY session serves: its protocol versions, the stream types it reads, its body per version. */
+    private record SpdyPlan(List<String> protocols, java.util.function.Predicate<String> readable,
+                            java.util.function.Function<String, SpdySession.Body> body) {}
+
+    /** Go's {@code httpstream.IsUpgradeRequest}: a Connection header naming upgrade. */
+    private static boolean isUpgradeRequest(Request request) {
+        for (String value : request.headers().getOrDefault("connection", List.of())) {
+            if (value.toLowerCase(Locale.ROOT).contains("upgrade")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code httpstream.Handshake} and the SPDY response upgrader, with their answers. */
+    private Response spdyUpgrade(Request request, String name, SpdyPlan spdy) {
+        List<String> offered = request.headers().getOrDefault("x-stream-protocol-version", List.of()).stream()
+                .map(String::strip).toList();
+        if (offered.isEmpty()) {
+            return Response.goError(400, "unable to upgrade: X-Stream-Protocol-Version is required");
+        }
+        String chosen = offered.stream().filter(spdy.protocols()::contains).findFirst().orElse(null);
+        if (chosen == null) {
+            Response refused = Response.goError(403, "unable to upgrade: unable to negotiate protocol: client supports ["
+                    + String.join(" ", offered) + "], server accepts [" + String.join(" ", spdy.protocols()) + "]");
+            for (String p : spdy.protocols()) {
+                refused = refused.withHeader("X-Accepted-Stream-Protocol-Versions", p);
+            }
+            return refused;
+        }
+        String upgrade = request.header("Upgrade");
+        if (upgrade == null || !upgrade.equalsIgnoreCase("SPDY/3.1")) {
+            return Response.goError(400, "unable to upgrade: missing upgrade headers in request: " + request.headers());
+        }
+        if (!sessions.tryOpen()) {
+            log.warn("{}: refused, {} streaming sessions are open already", name, sessions.maxSessions());
+            return Response.restfulError(429, "maximum number of in-flight requests exceeded")
+                    .withHeader("Retry-After", RETRY_AFTER_SECONDS);
+        }
+        return Response.upgrade(new SpdySession(name, chosen, spdy.readable(), sessions, spdy.body().apply(chosen)));
+    }
+
+    /**
+     * Exec or attach over SPDY: waits for the streams the options call for (error always; stdin, stdout,
+     * stderr as asked; resize with a TTY from v3), runs the command and reports on the error stream.
+     */
+    private SpdySession.Body spdyRemoteCommand(String version, RemoteCommandOptions options, boolean exec, String containerId,
+            List<String> command) {
+        return streams -> {
+            java.util.Set<String> expected = new java.util.HashSet<>(List.of("error"));
+            if (options.stdin()) {
+                expected.add("stdin");
+            }
+            if (options.stdout()) {
+                expected.add("stdout");
+            }
+            if (options.stderr()) {
+                expected.add("stderr");
+            }
+            if (options.tty() && !version.equals("v2.channel.k8s.io")) {
+                expected.add("resize");
+            }
+            Map<String, SpdyStreams.Stream> got = new java.util.HashMap<>();
+            long deadline = System.nanoTime() + STREAM_CREATION_TIMEOUT.toNanos();
+            while (!got.keySet().containsAll(expected)) {
+                SpdyStreams.Stream stream = streams.arrivals.poll(Math.max(0, deadline - System.nanoTime()),
+                        java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (stream == null) {
+                    log.debug("timed out waiting for client to create streams {} (has {})", expected, got.keySet());
+                    return;
+                }
+                got.put(stream.type(), stream);
+            }
+            java.io.OutputStream stdout = options.stdout() ? streams.output(got.get("stdout").id()) : null;
+            java.io.OutputStream stderr = options.stderr() ? streams.output(got.get("stderr").id()) : null;
+            java.io.OutputStream error = streams.output(got.get("error").id());
+            StreamingIo io = new StreamingIo(options.stdin() ? got.get("stdin").input() : null, stdout, stderr, options.tty(),
+                    expected.contains("resize") ? new ResizeEvents(got.get("resize").input()) : TerminalSizeQueue.NONE);
+            RemoteCommandStatus status = exec ? runExec(containerId, command, io) : runAttach(containerId, io);
+            boolean json = version.equals("v4.channel.k8s.io") || version.equals("v5.channel.k8s.io");
+            byte[] report = json ? status.toJson() : status.toV1();
+            if (report.length > 0) {
+                error.write(report);
+            }
+            for (java.io.OutputStream out : new java.io.OutputStream[] {stdout, stderr, error}) {
+                if (out != null) {
+                    out.close();
+                }
+            }
+        };
+    }
+
+    /**
+     * Port-forward over SPDY: the client opens a data and an error stream per connection it forwards,
+     * paired by {@code requestID}, each naming its {@code port}; the session lasts until the client leaves.
+     */
+    private void forwardSpdyPorts(SpdyStreams streams, String sandboxId) throws InterruptedException {
+        Map<String, SpdyStreams.Stream> data = new java.util.HashMap<>();
+        Map<String, SpdyStreams.Stream> errors = new java.util.HashMap<>();
+        List<Thread> forwards = new ArrayList<>();
+        try {
+            while (true) {
+                SpdyStreams.Stream stream = streams.arrivals.take();
+                (stream.type().equals("error") ? errors : data).put(stream.requestId(), stream);
+                SpdyStreams.Stream d = data.get(stream.requestId());
+                SpdyStreams.Stream e = errors.get(stream.requestId());
+                if (d != null && e != null) {
+                    data.remove(stream.requestId());
+                    errors.remove(stream.requestId());
+                    forwards.add(Thread.ofVirtual().name("port-forward " + sandboxId + ":" + d.port())
+                            .start(() -> forwardSpdyPort(streams, sandboxId, d, e)));
+                }
+            }
+        } finally {
+            forwards.forEach(Thread::interrupt);
+        }
+    }
+
+    private void forwardSpdyPort(SpdyStreams streams, String sandboxId, SpdyStreams.Stream data, SpdyStreams.Stream error) {
+        java.io.OutputStream out = streams.output(data.id());
+        java.io.OutputStream err = streams.output(error.id());
+        try {
+            int port;
+            try {
+                port = Integer.parseInt(data.port());
+                if (port < 1 || port > 65535) {
+                    throw new NumberFormatException("out of range");
+                }
+            } catch (NumberFormatException bad) {
+                err.write(("invalid port in stream header: \"" + data.port() + "\"").getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            try {
+                runtime.portForward(sandboxId, port, data.input(), out);
+            } catch (IOException | RuntimeException e) {
+                err.write(("error forwarding port " + port + " to pod " + sandboxId + ", uid : " + e.getMessage())
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (InterruptedException | IOException e) {
+            log.debug("port-forward over SPDY ended: {}", e.toString());
+        } finally {
+            try {
+                out.close();
+                err.close();
+            } catch (IOException gone) {
+                log.trace("client gone: {}", gone.toString());
+            }
+        }
+    }
+
     private Optional<Pod> findPod(String namespace, String name) {
         List<Pod> all = pods.get();
         if (all == null) {
@@ -254,12 +416,10 @@ public final class StreamingHandlers {
      * cannot be upgraded.
      */
     private Response upgrade(Request request, java.util.Set<ChannelProtocol> supported, boolean[] readable, String name,
-            WebSocketSession.Body body) {
+            SpdyPlan spdy, WebSocketSession.Body body) {
         if (!isWebSocketRequest(request)) {
-            String upgrade = request.header("Upgrade");
-            if (upgrade != null && upgrade.toUpperCase(Locale.ROOT).startsWith("SPDY/")) {
-                return Response.goError(400, "SPDY streaming is not supported by this kubelet; use a WebSocket client"
-                        + " (subprotocol v5.channel.k8s.io or v4.channel.k8s.io)");
+            if (isUpgradeRequest(request)) {
+                return spdyUpgrade(request, name, spdy);
             }
             // The kubelet's upgrade-aware proxy: errors.NewBadRequest answered as an internal error.
             return Response.goError(500, "Upgrade request required");
