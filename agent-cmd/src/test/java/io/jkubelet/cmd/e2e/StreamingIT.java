@@ -3,6 +3,7 @@ package io.jkubelet.cmd.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jkubelet.server.streaming.ChannelClient;
+import io.jkubelet.server.streaming.SpdyClient;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -107,6 +108,22 @@ class StreamingIT extends AgentTestBase {
             assertThat(answer).startsWith("HTTP/1.1 200 OK").contains("hello-from-the-pod");
         }
 
+        // The same exec over SPDY/3.1, as the apiserver and client-go's SPDY executor speak it.
+        javax.net.ssl.SSLSocket tlsSocket = (javax.net.ssl.SSLSocket) tls().getSocketFactory().createSocket("127.0.0.1", agent.port);
+        try (SpdyClient spdy = SpdyClient.connect(tlsSocket, "/exec" + pod + "/shell?" + command("sh", "-c",
+                "cat; echo err >&2; exit 3") + "&stdin=1&stdout=1&stderr=1", "v4.channel.k8s.io")) {
+            assertThat(spdy.head).startsWith("HTTP/1.1 101 ").contains("X-Stream-Protocol-Version: v4.channel.k8s.io");
+            int error = spdy.open("error");
+            int stdin = spdy.open("stdin");
+            int stdout = spdy.open("stdout");
+            int stderr = spdy.open("stderr");
+            spdy.send(stdin, "through spdy\n", true);
+            Map<Integer, String> out = spdy.readUntilFin(java.util.Set.of(error, stdout, stderr));
+            assertThat(out.get(stdout)).isEqualTo("through spdy\n");
+            assertThat(out.get(stderr)).isEqualTo("err\n");
+            assertThat(out.get(error)).contains("\"reason\":\"NonZeroExitCode\"", "\"message\":\"3\"");
+        }
+
         // Upstream's answers for what cannot be streamed.
         HttpResponse<String> noPod = https().send(HttpRequest.newBuilder(
                 URI.create("https://127.0.0.1:" + agent.port + "/exec/default/nope/shell?command=ls&stdout=1")).build(),
@@ -130,9 +147,13 @@ class StreamingIT extends AgentTestBase {
 
     /** A client that trusts any server certificate, as {@code curl -k}: the agent's is self-signed for its node name. */
     private static HttpClient https() throws Exception {
+        return HttpClient.newBuilder().sslContext(tls()).connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    private static SSLContext tls() throws Exception {
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(null, new TrustManager[] {new TrustAll()}, null);
-        return HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(10)).build();
+        return tls;
     }
 
     private static final class TrustAll extends X509ExtendedTrustManager {

@@ -28,18 +28,18 @@ import java.util.concurrent.TimeUnit;
  * then one client stream per purpose named by its {@code streamType} header. Frames are encoded and
  * decoded by Netty's codec in an {@link EmbeddedChannel}; the bytes travel over a plain socket.
  */
-final class SpdyClient implements AutoCloseable {
+public final class SpdyClient implements AutoCloseable {
 
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
     private final EmbeddedChannel codec = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1));
     private final LinkedBlockingQueue<Object> frames = new LinkedBlockingQueue<>();
-    final String head;
+    public final String head;
     private int nextId = 1;
 
-    private SpdyClient(int port, String target, String... versions) throws IOException {
-        socket = new Socket(InetAddress.getLoopbackAddress(), port);
+    private SpdyClient(Socket socket, String target, String... versions) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(20_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();
@@ -65,11 +65,16 @@ final class SpdyClient implements AutoCloseable {
     }
 
     static SpdyClient connect(int port, String target, String... versions) throws IOException {
-        return new SpdyClient(port, target, versions);
+        return new SpdyClient(new Socket(InetAddress.getLoopbackAddress(), port), target, versions);
+    }
+
+    /** Speaks over {@code socket} (e.g. a TLS socket), which the client closes. */
+    public static SpdyClient connect(Socket socket, String target, String... versions) throws IOException {
+        return new SpdyClient(socket, target, versions);
     }
 
     /** The rest of a refused upgrade's answer (its body). */
-    String body() throws IOException {
+    public String body() throws IOException {
         return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
 
@@ -91,7 +96,7 @@ final class SpdyClient implements AutoCloseable {
     }
 
     /** Opens a stream of {@code type} with extra headers; returns its id. */
-    int open(String type, Map<String, String> headers) throws IOException {
+    public int open(String type, Map<String, String> headers) throws IOException {
         int id = nextId;
         nextId += 2;
         SpdySynStreamFrame syn = new DefaultSpdySynStreamFrame(id, 0, (byte) 0);
@@ -101,11 +106,11 @@ final class SpdyClient implements AutoCloseable {
         return id;
     }
 
-    int open(String type) throws IOException {
+    public int open(String type) throws IOException {
         return open(type, Map.of());
     }
 
-    void send(int id, String data, boolean last) throws IOException {
+    public void send(int id, String data, boolean last) throws IOException {
         SpdyDataFrame frame = new DefaultSpdyDataFrame(id, Unpooled.copiedBuffer(data, StandardCharsets.UTF_8));
         frame.setLast(last);
         write(frame);
@@ -123,7 +128,7 @@ final class SpdyClient implements AutoCloseable {
     }
 
     /** The data received per stream until every stream in {@code untilFin} has ended (FIN). */
-    Map<Integer, String> readUntilFin(Set<Integer> untilFin) throws InterruptedException {
+    public Map<Integer, String> readUntilFin(Set<Integer> untilFin) throws InterruptedException {
         Map<Integer, ByteArrayOutputStream> data = new HashMap<>();
         java.util.Set<Integer> open = new java.util.HashSet<>(untilFin);
         while (!open.isEmpty()) {
