@@ -1,6 +1,9 @@
 package io.jkubelet.docker;
 
+import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.core.runtime.TerminalSize;
+import io.jkubelet.core.runtime.TerminalSizeQueue;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.StreamingIo;
 import org.awaitility.Awaitility;
@@ -92,6 +95,29 @@ class DockerStreamingTest {
 
         assertThat(exitCode).isZero();
         assertThat(stdout.toString(StandardCharsets.UTF_8)).isEqualTo("terminal\r\n");
+    }
+
+    @Test
+    void attachWithATtyReachesTheMainProcessAndResizesItsTerminal() throws Exception {
+        PodSandboxConfig sandbox = pods.sandbox("attach", UnaryOperator.identity());
+        String sandboxId = runtime.runPodSandbox(sandbox);
+        String container = pods.run(sandboxId, pods.container("shell", List.of("sh"), sandbox, c -> new ContainerConfig(
+                c.metadata(), c.image(), c.command(), c.args(), c.workingDir(), c.envs(), c.mounts(), c.labels(),
+                c.annotations(), c.logPath(), true, false, true, c.resources(), c.securityContext())), sandbox);
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        java.util.concurrent.atomic.AtomicBoolean sized = new java.util.concurrent.atomic.AtomicBoolean();
+        TerminalSizeQueue oneResize = () -> sized.getAndSet(true) ? null : new TerminalSize(132, 43);
+        // The typed line is echoed by the terminal, so the marker is split there and only whole in the output.
+        String typed = "while [ \"$(stty size)\" != '43 132' ]; do sleep 0.1; done; echo RE''SIZED; exit\n";
+
+        // Stdin stays open (as a client's does): with Docker, the end of an attach's stdin ends the attach.
+        java.io.PipedOutputStream keyboard = new java.io.PipedOutputStream();
+        java.io.PipedInputStream stdin = new java.io.PipedInputStream(keyboard);
+        keyboard.write(typed.getBytes(StandardCharsets.UTF_8));
+
+        runtime.attach(container, new StreamingIo(stdin, stdout, null, true, oneResize));
+
+        assertThat(stdout.toString(StandardCharsets.UTF_8)).as("the attach ends when the shell exits").contains("RESIZED\r\n");
     }
 
     @Test
