@@ -279,7 +279,12 @@ public final class StreamingHandlers {
             return Response.goError(400, "unable to upgrade: missing upgrade headers in request: " + request.headers());
         }
         if (!sessions.tryOpen()) {
-            log.warn("{}: refused, {} streaming sessions are open already", name, sessions.maxSessions());
+            if (sessions.warnAboutRefusal()) {
+                log.warn("{}: refused (429), {} streaming sessions are open already, the most allowed", name,
+                        sessions.maxSessions());
+            } else {
+                log.debug("{}: refused (429), {} streaming sessions are open already", name, sessions.maxSessions());
+            }
             return Response.restfulError(429, "maximum number of in-flight requests exceeded")
                     .withHeader("Retry-After", RETRY_AFTER_SECONDS);
         }
@@ -446,7 +451,12 @@ public final class StreamingHandlers {
         }
         if (!sessions.tryOpen()) {
             handshakeRequest.release();
-            log.warn("{}: refused, {} streaming sessions are open already", name, sessions.maxSessions());
+            if (sessions.warnAboutRefusal()) {
+                log.warn("{}: refused (429), {} streaming sessions are open already, the most allowed", name,
+                        sessions.maxSessions());
+            } else {
+                log.debug("{}: refused (429), {} streaming sessions are open already", name, sessions.maxSessions());
+            }
             return Response.restfulError(429, "maximum number of in-flight requests exceeded")
                     .withHeader("Retry-After", RETRY_AFTER_SECONDS);
         }

@@ -26,6 +26,9 @@ public final class StreamingSessions {
     private final int maxSessions;
     private final Duration idleTimeout;
     private final Semaphore permits;
+    /** When a refusal was last logged as a warning (nanoTime), so that a flood of sessions does not flood the log. */
+    private final java.util.concurrent.atomic.AtomicLong lastRefusalWarning = new java.util.concurrent.atomic.AtomicLong();
+    private static final long REFUSAL_WARNING_INTERVAL_NANOS = java.time.Duration.ofMinutes(1).toNanos();
 
     /**
      * @param maxSessions the most sessions open at once, at least 1
@@ -50,6 +53,13 @@ public final class StreamingSessions {
     /** Takes a place for a new session; false when {@link #maxSessions()} are open. */
     boolean tryOpen() {
         return permits.tryAcquire();
+    }
+
+    /** Whether a refusal now should be logged as a warning: the first one, then at most one a minute. */
+    boolean warnAboutRefusal() {
+        long now = System.nanoTime();
+        long last = lastRefusalWarning.get();
+        return (last == 0 || now - last >= REFUSAL_WARNING_INTERVAL_NANOS) && lastRefusalWarning.compareAndSet(last, now == 0 ? 1 : now);
     }
 
     /** Gives back the place of a session that has ended. */
