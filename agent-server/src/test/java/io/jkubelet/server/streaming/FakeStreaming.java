@@ -60,6 +60,13 @@ final class FakeStreaming implements ContainerStreaming {
                 case "true" -> {
                     return 0;
                 }
+                case "head -c 4194304 /dev/zero" -> {
+                    byte[] chunk = new byte[64 * 1024];
+                    for (int i = 0; i < 64; i++) {
+                        io.stdout().write(chunk);
+                    }
+                    return 0;
+                }
                 default -> throw new NotFoundException("exec: \"" + command.getFirst() + "\": executable file not found in $PATH");
             }
         } catch (java.io.InterruptedIOException e) {

@@ -106,6 +106,18 @@ class StreamingHandlersTest {
     }
 
     @Test
+    void largeOutputArrivesWhole() throws Exception {
+        start();
+        try (ChannelClient client = ChannelClient.connect(
+                ws("/exec/default/web/app?command=head&command=-c&command=4194304&command=/dev/zero&stdout=1"), "v4.channel.k8s.io")) {
+            Map<Integer, String> received = client.readUntilClosed();
+
+            assertThat(received.get(1)).hasSize(4 << 20);
+            assertThat(received.get(3)).contains("Success");
+        }
+    }
+
+    @Test
     void ttyExecReceivesResizeEvents() throws Exception {
         start();
         try (ChannelClient client = ChannelClient.connect(
