@@ -58,6 +58,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private static final class Connection {
         boolean busy;
         boolean closeWhenIdle;
+        /** Handed to an {@link HttpUpgrade}: no HTTP request will finish on it, so a shutdown need not wait. */
+        boolean upgraded;
         final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     }
 
@@ -132,13 +134,16 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    /** Closes idle connections now and the busy ones after their current response. */
+    /**
+     * Closes idle connections now and the busy ones after their current response. Upgraded connections
+     * (streaming sessions) are closed now: Go's {@code Shutdown} does not wait for hijacked connections.
+     */
     void beginShutdown(ChannelGroup connections) {
         shuttingDown = true;
         for (Channel channel : connections) {
             channel.eventLoop().execute(() -> {
                 Connection conn = channel.attr(CONNECTION).get();
-                if (conn == null || !conn.busy) {
+                if (conn == null || !conn.busy || conn.upgraded) {
                     channel.close();
                 } else {
                     conn.closeWhenIdle = true;
@@ -365,6 +370,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
      * stays busy, so neither the HTTP idle timeout nor a shutdown closes it early) and leaves its pipeline.
      */
     private void handOver(ChannelHandlerContext ctx, Connection conn, HttpUpgrade upgrade) {
+        conn.upgraded = true;
         conn.pending.forEach(FullHttpRequest::release);
         conn.pending.clear();
         if (ctx.pipeline().get("idle") != null) {

@@ -261,6 +261,20 @@ class StreamingHandlersTest {
         assertThat(runtime.attachEnded.await(20, TimeUnit.SECONDS)).isTrue();
     }
 
+    @Test
+    void closingTheServerEndsOpenSessionsAtOnce() throws Exception {
+        start();
+        ChannelClient client = ChannelClient.connect(ws("/attach/default/web/app?stdin=1&stdout=1"), "v4.channel.k8s.io");
+        assertThat(client.next().channel()).isEqualTo(1);
+
+        server.close();
+        server = null;
+
+        assertThat(client.next()).as("the session's connection is closed").isNull();
+        assertThat(runtime.attachEnded.await(20, TimeUnit.SECONDS)).isTrue();
+        client.close();
+    }
+
     /** A request with WebSocket upgrade headers (or none), answered in full as the server sent it. */
     private String raw(String method, String target, boolean upgrade, String... extraHeaders) throws Exception {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
