@@ -10,6 +10,7 @@ import io.jkubelet.server.auth.AuthConfigException;
 import io.jkubelet.server.auth.AuthFilter;
 import io.jkubelet.server.auth.KubeletAuth;
 import io.jkubelet.server.healthz.HealthChecker;
+import io.jkubelet.server.streaming.StreamingSessions;
 import io.jkubelet.server.http.HttpServerConfig;
 import io.jkubelet.server.tls.ServerTls;
 import io.jkubelet.server.tls.ServingCertificate;
@@ -79,7 +80,11 @@ final class SecureServing {
         boolean debugging = !Boolean.FALSE.equals(config.enableDebuggingHandlers());
         byte[] configz = KubeletConfigCodec.toJson(config).getBytes(StandardCharsets.UTF_8);
         HttpServerConfig http = HttpServerConfig.kubeletDefaults("secure", InetAddress.getByName(config.address()), config.port());
-        return SecureServer.start(http, tls, auth, new KubeletHandlers(view, checks, KubeletHandlers.DebuggingOptions.of(config)), debugging,
+        // No upstream setting bounds the number of sessions; jkubelet caps it (StreamingSessions).
+        StreamingSessions streaming = new StreamingSessions(StreamingSessions.DEFAULT_MAX_SESSIONS,
+                config.streamingConnectionIdleTimeout() == null ? StreamingSessions.DEFAULT_IDLE_TIMEOUT
+                        : config.streamingConnectionIdleTimeout());
+        return SecureServer.start(http, tls, auth, new KubeletHandlers(view, checks, KubeletHandlers.DebuggingOptions.of(config), streaming), debugging,
                 new DebugHandlers(() -> configz, verbosity));
     }
 

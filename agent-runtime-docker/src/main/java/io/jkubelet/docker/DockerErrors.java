@@ -68,4 +68,17 @@ final class DockerErrors {
         }
         return text.toString();
     }
+
+    /** The {@code message} of a JSON error body, or the body itself when it is not such JSON. */
+    static String messageOf(String body) {
+        try {
+            JsonNode node = JSON.readTree(body);
+            if (node != null && node.hasNonNull("message")) {
+                return node.get("message").asText().strip();
+            }
+        } catch (Exception notJson) {
+            // Plain text; use it as it is.
+        }
+        return body.strip();
+    }
 }

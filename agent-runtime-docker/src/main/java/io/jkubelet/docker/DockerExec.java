@@ -83,7 +83,7 @@ final class DockerExec {
         }
     }
 
-    private int exitCode(String containerId, String execId) throws InterruptedException {
+    int exitCode(String containerId, String execId) throws InterruptedException {
         long deadline = System.nanoTime() + EXIT_CODE_WAIT.toNanos();
         while (true) {
             InspectExecResponse inspect;

@@ -75,6 +75,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     private final DockerImages images;
     private final DockerExec exec;
     private final DockerStats stats;
+    private final DockerStreaming streaming;
     private final Set<DockerEventStream> eventStreams = ConcurrentHashMap.newKeySet();
     private final ExecutorService stopper = Executors.newVirtualThreadPerTaskExecutor();
     /** CRI log paths of containers created but not yet started, so that a start needs no inspection. */
@@ -97,6 +98,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.images = new DockerImages(requests, streams);
         this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
         this.stats = new DockerStats(requests, clock, Path.of("/proc"), io.jkubelet.core.stats.cgroup.CgroupReader.DEFAULT_ROOT);
+        this.streaming = new DockerStreaming(requests, endpoint, exec, this::podSandboxStatus);
     }
 
     /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
@@ -311,6 +313,29 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         requireId(containerId, "container");
         Objects.requireNonNull(timeout, "timeout");
         return exec.execSync(containerId, command, timeout);
+    }
+
+    @Override
+    public int exec(String containerId, List<String> command, io.jkubelet.core.runtime.StreamingIo io)
+            throws InterruptedException {
+        requireId(containerId, "container");
+        return streaming.exec(containerId, command, Objects.requireNonNull(io, "io"));
+    }
+
+    @Override
+    public void attach(String containerId, io.jkubelet.core.runtime.StreamingIo io) throws InterruptedException {
+        requireId(containerId, "container");
+        streaming.attach(containerId, Objects.requireNonNull(io, "io"));
+    }
+
+    @Override
+    public void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
+            throws IOException, InterruptedException {
+        requireId(podSandboxId, "pod sandbox");
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range 1..65535");
+        }
+        streaming.portForward(podSandboxId, port, in, out);
     }
 
     @Override

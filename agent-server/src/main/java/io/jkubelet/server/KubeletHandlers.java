@@ -91,6 +91,7 @@ public final class KubeletHandlers {
     private final PodListEncoder encoder;
     private final io.jkubelet.server.stats.StatsHandlers stats;
     private final DebuggingOptions debugging;
+    private final io.jkubelet.server.streaming.StreamingSessions streamingSessions;
 
     /**
      * @param view the pods to serve
@@ -103,19 +104,33 @@ public final class KubeletHandlers {
 
     /** As {@link #KubeletHandlers(KubeletView, List)} with the debugging handlers' settings. */
     public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, DebuggingOptions debugging) {
-        this(view, healthChecks, new PodListEncoder(), debugging);
+        this(view, healthChecks, new PodListEncoder(), debugging, io.jkubelet.server.streaming.StreamingSessions.defaults());
+    }
+
+    /** @param streamingSessions the bounds on exec, attach and port-forward sessions */
+    public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks,
+            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
+        this(view, healthChecks, new PodListEncoder(), DebuggingOptions.defaults(), streamingSessions);
+    }
+
+    /** The secure server's handlers: debugging settings and streaming bounds. */
+    public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, DebuggingOptions debugging,
+            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
+        this(view, healthChecks, new PodListEncoder(), debugging, streamingSessions);
     }
 
     KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder) {
-        this(view, healthChecks, encoder, DebuggingOptions.defaults());
+        this(view, healthChecks, encoder, DebuggingOptions.defaults(), io.jkubelet.server.streaming.StreamingSessions.defaults());
     }
 
-    private KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder, DebuggingOptions debugging) {
+    private KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder, DebuggingOptions debugging,
+            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
         this.view = Objects.requireNonNull(view, "view");
         this.healthChecks = List.copyOf(healthChecks);
         this.encoder = encoder;
         this.stats = new io.jkubelet.server.stats.StatsHandlers(view::stats);
         this.debugging = Objects.requireNonNull(debugging, "debugging");
+        this.streamingSessions = Objects.requireNonNull(streamingSessions, "streamingSessions");
     }
 
     /** Registers {@code /healthz} (and one path per check), {@code GET /pods}, the metrics paths and {@code /stats/summary}. */
@@ -164,6 +179,16 @@ public final class KubeletHandlers {
             }
             return Response.json(encoder.encode(pods(running)));
         }));
+    }
+
+    /**
+     * Registers the streaming debugging endpoints: {@code /exec}, {@code /attach} and {@code /portForward}
+     * (GET and POST, with and without the pod UID), served over WebSocket. Only for the authenticated
+     * port with {@code enableDebuggingHandlers}: never on the read-only port, which has no auth.
+     */
+    public void installStreaming(Router.Builder router) {
+        new io.jkubelet.server.streaming.StreamingHandlers(() -> pods(view.pods()), view.streaming(), streamingSessions)
+                .install(router);
     }
 
     /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path. */

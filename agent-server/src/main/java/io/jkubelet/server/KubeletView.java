@@ -84,4 +84,12 @@ public interface KubeletView {
             throws Exception {
         throw new UnsupportedOperationException("running commands in containers is not available");
     }
+
+    /**
+     * The runtime's containers and streaming calls for {@code /exec}, {@code /attach} and {@code
+     * /portForward}; {@link io.jkubelet.server.streaming.ContainerStreaming#NONE} when there is no runtime.
+     */
+    default io.jkubelet.server.streaming.ContainerStreaming streaming() {
+        return io.jkubelet.server.streaming.ContainerStreaming.NONE;
+    }
 }

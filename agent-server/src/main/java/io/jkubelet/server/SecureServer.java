@@ -40,6 +40,7 @@ public final class SecureServer implements AutoCloseable {
         handlers.installAuthNotRequired(router);
         if (debugging) {
             handlers.installDebugging(router);
+            handlers.installStreaming(router);
             debug.install(router);
         } else {
             KubeletHandlers.installDebuggingDisabled(router);

@@ -119,6 +119,25 @@ public final class InstrumentedRuntimeService implements RuntimeService {
         return record(metrics, "exec_sync", () -> delegate.execSync(containerId, command, timeout));
     }
 
+    // The streaming calls last as long as their sessions, so they are passed through uncounted: upstream's
+    // runtime operations of these names only hand out a streaming URL.
+    @Override
+    public int exec(String containerId, List<String> command, io.jkubelet.core.runtime.StreamingIo io)
+            throws InterruptedException {
+        return delegate.exec(containerId, command, io);
+    }
+
+    @Override
+    public void attach(String containerId, io.jkubelet.core.runtime.StreamingIo io) throws InterruptedException {
+        delegate.attach(containerId, io);
+    }
+
+    @Override
+    public void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
+            throws java.io.IOException, InterruptedException {
+        delegate.portForward(podSandboxId, port, in, out);
+    }
+
     @Override
     public AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
         return delegate.watchEvents(listener);

@@ -63,6 +63,40 @@ public interface RuntimeService {
     ExecResult execSync(String containerId, List<String> command, Duration timeout);
 
     /**
+     * Runs {@code command} in a running container with the client's streams attached (CRI {@code Exec}
+     * served through the streaming server), and blocks until the command has exited and its output has
+     * been written.
+     *
+     * <p>Interrupting the calling thread means the client went away: the call stops streaming and
+     * returns promptly (throwing {@link InterruptedException}); the command itself may go on running in
+     * the container, as with the kubelet.
+     *
+     * @return the command's exit code
+     * @throws NotFoundException when the container does not exist
+     */
+    int exec(String containerId, List<String> command, StreamingIo io) throws InterruptedException;
+
+    /**
+     * Attaches the client's streams to the container's main process (CRI {@code Attach}) and blocks until
+     * the process's output ends (it exited) or the calling thread is interrupted (the client went away;
+     * the process goes on running).
+     *
+     * @throws NotFoundException when the container does not exist
+     */
+    void attach(String containerId, StreamingIo io) throws InterruptedException;
+
+    /**
+     * Connects {@code in} and {@code out} to TCP {@code port} in the sandbox's network namespace (CRI
+     * {@code PortForward}) and copies bytes both ways until either side closes or the calling thread is
+     * interrupted.
+     *
+     * @throws NotFoundException when the sandbox does not exist
+     * @throws java.io.IOException when the port cannot be reached; the message names it
+     */
+    void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
+            throws java.io.IOException, InterruptedException;
+
+    /**
      * Subscribes to the runtime's container life-cycle events, so that the PLEG can relist as soon as
      * something happens instead of polling. Delivery is best effort: a listener must still relist
      * periodically. The listener is called on a runtime thread and must not block.

@@ -61,6 +61,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private static final class Connection {
         boolean busy;
         boolean closeWhenIdle;
+        /** Handed to an {@link HttpUpgrade}: no HTTP request will finish on it, so a shutdown need not wait. */
+        boolean upgraded;
         final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
         /** The body being streamed on this connection, if any. */
         ChannelResponseStream stream;
@@ -149,13 +151,16 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    /** Closes idle connections now and the busy ones after their current response. */
+    /**
+     * Closes idle connections now and the busy ones after their current response. Upgraded connections
+     * (streaming sessions) are closed now: Go's {@code Shutdown} does not wait for hijacked connections.
+     */
     void beginShutdown(ChannelGroup connections) {
         shuttingDown = true;
         for (Channel channel : connections) {
             channel.eventLoop().execute(() -> {
                 Connection conn = channel.attr(CONNECTION).get();
-                if (conn == null || !conn.busy) {
+                if (conn == null || !conn.busy || conn.upgraded) {
                     channel.close();
                 } else {
                     conn.closeWhenIdle = true;
@@ -339,6 +344,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Writes {@code response}; then serves the next pipelined request, or closes when it must. */
     private void write(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
+        if (response.upgradeHandler() != null) {
+            handOver(ctx, conn, response.upgradeHandler());
+            return;
+        }
         if (response.isStreaming()) {
             writeStreaming(ctx, conn, exchange, response, forceClose);
             return;
@@ -469,5 +478,25 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                     .addListener((ChannelFutureListener) f ->
                             afterResponse(ctx, conn, f.isSuccess() && keepAlive && !conn.closeWhenIdle && !shuttingDown));
         });
+    }
+
+    /**
+     * Gives the connection to {@code upgrade}: this server reads no more requests from it (the connection
+     * stays busy, so neither the HTTP idle timeout nor a shutdown closes it early) and leaves its pipeline.
+     */
+    private void handOver(ChannelHandlerContext ctx, Connection conn, HttpUpgrade upgrade) {
+        conn.upgraded = true;
+        conn.pending.forEach(FullHttpRequest::release);
+        conn.pending.clear();
+        if (ctx.pipeline().get("idle") != null) {
+            ctx.pipeline().remove("idle");
+        }
+        ctx.pipeline().remove(this);
+        try {
+            upgrade.takeOver(ctx.channel());
+        } catch (RuntimeException e) {
+            log.warn("{} server: upgrade of a connection from {} failed", config.name(), ctx.channel().remoteAddress(), e);
+            ctx.channel().close();
+        }
     }
 }

@@ -27,12 +27,31 @@ public final class Response {
     private final Map<String, List<String>> headers;
     private final byte[] body;
     private final BodyWriter writer;
+    private final HttpUpgrade upgrade;
 
     private Response(int status, Map<String, List<String>> headers, byte[] body, BodyWriter writer) {
+        this(status, headers, body, writer, null);
+    }
+
+    private Response(int status, Map<String, List<String>> headers, byte[] body, BodyWriter writer, HttpUpgrade upgrade) {
         this.status = status;
         this.headers = headers;
         this.body = body;
         this.writer = writer;
+        this.upgrade = upgrade;
+    }
+
+    /**
+     * Not an HTTP answer: the connection is handed to {@code upgrade}, which answers (101 or an error)
+     * and serves the new protocol on it. No further request is read from that connection.
+     */
+    public static Response upgrade(HttpUpgrade upgrade) {
+        return new Response(101, new LinkedHashMap<>(), new byte[0], null, java.util.Objects.requireNonNull(upgrade, "upgrade"));
+    }
+
+    /** What takes over the connection, or null for an ordinary response. */
+    HttpUpgrade upgradeHandler() {
+        return upgrade;
     }
 
     /** A response with the given status, content type (null for none) and body. */
@@ -89,7 +108,7 @@ public final class Response {
         List<String> values = new ArrayList<>(copy.getOrDefault(name, List.of()));
         values.add(value);
         copy.put(name, List.copyOf(values));
-        return new Response(status, copy, body, writer);
+        return new Response(status, copy, body, writer, upgrade);
     }
 
     public int status() {

@@ -446,6 +446,43 @@ public final class FakeRuntime implements RuntimeService, ImageService {
                 script.stderr().getBytes(StandardCharsets.UTF_8), timedOut);
     }
 
+    /**
+     * Streams an exec: a scripted command's output goes to the client's streams and its exit code is
+     * returned; an unscripted one fails as {@link #execSync} does (126). Stdin is not read.
+     */
+    @Override
+    public int exec(String containerId, List<String> command, io.jkubelet.core.runtime.StreamingIo io) {
+        ExecResult result = execSync(containerId, command, Duration.ofDays(1));
+        try {
+            if (io.stdout() != null) {
+                io.stdout().write(result.stdout());
+            }
+            if (io.stderr() != null) {
+                io.stderr().write(result.stderr());
+            } else if (io.stdout() != null) {
+                io.stdout().write(result.stderr());
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return result.exitCode();
+    }
+
+    /** Nothing runs in the fake, so an attach sees no output and ends at once. */
+    @Override
+    public synchronized void attach(String containerId, io.jkubelet.core.runtime.StreamingIo io) {
+        record("attach");
+        container(containerId);
+    }
+
+    /** The fake has no network: every port is refused. */
+    @Override
+    public synchronized void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
+            throws java.io.IOException {
+        record("portForward");
+        throw new java.io.IOException("fake runtime: nothing listens on port " + port + " in sandbox " + podSandboxId);
+    }
+
     @Override
     public synchronized AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
         record("watchEvents");

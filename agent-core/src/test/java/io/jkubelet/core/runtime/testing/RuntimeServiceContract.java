@@ -409,6 +409,29 @@ public abstract class RuntimeServiceContract {
     }
 
     @Test
+    void streamingExecWritesStdoutAndStderrApartAndReturnsTheExitCode() throws Exception {
+        PodSandboxConfig sandbox = sandboxConfig("stream");
+        String sandboxId = runtime().runPodSandbox(sandbox);
+        String id = createAndStart(sandboxId, containerConfig("app", LONG_RUNNING, sandbox), sandbox);
+        java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+
+        int exitCode = runtime().exec(id, PRINTS_AND_EXITS_7,
+                new io.jkubelet.core.runtime.StreamingIo(null, stdout, stderr, false, null));
+
+        assertThat(exitCode).isEqualTo(7);
+        assertThat(stdout.toString(StandardCharsets.UTF_8)).isEqualTo("out\n");
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).isEqualTo("err\n");
+    }
+
+    @Test
+    void streamingExecInAnUnknownContainerIsNotFound() {
+        assertThatThrownBy(() -> runtime().exec("0123456789abcdef-unknown", List.of("true"),
+                new io.jkubelet.core.runtime.StreamingIo(null, new java.io.ByteArrayOutputStream(), null, false, null)))
+                .isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
     void execSyncStopsWaitingAtTheTimeout() {
         PodSandboxConfig sandbox = sandboxConfig("exectimeout");
         String sandboxId = runtime().runPodSandbox(sandbox);

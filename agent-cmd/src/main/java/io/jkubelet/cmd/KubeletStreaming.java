@@ -1,0 +1,65 @@
+package io.jkubelet.cmd;
+
+import io.jkubelet.core.kubelet.Kubelet;
+import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtime.StreamingIo;
+import io.jkubelet.server.streaming.ContainerStreaming;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The streaming endpoints' view of the runtime: containers and sandboxes are looked up among the pods
+ * the runtime runs (the PLEG's last relist, as upstream's {@code findContainer} reads its runtime cache),
+ * and the streams go straight to the runtime port.
+ */
+final class KubeletStreaming implements ContainerStreaming {
+
+    private final Kubelet kubelet;
+    private final RuntimeService runtime;
+
+    KubeletStreaming(Kubelet kubelet, RuntimeService runtime) {
+        this.kubelet = kubelet;
+        this.runtime = runtime;
+    }
+
+    @Override
+    public Optional<String> findRunningContainer(String namespace, String podName, String containerName) {
+        return kubelet.runningPods().stream()
+                .filter(p -> namespace.equals(p.namespace()) && podName.equals(p.name()))
+                .flatMap(p -> p.members().stream())
+                .filter(m -> !m.sandbox() && m.running() && containerName.equals(m.name()))
+                .map(RunningPod.Member::id)
+                .findFirst();
+    }
+
+    @Override
+    public Optional<String> findSandbox(String podUid) {
+        return kubelet.runningPods().stream()
+                .filter(p -> podUid.equals(p.uid()))
+                .flatMap(p -> p.members().stream())
+                .filter(RunningPod.Member::sandbox)
+                .max(Comparator.comparing(RunningPod.Member::running))
+                .map(RunningPod.Member::id);
+    }
+
+    @Override
+    public int exec(String containerId, List<String> command, StreamingIo io) throws InterruptedException {
+        return runtime.exec(containerId, command, io);
+    }
+
+    @Override
+    public void attach(String containerId, StreamingIo io) throws InterruptedException {
+        runtime.attach(containerId, io);
+    }
+
+    @Override
+    public void portForward(String podSandboxId, int port, InputStream in, OutputStream out)
+            throws IOException, InterruptedException {
+        runtime.portForward(podSandboxId, port, in, out);
+    }
+}
