@@ -75,6 +75,28 @@ class SecureServerIT extends AgentTestBase {
     }
 
     @Test
+    void containerLogsAndMetricsAreServedOnTheSecurePort() throws Exception {
+        startAgent();
+        agent.writeManifest("talker.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: talker}
+                spec:
+                  containers:
+                  - name: app
+                    image: %s
+                    command: ["sh", "-c", "echo first; echo hello-from-log; sleep 3600"]
+                """.formatted(IMAGE));
+        awaitPod("talker", java.time.Duration.ofSeconds(60), AgentTestBase::running);
+        Path served = dir.resolve("pki/kubelet.crt");
+        String path = "/containerLogs/default/talker-" + agent.nodeName + "/app?tailLines=1";
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> curl(served, null, "GET", path, null).body(), "hello-from-log\n"::equals);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> curl(served, null, "GET", "/metrics", null).body(), b -> b.contains("kubelet_running_pods 1"));
+    }
+
+    @Test
     void debuggingHandlersOffAnswer405OnTheSecurePort() throws Exception {
         startAgent("--enable-debugging-handlers=false");
         Path served = dir.resolve("pki/kubelet.crt");
