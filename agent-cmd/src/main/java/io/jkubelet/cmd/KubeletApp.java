@@ -150,7 +150,7 @@ final class KubeletApp implements AutoCloseable {
         // Stats are collected on their own period and served from memory (cAdvisor's housekeeping, upstream).
         StatsProvider stats = new StatsProvider(kubelet.runtimeService(), kubelet.imageService(), nodeName,
                 new StatsProvider.NodePaths(rootDir, Path.of(config.podLogsDir()), new ProcNode(Path.of("/proc"))), clock,
-                StatsProvider.DEFAULT_PERIOD);
+                StatsProvider.DEFAULT_PERIOD, systemContainers());
         closeables.add(stats);
         stats.start();
         startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), runtime, secure);
@@ -331,6 +331,19 @@ final class KubeletApp implements AutoCloseable {
                 .withUid(rp.uid()).endMetadata().withNewSpec()
                 .withContainers(running.stream().map(m -> new ContainerBuilder().withName(m.name()).withImage(m.image())
                         .build()).toList()).endSpec().build());
+    }
+
+    /** The agent's and dockerd's cgroups for the Summary's systemContainers; none when cgroups cannot be read. */
+    private static io.jkubelet.core.stats.SystemContainers systemContainers() {
+        try {
+            return io.jkubelet.core.stats.SystemContainers.of(
+                    io.jkubelet.core.stats.cgroup.CgroupReader.forRoot(io.jkubelet.core.stats.cgroup.CgroupReader.DEFAULT_ROOT),
+                    Path.of("/proc"), Path.of("/var/run/docker.pid"));
+        } catch (IOException e) {
+            log.warn("Cannot read cgroups at {}: the stats summary will have no system containers ({})",
+                    io.jkubelet.core.stats.cgroup.CgroupReader.DEFAULT_ROOT, e.getMessage());
+            return null;
+        }
     }
 
     private static void setVerbosity(long v) {

@@ -139,7 +139,7 @@ public final class KubeletHandlers {
         checks.add(HealthChecker.PING);
         checks.addAll(healthChecks);
         Healthz.install(router, "/healthz", checks);
-        router.get(PODS_PATH, Handler.blocking(request -> Response.json(encoder.encode(pods(view.pods())))));
+        router.get(PODS_PATH, Handler.blocking(request -> Response.sharedJson(encoder.encode(pods(view.pods())))));
         MetricsHandlers.installProbes(router, view.probeMetrics());
         // Upstream installs /metrics, /metrics/cadvisor, /metrics/resource and /stats/ here too (auth-not-required group).
         MetricsHandlers.installKubelet(router, view.kubeletMetrics());

@@ -244,6 +244,10 @@ public final class HttpSource implements Closeable {
             throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof java.net.http.HttpTimeoutException) {
+                // The client's own request timeout (the same deadline) may fire first: one message for both.
+                throw new IOException(url + ": no complete response within " + timeout.toMillis() + " ms", cause);
+            }
             throw new IOException(url + ": " + (cause.getMessage() != null ? cause.getMessage() : cause.toString()),
                     cause);
         }

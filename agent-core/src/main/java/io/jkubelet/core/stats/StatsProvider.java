@@ -81,8 +81,17 @@ public final class StatsProvider implements AutoCloseable {
 
     private record CpuPoint(Instant time, long usageNanos) {}
 
+    private final SystemContainers systemContainers;
+
     public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
                          Duration period) {
+        this(runtime, images, nodeName, paths, clock, period, null);
+    }
+
+    /** @param systemContainers the kubelet's and the runtime's cgroups for {@code systemContainers}; null for none */
+    public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
+                         Duration period, SystemContainers systemContainers) {
+        this.systemContainers = systemContainers;
         if (period.isNegative() || period.isZero()) {
             throw new IllegalArgumentException("stats period must be positive, got " + period);
         }
@@ -174,7 +183,26 @@ public final class StatsProvider implements AutoCloseable {
         long maxPid = paths.proc().maxPid();
         long curProc = paths.proc().processCount();
         RlimitStats rlimit = new RlimitStats(now, orNull(maxPid), orNull(curProc));
-        return new NodeStats(nodeName, List.of(), start, cpu, memory, nodeNetwork(now), fs, runtimeStats, rlimit);
+        return new NodeStats(nodeName, systemContainerStats(now, seen), start, cpu, memory, nodeNetwork(now), fs, runtimeStats,
+                rlimit);
+    }
+
+    private List<io.jkubelet.core.stats.summary.ContainerStats> systemContainerStats(Instant now, Map<String, CpuPoint> seen) {
+        if (systemContainers == null) {
+            return List.of();
+        }
+        List<io.jkubelet.core.stats.summary.ContainerStats> out = new ArrayList<>();
+        for (SystemContainers.Sample s : systemContainers.read()) {
+            var c = s.cgroup();
+            CpuStats cpu = c.cpuUsageNanos() < 0 ? null
+                    : new CpuStats(now, nanoCores("system/" + s.name(), now, c.cpuUsageNanos(), seen), c.cpuUsageNanos());
+            MemoryStats memory = c.memoryUsageBytes() < 0 ? null
+                    : new MemoryStats(now, c.memoryLimitBytes() < 0 ? null : Math.max(0, c.memoryLimitBytes() - c.workingSetBytes()),
+                            c.memoryUsageBytes(), c.workingSetBytes(), orNull(c.rssBytes()), orNull(c.pageFaults()),
+                            orNull(c.majorPageFaults()));
+            out.add(new io.jkubelet.core.stats.summary.ContainerStats(s.name(), s.startTime(), cpu, memory, null, null));
+        }
+        return out;
     }
 
     private NetworkStats nodeNetwork(Instant now) {

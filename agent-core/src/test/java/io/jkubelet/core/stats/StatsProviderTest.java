@@ -45,6 +45,8 @@ class StatsProviderTest {
     private final AtomicReference<Object> runtimeAnswer = new AtomicReference<>();
     private final List<Map<String, String>> selectors = new ArrayList<>();
     private StatsProvider provider;
+    private RuntimeService runtime;
+    private ImageService images;
     private Path rootDir;
     private Path podLogs;
 
@@ -55,7 +57,7 @@ class StatsProviderTest {
         Path proc = Files.createDirectories(dir.resolve("proc"));
         Files.writeString(proc.resolve("stat"), "cpu  100 0 0 1000 0 0 0 0 0 0\nbtime 1700000000\n");
         Files.writeString(proc.resolve("meminfo"), "MemTotal: 1000 kB\nMemFree: 400 kB\nInactive(file): 100 kB\n");
-        RuntimeService runtime = (RuntimeService) Proxy.newProxyInstance(getClass().getClassLoader(),
+        runtime = (RuntimeService) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {RuntimeService.class}, (p, m, args) -> {
                     if (m.getName().equals("listPodSandboxStats")) {
                         @SuppressWarnings("unchecked")
@@ -69,7 +71,7 @@ class StatsProviderTest {
                     }
                     throw new UnsupportedOperationException(m.getName());
                 });
-        ImageService images = (ImageService) Proxy.newProxyInstance(getClass().getClassLoader(),
+        images = (ImageService) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {ImageService.class}, (p, m, args) -> {
                     if (m.getName().equals("imageFsInfo")) {
                         return new FilesystemUsage("/var/lib/docker", 1000, 600, 400, 50, 20, 30);
@@ -131,6 +133,41 @@ class StatsProviderTest {
         assertThat(second.pods().get(0).containers().get(0).cpu().usageNanoCores()).isEqualTo(500_000_000L);
         assertThat(second.pods().get(0).cpu().usageNanoCores()).isEqualTo(500_000_000L);
         assertThat(provider.latest()).get().extracting(StatsSnapshot::summary).isSameAs(second);
+    }
+
+    @Test
+    void systemContainersAreTheKubeletsAndTheRuntimesCgroupsFoundFromTheirProcesses() throws IOException {
+        Path cgroups = Files.createDirectories(dir.resolve("cgroup"));
+        Path proc = dir.resolve("proc");
+        String kubeletCgroup = "/system.slice/jkubelet.service";
+        Files.createDirectories(cgroups.resolve("cpuacct" + kubeletCgroup));
+        Files.writeString(cgroups.resolve("cpuacct" + kubeletCgroup + "/cpuacct.usage"), "2000000000\n");
+        Files.createDirectories(cgroups.resolve("memory" + kubeletCgroup));
+        Files.writeString(cgroups.resolve("memory" + kubeletCgroup + "/memory.usage_in_bytes"), "1000\n");
+        Files.writeString(cgroups.resolve("memory" + kubeletCgroup + "/memory.stat"), "total_inactive_file 200\ntotal_rss 700\n");
+        Files.createDirectories(proc.resolve("4242"));
+        Files.writeString(proc.resolve("4242/cgroup"), "9:memory:" + kubeletCgroup + "\n2:cpu,cpuacct:" + kubeletCgroup
+                + "\n1:name=systemd:" + kubeletCgroup + "\n");
+        SystemContainers system = new SystemContainers(io.jkubelet.core.stats.cgroup.CgroupReader.forRoot(cgroups), proc,
+                Map.of(SystemContainers.KUBELET, () -> java.util.OptionalLong.of(4242),
+                        // A runtime whose process is gone is left out.
+                        SystemContainers.RUNTIME, java.util.OptionalLong::empty));
+        StatsProvider withRuntime = new StatsProvider(runtime, images, "node-a",
+                new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(proc)), clock, Duration.ofSeconds(10), system);
+        runtimeAnswer.set(List.of());
+        var first = withRuntime.collect().summary().node().systemContainers();
+        assertThat(first).singleElement().satisfies(c -> {
+            assertThat(c.name()).isEqualTo("kubelet");
+            assertThat(c.cpu().usageCoreNanoSeconds()).isEqualTo(2_000_000_000L);
+            assertThat(c.memory().workingSetBytes()).isEqualTo(800L);
+            assertThat(c.memory().rssBytes()).isEqualTo(700L);
+        });
+        Files.writeString(cgroups.resolve("cpuacct" + kubeletCgroup + "/cpuacct.usage"), "3000000000\n");
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(withRuntime.collect().summary().node().systemContainers().get(0).cpu().usageNanoCores())
+                .as("1 s of CPU in 10 s").isEqualTo(100_000_000L);
+        assertThat(SystemContainers.cgroupPath(List.of("0::/system.slice/docker.service"), "v2"))
+                .contains("/system.slice/docker.service");
     }
 
     @Test

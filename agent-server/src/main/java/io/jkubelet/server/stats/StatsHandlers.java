@@ -83,12 +83,12 @@ public final class StatsHandlers {
             if (e.cpuAndMemory == null) {
                 e.cpuAndMemory = summaryEncoder.encode(e.snapshot.summary().onlyCpuAndMemory());
             }
-            return Response.json(e.cpuAndMemory);
+            return Response.sharedJson(e.cpuAndMemory);
         }
         if (e.summary == null) {
             e.summary = summaryEncoder.encode(e.snapshot.summary());
         }
-        return Response.json(e.summary);
+        return Response.sharedJson(e.summary);
     }
 
     private Response metrics(java.util.function.Function<Encoded, byte[]> encoding) {
