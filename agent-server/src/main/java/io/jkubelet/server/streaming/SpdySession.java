@@ -95,27 +95,9 @@ final class SpdySession implements HttpUpgrade {
             }
             p.addLast("spdy-streams", streams);
             log.debug("{}: SPDY session open with protocol {}", name, protocolVersion);
-            Thread t = Thread.ofVirtual().name("stream " + name).unstarted(() -> run(streams));
-            worker.set(t);
-            t.start();
-            if (!channel.isActive()) {
-                t.interrupt();
-            }
+            SessionWorker.start(name, channel, worker, () -> body.run(streams), streams::close);
         });
     }
 
-    private void run(SpdyStreams streams) {
-        try {
-            body.run(streams);
-        } catch (InterruptedException | java.io.InterruptedIOException e) {
-            log.debug("{}: the client went away", name);
-        } catch (IOException e) {
-            log.debug("{}: {}", name, e.toString());
-        } catch (RuntimeException | Error e) {
-            log.warn("{}: session failed", name, e);
-        } finally {
-            streams.close();
-        }
-    }
 
 }

@@ -92,26 +92,8 @@ final class WebSocketSession implements HttpUpgrade {
                 return;
             }
             log.debug("{}: WebSocket session open with subprotocol \"{}\"", name, protocol.wireName);
-            Thread t = Thread.ofVirtual().name("stream " + name).unstarted(() -> run(channels));
-            worker.set(t);
-            t.start();
-            if (!channel.isActive()) {
-                t.interrupt();
-            }
+            SessionWorker.start(name, channel, worker, () -> body.run(channels), channels::close);
         });
     }
 
-    private void run(WebSocketChannels channels) {
-        try {
-            body.run(channels);
-        } catch (InterruptedException | java.io.InterruptedIOException e) {
-            log.debug("{}: the client went away", name);
-        } catch (IOException e) {
-            log.debug("{}: {}", name, e.toString());
-        } catch (RuntimeException | Error e) {
-            log.warn("{}: session failed", name, e);
-        } finally {
-            channels.close();
-        }
-    }
 }
