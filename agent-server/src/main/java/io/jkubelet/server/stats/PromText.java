@@ -108,6 +108,11 @@ public final class PromText {
         if (v == 0) {
             return (1 / v) < 0 ? "-0" : "0";
         }
+        if (v == Math.rint(v) && Math.abs(v) < 1e6) {
+            // Whole numbers below 10^6 (counts, most counters and bucket bounds) print as plain integers in Go's
+            // shortest form too; this skips the BigDecimal below, the bulk of a /metrics request's cost.
+            return Long.toString((long) v);
+        }
         String sign = v < 0 ? "-" : "";
         // Java's Double.toString gives the shortest decimal that round-trips (JDK 19+), as Go's shortest mode.
         BigDecimal d = new BigDecimal(Double.toString(Math.abs(v))).stripTrailingZeros();
