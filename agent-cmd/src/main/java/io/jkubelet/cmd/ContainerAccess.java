@@ -47,12 +47,37 @@ public final class ContainerAccess {
         return new ContainerAccess(kubelet::pods, kubelet::runningPods, runtime);
     }
 
+    /** The runtime it asks; the streaming endpoints stream through the same one. */
+    RuntimeService runtime() {
+        return runtime;
+    }
+
     /** The desired pod of that namespace and name, with its latest status (upstream {@code GetPodByName}). */
     public Optional<Pod> podByName(String namespace, String name) {
         return pods.get().stream()
                 .filter(p -> p.getMetadata() != null && namespace.equals(p.getMetadata().getNamespace())
                         && name.equals(p.getMetadata().getName()))
                 .findFirst();
+    }
+
+    /** The id of the running container of that name in the pod the runtime runs under that namespace and name. */
+    public Optional<String> findRunningContainer(String namespace, String podName, String containerName) {
+        return runningPods.get().stream()
+                .filter(p -> namespace.equals(p.namespace()) && podName.equals(p.name()))
+                .flatMap(p -> p.members().stream())
+                .filter(m -> !m.sandbox() && m.running() && containerName.equals(m.name()))
+                .map(RunningPod.Member::id)
+                .findFirst();
+    }
+
+    /** The pod's sandbox as the runtime runs it, a running one first. */
+    public Optional<String> findSandbox(String podUid) {
+        return runningPods.get().stream()
+                .filter(p -> podUid.equals(p.uid()))
+                .flatMap(p -> p.members().stream())
+                .filter(RunningPod.Member::sandbox)
+                .max(java.util.Comparator.comparing(RunningPod.Member::running))
+                .map(RunningPod.Member::id);
     }
 
     /** The runtime's view of a container for its log; throws when the runtime does not know it. */
@@ -67,20 +92,8 @@ public final class ContainerAccess {
      * execSync}; stdout followed by stderr. A non-zero exit is an error with the CRI client's text.
      */
     public byte[] runInContainer(String namespace, String podName, String containerName, List<String> command) {
-        String id = null;
-        for (RunningPod pod : runningPods.get()) {
-            if (pod.namespace().equals(namespace) && pod.name().equals(podName)) {
-                for (RunningPod.Member m : pod.members()) {
-                    if (!m.sandbox() && m.running() && m.name().equals(containerName)) {
-                        id = m.id();
-                        break;
-                    }
-                }
-            }
-        }
-        if (id == null) {
-            throw new IllegalStateException("container not found (" + quote(containerName) + ")");
-        }
+        String id = findRunningContainer(namespace, podName, containerName).orElseThrow(
+                () -> new IllegalStateException("container not found (" + quote(containerName) + ")"));
         ExecResult result = runtime.execSync(id, command, RUN_TIMEOUT);
         String cmd = String.join(" ", command);
         if (result.timedOut()) {

@@ -153,7 +153,7 @@ final class KubeletApp implements AutoCloseable {
                 StatsProvider.DEFAULT_PERIOD, systemContainers());
         closeables.add(stats);
         stats.start();
-        startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), runtime, secure);
+        startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), secure);
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
@@ -235,8 +235,8 @@ final class KubeletApp implements AutoCloseable {
     }
 
     private void startServers(KubeletConfiguration config, Kubelet kubelet, StatsProvider stats, ContainerAccess containers,
-            DockerRuntime runtime, Optional<SecureServing> secure) throws StartupException {
-        io.jkubelet.server.streaming.ContainerStreaming streaming = new KubeletStreaming(kubelet, runtime);
+            Optional<SecureServing> secure) throws StartupException {
+        io.jkubelet.server.streaming.ContainerStreaming streaming = new KubeletStreaming(containers);
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())),
                 // Upstream reports PLEG health through the node's Ready condition; a standalone node has no

@@ -1,14 +1,11 @@
 package io.jkubelet.cmd;
 
-import io.jkubelet.core.kubelet.Kubelet;
-import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.StreamingIo;
 import io.jkubelet.server.streaming.ContainerStreaming;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,32 +16,22 @@ import java.util.Optional;
  */
 final class KubeletStreaming implements ContainerStreaming {
 
-    private final Kubelet kubelet;
+    private final ContainerAccess containers;
     private final RuntimeService runtime;
 
-    KubeletStreaming(Kubelet kubelet, RuntimeService runtime) {
-        this.kubelet = kubelet;
-        this.runtime = runtime;
+    KubeletStreaming(ContainerAccess containers) {
+        this.containers = containers;
+        this.runtime = containers.runtime();
     }
 
     @Override
     public Optional<String> findRunningContainer(String namespace, String podName, String containerName) {
-        return kubelet.runningPods().stream()
-                .filter(p -> namespace.equals(p.namespace()) && podName.equals(p.name()))
-                .flatMap(p -> p.members().stream())
-                .filter(m -> !m.sandbox() && m.running() && containerName.equals(m.name()))
-                .map(RunningPod.Member::id)
-                .findFirst();
+        return containers.findRunningContainer(namespace, podName, containerName);
     }
 
     @Override
     public Optional<String> findSandbox(String podUid) {
-        return kubelet.runningPods().stream()
-                .filter(p -> podUid.equals(p.uid()))
-                .flatMap(p -> p.members().stream())
-                .filter(RunningPod.Member::sandbox)
-                .max(Comparator.comparing(RunningPod.Member::running))
-                .map(RunningPod.Member::id);
+        return containers.findSandbox(podUid);
     }
 
     @Override

@@ -24,6 +24,25 @@ final class SessionWorker {
     private SessionWorker() {}
 
     /**
+     * What a session does when its connection closes, however that happens: ends the inputs its work reads,
+     * interrupts the work's thread (recorded later in the returned reference), and gives its slot back.
+     */
+    static AtomicReference<Thread> endWithConnection(String name, Channel channel, Runnable finishInputs,
+            StreamingSessions sessions) {
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        channel.closeFuture().addListener(f -> {
+            finishInputs.run();
+            Thread t = worker.get();
+            if (t != null) {
+                t.interrupt();
+            }
+            sessions.closed();
+            log.debug("{}: connection closed", name);
+        });
+        return worker;
+    }
+
+    /**
      * Starts {@code work} on a virtual thread recorded in {@code worker} (so that the channel's closing can
      * interrupt it), interrupting it at once if the channel already closed meanwhile.
      */

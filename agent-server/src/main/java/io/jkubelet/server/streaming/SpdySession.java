@@ -59,16 +59,7 @@ final class SpdySession implements HttpUpgrade {
     @Override
     public void takeOver(Channel channel) {
         SpdyStreams streams = new SpdyStreams(channel, readable);
-        AtomicReference<Thread> worker = new AtomicReference<>();
-        channel.closeFuture().addListener(f -> {
-            streams.finishInputs();
-            Thread t = worker.get();
-            if (t != null) {
-                t.interrupt();
-            }
-            sessions.closed();
-            log.debug("{}: connection closed", name);
-        });
+        AtomicReference<Thread> worker = SessionWorker.endWithConnection(name, channel, streams::finishInputs, sessions);
         if (!channel.isActive()) {
             return;
         }

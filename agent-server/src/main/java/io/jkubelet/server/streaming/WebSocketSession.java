@@ -59,16 +59,7 @@ final class WebSocketSession implements HttpUpgrade {
     @Override
     public void takeOver(Channel channel) {
         WebSocketChannels channels = new WebSocketChannels(channel, protocol, readable);
-        AtomicReference<Thread> worker = new AtomicReference<>();
-        channel.closeFuture().addListener(f -> {
-            channels.finishInputs();
-            Thread t = worker.get();
-            if (t != null) {
-                t.interrupt();
-            }
-            sessions.closed();
-            log.debug("{}: connection closed", name);
-        });
+        AtomicReference<Thread> worker = SessionWorker.endWithConnection(name, channel, channels::finishInputs, sessions);
         if (!channel.isActive()) {
             handshakeRequest.release();
             return;

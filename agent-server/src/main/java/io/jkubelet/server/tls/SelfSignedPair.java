@@ -109,7 +109,8 @@ public record SelfSignedPair(String certificatePem, String keyPem) {
         return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
     }
 
-    private static String pem(Object object) throws IOException {
+    /** PEM of a certificate, or of a key pair's private key as PKCS#1 for RSA. */
+    static String pem(Object object) throws IOException {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
             // A KeyPair is written as PKCS#1 "RSA PRIVATE KEY", as client-go's keyutil.WriteKey does.

@@ -1,7 +1,6 @@
 package io.jkubelet.server.tls;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +25,6 @@ import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
@@ -42,8 +40,8 @@ public final class TestPki {
         public Path[] writePem(Path dir, String name) throws IOException {
             Path cert = dir.resolve(name + ".crt");
             Path key = dir.resolve(name + ".key");
-            Files.writeString(cert, pem(certificate));
-            Files.writeString(key, pem(keys));
+            Files.writeString(cert, SelfSignedPair.pem(certificate));
+            Files.writeString(key, SelfSignedPair.pem(keys));
             return new Path[] {cert, key};
         }
     }
@@ -65,7 +63,7 @@ public final class TestPki {
     }
 
     public Path writeCa(Path file) throws IOException {
-        Files.writeString(file, pem(ca.certificate()));
+        Files.writeString(file, SelfSignedPair.pem(ca.certificate()));
         return file;
     }
 
@@ -198,13 +196,5 @@ public final class TestPki {
         } catch (IOException | org.bouncycastle.operator.OperatorCreationException e) {
             throw new GeneralSecurityException(e);
         }
-    }
-
-    static String pem(Object o) throws IOException {
-        StringWriter out = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-            writer.writeObject(o);
-        }
-        return out.toString();
     }
 }
