@@ -201,7 +201,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     private void dispatch(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request) {
         if (filter == null) {
-            route(ctx, conn, exchange, request);
+            route(ctx, conn, exchange, request, router.match(request.method(), request.path()));
             return;
         }
         List<java.security.cert.X509Certificate> peer = peerCertificates(ctx);
@@ -214,14 +214,20 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                     log.warn("{} server: request filter for {} {} failed", config.name(), request.method(), request.path(), e);
                     answer = Response.goError(500, "Internal Server Error");
                 }
-                Response denied = answer;
-                ctx.channel().eventLoop().execute(() -> {
-                    if (denied != null) {
-                        write(ctx, conn, exchange, denied, false);
-                    } else {
-                        route(ctx, conn, exchange, request);
-                    }
-                });
+                if (answer != null) {
+                    Response denied = answer;
+                    ctx.channel().eventLoop().execute(() -> write(ctx, conn, exchange, denied, false));
+                    return;
+                }
+                Router.Match match = router.match(request.method(), request.path());
+                if (match instanceof Router.Found found && found.handler().mayBlock()) {
+                    // Already on a handler thread: run a blocking handler here instead of going through the
+                    // event loop to another handler thread.
+                    Response response = invoke(found.handler(), request.withPathParams(found.pathParams()));
+                    ctx.channel().eventLoop().execute(() -> write(ctx, conn, exchange, response, false));
+                } else {
+                    ctx.channel().eventLoop().execute(() -> route(ctx, conn, exchange, request, match));
+                }
             });
         } catch (RejectedExecutionException e) {
             write(ctx, conn, exchange, Response.goError(503, "Service Unavailable"), true);
@@ -246,8 +252,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void route(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request) {
-        Router.Match match = router.match(request.method(), request.path());
+    private void route(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request, Router.Match match) {
         switch (match) {
             case Router.Found found -> {
                 Request routed = request.withPathParams(found.pathParams());
