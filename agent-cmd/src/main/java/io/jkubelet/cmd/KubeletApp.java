@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.cmd.apiserver.KubeClients;
 import io.jkubelet.core.config.FileSource;
 import io.jkubelet.core.config.HttpSource;
 import io.jkubelet.core.config.PodConfig;
@@ -92,9 +94,15 @@ final class KubeletApp implements AutoCloseable {
         List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
                 KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
+        Optional<KubernetesClient> kubeClient = Optional.empty();
         if (!server.standalone()) {
-            throw new StartupException("--kubeconfig " + flags.kubeconfig()
-                    + ": joining a cluster through the apiserver is not supported yet; run without --kubeconfig for a standalone node");
+            try {
+                kubeClient = Optional.of(KubeClients.create(Path.of(flags.kubeconfig()), config.kubeAPIQPS(),
+                        config.kubeAPIBurst(), KubeletVersion.compatVersion()));
+            } catch (IllegalArgumentException e) {
+                throw new StartupException(e.getMessage());
+            }
+            closeables.add(kubeClient.get()::close);
         }
 
         // TLS and auth are settled first, as upstream does: a bad certificate or an auth mode that cannot be
@@ -133,7 +141,7 @@ final class KubeletApp implements AutoCloseable {
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
                 CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion());
         long memoryCapacity = memoryCapacity();
-        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock),
+        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, kubeClient),
                 pod -> QosClass.of(pod).value(),
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity));
         closeables.add(kubelet);

@@ -1,0 +1,77 @@
+package io.jkubelet.cmd.apiserver;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * The one apiserver client of the kubelet (upstream {@code buildKubeletClientConfig}): read from
+ * {@code --kubeconfig} (server, CA, client certificate or token), limited to {@code kubeAPIQPS}/{@code kubeAPIBurst},
+ * sending kubelet's {@code User-Agent}. Every loop (pod source, status manager, node status, lease, events) shares
+ * it. fabric8's own request retries are off: each loop has kubelet's back-off of its own, and a retried request
+ * would both hide failures from it and spend the rate limit twice.
+ */
+public final class KubeClients {
+
+    private KubeClients() {
+    }
+
+    /** A client for the kubeconfig file; a missing or unreadable file is reported by its path. */
+    public static KubernetesClient create(Path kubeconfig, int qps, int burst, String kubeletVersion) {
+        String content;
+        try {
+            content = Files.readString(kubeconfig, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": cannot read: " + e.getMessage(), e);
+        }
+        Config config;
+        try {
+            config = Config.fromKubeconfig(null, content, kubeconfig.toAbsolutePath().toString());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+        }
+        if (config.getMasterUrl() == null || config.getMasterUrl().isEmpty()) {
+            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": no server in the current context");
+        }
+        config.setRequestRetryBackoffLimit(0);
+        return create(config, qps, burst, kubeletVersion);
+    }
+
+    /** A client for a ready configuration (tests point it at a mock apiserver). */
+    public static KubernetesClient create(Config config, int qps, int burst, String kubeletVersion) {
+        // client-go: QPS 0 means its default of 5, a negative QPS means no limit.
+        ClientRateLimiter limiter = qps < 0 ? null : new ClientRateLimiter(qps == 0 ? 5 : qps, Math.max(1, burst));
+        String userAgent = userAgent(kubeletVersion);
+        Interceptor interceptor = new Interceptor() {
+            @Override
+            public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                builder.setHeader("User-Agent", userAgent);
+                if (limiter != null) {
+                    limiter.acquire();
+                }
+            }
+        };
+        return new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("kubelet", interceptor))
+                .build();
+    }
+
+    /** {@code rest.DefaultKubernetesUserAgent()} as the kubelet sends it: {@code kubelet/v1.30.0 (linux/amd64) kubernetes/jkubelet}. */
+    static String userAgent(String kubeletVersion) {
+        String arch = switch (System.getProperty("os.arch", "").toLowerCase(Locale.ROOT)) {
+            case "amd64", "x86_64" -> "amd64";
+            case "aarch64", "arm64" -> "arm64";
+            default -> System.getProperty("os.arch", "unknown");
+        };
+        return "kubelet/" + kubeletVersion + " (linux/" + arch + ") kubernetes/jkubelet";
+    }
+}
