@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.cmd.apiserver.KubeClients;
+import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.FileSource;
 import io.jkubelet.core.config.HttpSource;
 import io.jkubelet.core.config.PodConfig;
@@ -149,7 +150,7 @@ final class KubeletApp implements AutoCloseable {
         PodConfig podConfig = new PodConfig((pod, reason, message) ->
                 recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message), clock);
         // Sources register with PodConfig now, so that housekeeping waits for all of them from the start.
-        List<Runnable> sourceStarts = createSources(config, nodeName, podConfig);
+        List<Runnable> sourceStarts = createSources(config, nodeName, podConfig, kubeClient);
         Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
         kubelet.setSourcesReady(() -> podConfig.seenAllSources(seen));
         Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
@@ -168,9 +169,14 @@ final class KubeletApp implements AutoCloseable {
     }
 
     /** Creates (and registers) the configured sources; returns what starts each. */
-    private List<Runnable> createSources(KubeletConfiguration config, String nodeName, PodConfig podConfig)
-            throws StartupException {
+    private List<Runnable> createSources(KubeletConfiguration config, String nodeName, PodConfig podConfig,
+            Optional<KubernetesClient> kubeClient) throws StartupException {
         List<Runnable> starts = new ArrayList<>();
+        if (kubeClient.isPresent()) {
+            ApiserverSource api = new ApiserverSource(kubeClient.get(), nodeName, podConfig.channel(PodSources.API));
+            closeables.add(api);
+            starts.add(api::start);
+        }
         if (config.staticPodPath() != null && !config.staticPodPath().isEmpty()) {
             FileSource files = new FileSource(Path.of(config.staticPodPath()), nodeName, config.fileCheckFrequency(),
                     podConfig.channel(PodSources.FILE));
@@ -189,7 +195,7 @@ final class KubeletApp implements AutoCloseable {
             starts.add(http::start);
         }
         if (podConfig.sources().isEmpty()) {
-            log.warn("No pod source: set staticPodPath (--pod-manifest-path) or staticPodURL (--manifest-url)");
+            log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
         return starts;
     }

@@ -32,6 +32,9 @@ import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.status.PodPhases;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
+import io.jkubelet.core.status.ApiStatusSync;
+import io.jkubelet.core.pod.MirrorClient;
+import io.jkubelet.core.pod.MirrorPods;
 import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.DaemonThreads;
 import io.jkubelet.core.volume.PodDirs;
@@ -95,6 +98,10 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final ExecutorService workerExecutor = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timers = DaemonThreads.scheduler("kubelet-timers");
     private volatile BooleanSupplier sourcesReady = () -> true;
+    /** The apiserver side, when the node has one: mirror pods of static pods and status writes. */
+    private final Optional<MirrorClient> mirrorClient;
+    private final Optional<ApiStatusSync> apiStatusSync;
+    private final Set<String> orphanMirrorDeletes = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Kubelet(KubeletSettings settings, KubeletDeps deps, Function<Pod, String> qosClass, OomScorePolicy oomPolicy) {
         this.settings = settings;
@@ -117,6 +124,23 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
                 e -> syncLoop.submit(() -> handlePlegEvent(e)), deps.clock(), settings.relistPeriod());
         pleg.observeRelists(kubeletMetrics::observeRelist);
+        this.mirrorClient = deps.kubeClient().map(c -> new MirrorClient(c, settings.node().nodeName()));
+        this.apiStatusSync = deps.kubeClient().map(c -> new ApiStatusSync(c, statusManager, new ApiStatusSync.Pods() {
+            @Override
+            public Optional<Pod> pod(String uid) {
+                return podManager.get(uid);
+            }
+
+            @Override
+            public Optional<Pod> mirrorPodOf(Pod staticPod) {
+                return podManager.mirrorPodOf(staticPod);
+            }
+
+            @Override
+            public boolean podResourcesReclaimed(String uid) {
+                return podWorkers.isTerminated(uid);
+            }
+        }));
     }
 
     /** Housekeeping waits until every source has delivered its pods once, so nothing is killed too early. */
@@ -132,6 +156,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         }
         syncLoop.start();
         pleg.start();
+        apiStatusSync.ifPresent(ApiStatusSync::start);
         timers.scheduleWithFixedDelay(() -> syncLoop.submit(this::syncDuePods),
                 SYNC_TICK.toMillis(), SYNC_TICK.toMillis(), TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(() -> syncLoop.submit(this::housekeeping),
@@ -148,7 +173,16 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
             sorted.sort(Comparator.comparing(p -> String.valueOf(p.getMetadata().getCreationTimestamp())));
             for (Pod pod : sorted) {
                 podManager.addOrUpdate(pod);
+                if (ConfigAnnotations.isMirrorPod(pod)) {
+                    handleMirrorPod(pod);
+                    continue;
+                }
                 if (isTerminal(pod)) {
+                    continue;
+                }
+                if (pod.getMetadata().getDeletionTimestamp() != null) {
+                    // Deleted while the kubelet was away: terminate it rather than start it.
+                    podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
                     continue;
                 }
                 Optional<String> rejection = admit(pod);
@@ -165,7 +199,9 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         syncLoop.submit(() -> {
             for (Pod pod : pods) {
                 podManager.addOrUpdate(pod);
-                if (podWorkers.isKnown(pod.getMetadata().getUid())) {
+                if (ConfigAnnotations.isMirrorPod(pod)) {
+                    handleMirrorPod(pod);
+                } else if (podWorkers.isKnown(pod.getMetadata().getUid())) {
                     podWorkers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
                 }
             }
@@ -177,6 +213,10 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         syncLoop.submit(() -> {
             for (Pod pod : pods) {
                 podManager.remove(pod);
+                if (ConfigAnnotations.isMirrorPod(pod)) {
+                    handleMirrorPod(pod); // gone from the apiserver: the static pod's sync creates it again
+                    continue;
+                }
                 podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, null);
             }
         });
@@ -187,6 +227,10 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         syncLoop.submit(() -> {
             for (Pod pod : pods) {
                 podManager.addOrUpdate(pod);
+                if (ConfigAnnotations.isMirrorPod(pod)) {
+                    handleMirrorPod(pod); // a deleted mirror pod is replaced, its static pod keeps running
+                    continue;
+                }
                 podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
             }
         });
@@ -194,6 +238,19 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
 
     public void handlePodReconcile(List<Pod> pods) {
         syncLoop.submit(() -> pods.forEach(podManager::addOrUpdate));
+    }
+
+    /**
+     * Upstream {@code handleMirrorPod}: a change to a mirror pod is a reason to sync its static pod (which creates,
+     * replaces or keeps the mirror pod) and to write the static pod's status to it.
+     */
+    private void handleMirrorPod(Pod mirror) {
+        podManager.staticPodByFullName(ConfigAnnotations.podFullName(mirror)).ifPresent(staticPod -> {
+            if (podWorkers.isKnown(staticPod.getMetadata().getUid())) {
+                podWorkers.updatePod(PodWorkers.UpdateType.SYNC, staticPod, null);
+            }
+            apiStatusSync.ifPresent(s -> s.requestSync(staticPod.getMetadata().getUid()));
+        });
     }
 
     private void handlePlegEvent(PodLifecycleEvent e) {
@@ -274,6 +331,9 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         PodStatus apiStatus = generateStatus(pod, podStatus, false);
         observePodStart(pod, apiStatus);
         statusManager.setPodStatus(pod, apiStatus);
+        if (ConfigAnnotations.isStaticPod(pod)) {
+            syncMirrorPod(pod);
+        }
         if (PodPhases.isTerminal(apiStatus.getPhase())) {
             return PodWorkers.SyncOutcome.TERMINAL;
         }
@@ -308,6 +368,37 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         return new PodWorkers.SyncOutcome(false, retryAfter);
     }
 
+    /**
+     * Keeps a static pod's mirror pod in the apiserver (upstream {@code SyncPod}): one that is being deleted or that
+     * shows an older version of the manifest is deleted, and a missing one created. Failures are logged and left to
+     * the next sync: the static pod runs whatever the apiserver says.
+     */
+    private void syncMirrorPod(Pod staticPod) {
+        if (mirrorClient.isEmpty()) {
+            return;
+        }
+        try {
+            Optional<Pod> mirror = podManager.mirrorPodOf(staticPod);
+            boolean deleted = false;
+            if (mirror.isPresent() && (mirror.get().getMetadata().getDeletionTimestamp() != null
+                    || !MirrorPods.isMirrorPodOf(mirror.get(), staticPod))) {
+                mirrorClient.get().deleteMirrorPod(mirror.get());
+                deleted = true;
+            }
+            if (mirror.isEmpty() || deleted) {
+                Optional<Pod> created = mirrorClient.get().createMirrorPod(staticPod);
+                if (created.isPresent()) {
+                    // Known at once, not only when the watch brings it: the next sync must not create it again.
+                    podManager.addOrUpdate(created.get());
+                    log.info("Created mirror pod for static pod {}", PodSpecs.format(staticPod));
+                    apiStatusSync.ifPresent(s -> s.requestSync(staticPod.getMetadata().getUid()));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Failed to sync the mirror pod of static pod {}: {}", PodSpecs.format(staticPod), e.getMessage());
+        }
+    }
+
     private Duration crashLoopRemaining(Pod pod, io.jkubelet.core.container.PodStatus podStatus, String name) {
         // A little past the end, so the next sync is sure to be out of back-off.
         return runtimeManager.crashLoopRemaining(pod, podStatus, name).map(d -> d.plusMillis(100)).orElse(BACK_OFF_PERIOD);
@@ -330,6 +421,8 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     @Override
     public void syncTerminatedPod(Pod pod) {
         log.info("Pod {} terminated", PodSpecs.format(pod));
+        // A pod deleted in the apiserver can now be removed from it (its final status first).
+        apiStatusSync.ifPresent(s -> s.requestSync(pod.getMetadata().getUid()));
     }
 
     private PodStatus generateStatus(Pod pod, io.jkubelet.core.container.PodStatus podStatus, boolean terminal) {
@@ -369,6 +462,29 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         probeManager.cleanupPods(desired);
         statusManager.removeOrphanedStatuses(desired);
         cleanupOrphanedPodDirs(desired);
+        deleteOrphanedMirrorPods();
+    }
+
+    /** Upstream {@code deleteOrphanedMirrorPods}: mirror pods whose static pod is gone, deleted off the loop. */
+    private void deleteOrphanedMirrorPods() {
+        if (mirrorClient.isEmpty()) {
+            return;
+        }
+        for (Pod mirror : podManager.orphanedMirrorPods()) {
+            String uid = mirror.getMetadata().getUid();
+            if (!orphanMirrorDeletes.add(uid)) {
+                continue; // a delete is already on its way
+            }
+            workerExecutor.execute(() -> {
+                try {
+                    mirrorClient.get().deleteMirrorPod(mirror);
+                } catch (RuntimeException e) {
+                    log.warn("Failed to delete orphaned mirror pod {}: {}", ConfigAnnotations.podFullName(mirror), e.getMessage());
+                } finally {
+                    orphanMirrorDeletes.remove(uid);
+                }
+            });
+        }
     }
 
     private static Pod orphan(RunningPod rp) {
@@ -535,6 +651,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     @Override
     public void close() {
         timers.shutdownNow();
+        apiStatusSync.ifPresent(ApiStatusSync::close);
         probeManager.close();
         pleg.close();
         syncLoop.close();

@@ -40,6 +40,16 @@ public final class StatusManager {
         return v == null ? Optional.empty() : Optional.of(v.status);
     }
 
+    /** The latest status of a pod with its version, for the apiserver sync. */
+    public Optional<VersionedStatus> getVersionedStatus(String uid) {
+        return Optional.ofNullable(statuses.get(uid));
+    }
+
+    /** UIDs of every pod with a status. */
+    public java.util.Set<String> uids() {
+        return new java.util.HashSet<>(statuses.keySet());
+    }
+
     /** Records a newly generated status; returns whether anything changed. */
     public boolean setPodStatus(Pod pod, PodStatus generated) {
         String uid = pod.getMetadata().getUid();

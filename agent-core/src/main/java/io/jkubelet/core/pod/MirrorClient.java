@@ -1,0 +1,66 @@
+package io.jkubelet.core.pod;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jkubelet.core.config.ConfigAnnotations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates and deletes the mirror pods of static pods (upstream {@code basicMirrorClient}). Called from pod workers:
+ * the calls block on the apiserver.
+ */
+public final class MirrorClient {
+    private static final Logger log = LoggerFactory.getLogger(MirrorClient.class);
+
+    private final KubernetesClient client;
+    private final ApiPodCalls calls;
+    private final String nodeName;
+
+    public MirrorClient(KubernetesClient client, String nodeName) {
+        this.client = client;
+        this.calls = new ApiPodCalls(client);
+        this.nodeName = nodeName;
+    }
+
+    /**
+     * Creates the mirror pod of {@code staticPod}, owned by this node's Node; an existing mirror pod of the same
+     * hash counts as created. Returns the mirror pod as the apiserver has it; empty, with a log line, when the node
+     * is not registered yet.
+     *
+     * @throws KubernetesClientException when the apiserver refuses or cannot be reached
+     */
+    public java.util.Optional<Pod> createMirrorPod(Pod staticPod) {
+        Node node = client.nodes().withName(nodeName).get();
+        if (node == null) {
+            log.info("Not creating a mirror pod for static pod {}: node {} is not registered yet",
+                    ConfigAnnotations.podFullName(staticPod), nodeName);
+            return java.util.Optional.empty();
+        }
+        Pod mirror = MirrorPods.mirrorOf(staticPod, nodeName, node.getMetadata().getUid());
+        try {
+            return java.util.Optional.of(client.pods().inNamespace(mirror.getMetadata().getNamespace()).resource(mirror).create());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) {
+                Pod existing = client.pods().inNamespace(mirror.getMetadata().getNamespace())
+                        .withName(mirror.getMetadata().getName()).get();
+                if (existing != null && MirrorPods.isMirrorPodOf(existing, staticPod)) {
+                    return java.util.Optional.of(existing);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Deletes a mirror pod, only the one of {@code uid}: a newer pod of the same name is left alone. Gone already
+     * counts as deleted.
+     */
+    public void deleteMirrorPod(Pod mirror) {
+        ApiPodCalls.DeleteResult r = calls.deletePod(mirror.getMetadata().getNamespace(), mirror.getMetadata().getName(),
+                mirror.getMetadata().getUid(), 0);
+        log.info("Deleted mirror pod {} ({}): {}", ConfigAnnotations.podFullName(mirror), mirror.getMetadata().getUid(), r);
+    }
+}
