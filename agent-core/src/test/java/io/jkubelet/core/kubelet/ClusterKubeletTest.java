@@ -1,0 +1,159 @@
+package io.jkubelet.core.kubelet;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.jkubelet.core.config.ConfigAnnotations;
+import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.kuberuntime.NodeContext;
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.testing.FakeRuntime;
+import io.jkubelet.core.testing.FakeClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The core with an apiserver (fabric8's CRUD mock) and the fake runtime: status written to the apiserver, graceful
+ * deletion, mirror pods. The pods are handed to the kubelet as the apiserver source would (that source is tested
+ * on its own in {@code ApiserverSourceTest}).
+ */
+@EnableKubernetesMockClient(crud = true)
+class ClusterKubeletTest {
+    KubernetesClient client;
+
+    @TempDir Path root;
+    private final FakeClock clock = new FakeClock();
+    private FakeRuntime runtime;
+    private Kubelet kubelet;
+    private String nodeUid;
+
+    @BeforeEach
+    void setUp() {
+        runtime = new FakeRuntime(clock);
+        runtime.addImage("busybox:1.36");
+        runtime.addImage("jkubelet/pause:3.9");
+        nodeUid = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build())
+                .create().getMetadata().getUid();
+        NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
+                root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
+        kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
+                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0"),
+                new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, Optional.of(client)),
+                p -> "BestEffort", (p, c) -> 1000);
+        kubelet.run();
+    }
+
+    @AfterEach
+    void stop() {
+        kubelet.close();
+    }
+
+    private static Container sleeper() {
+        return new ContainerBuilder().withName("c").withImage("busybox:1.36").withImagePullPolicy("IfNotPresent")
+                .withCommand("sleep", "3600").build();
+    }
+
+    /** A pod as the apiserver source delivers it: created in the apiserver, bound to the node. */
+    private Pod apiPod(String name) {
+        Pod created = client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName(name)
+                .endMetadata().withNewSpec().withNodeName("node-a").withContainers(sleeper())
+                .withTerminationGracePeriodSeconds(30L).endSpec().build()).create();
+        Pod delivered = new PodBuilder(created).editMetadata()
+                .addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "api").endMetadata().build();
+        kubelet.handlePodAdditions(List.of(delivered));
+        return delivered;
+    }
+
+    private Pod inApiserver(String name) {
+        return client.pods().inNamespace("default").withName(name).get();
+    }
+
+    private long running() {
+        return runtime.listContainers(new ContainerFilter(null, ContainerState.CONTAINER_RUNNING, null, null)).size();
+    }
+
+    @Test
+    void theStatusOfAPodFromTheApiserverIsWrittenBack() {
+        apiPod("web");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(inApiserver("web").getStatus().getPhase()));
+        Pod written = inApiserver("web");
+        assertThat(written.getStatus().getHostIP()).isEqualTo("192.168.1.10");
+        assertThat(written.getStatus().getContainerStatuses()).singleElement()
+                .satisfies(c -> assertThat(c.getState().getRunning()).isNotNull());
+        assertThat(written.getStatus().getConditions()).extracting("type").contains("Ready", "PodScheduled");
+    }
+
+    @Test
+    void aPodDeletedGracefullyIsStoppedThenRemovedFromTheApiserver() {
+        Pod pod = apiPod("web");
+        await().atMost(Duration.ofSeconds(20)).until(() -> running() == 1);
+
+        Pod deleting = new PodBuilder(pod).editMetadata().withDeletionTimestamp("2026-12-03T10:00:00Z")
+                .withDeletionGracePeriodSeconds(30L).endMetadata().build();
+        kubelet.handlePodDeletes(List.of(deleting));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> inApiserver("web") == null);
+        assertThat(running()).as("its containers were stopped first").isZero();
+    }
+
+    @Test
+    void aStaticPodGetsAMirrorPodOwnedByTheNodeThatCarriesItsStatus() {
+        Pod staticPod = new PodBuilder().withNewMetadata().withName("etcd-node-a").withNamespace("kube-system")
+                .withUid("hash1").addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "file")
+                .addToAnnotations(ConfigAnnotations.CONFIG_HASH, "hash1").endMetadata()
+                .withNewSpec().withNodeName("node-a").withContainers(sleeper()).endSpec().build();
+        kubelet.handlePodAdditions(List.of(staticPod));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace("kube-system").withName("etcd-node-a").get() != null);
+        Pod mirror = client.pods().inNamespace("kube-system").withName("etcd-node-a").get();
+        assertThat(mirror.getMetadata().getAnnotations()).containsEntry(ConfigAnnotations.CONFIG_MIRROR, "hash1");
+        assertThat(mirror.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
+            assertThat(o.getKind()).isEqualTo("Node");
+            assertThat(o.getName()).isEqualTo("node-a");
+            assertThat(o.getUid()).isEqualTo(nodeUid);
+            assertThat(o.getController()).isTrue();
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(
+                client.pods().inNamespace("kube-system").withName("etcd-node-a").get().getStatus().getPhase()));
+        assertThat(kubelet.pods()).extracting(p -> p.getMetadata().getUid()).as("the mirror pod is not run").containsExactly("hash1");
+
+        // A user deletes the mirror pod: the static pod keeps running and its mirror pod comes back.
+        client.pods().inNamespace("kube-system").withName("etcd-node-a").delete();
+        kubelet.handlePodRemoves(List.of(mirrored(mirror)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            Pod again = client.pods().inNamespace("kube-system").withName("etcd-node-a").get();
+            return again != null && !again.getMetadata().getUid().equals(mirror.getMetadata().getUid());
+        });
+        assertThat(running()).isEqualTo(1);
+
+        // The manifest goes away: the static pod stops and its mirror pod is deleted.
+        Pod second = client.pods().inNamespace("kube-system").withName("etcd-node-a").get();
+        kubelet.handlePodAdditions(List.of(mirrored(second)));
+        kubelet.handlePodRemoves(List.of(staticPod));
+        await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace("kube-system").withName("etcd-node-a").get() == null);
+        await().atMost(Duration.ofSeconds(20)).until(() -> running() == 0);
+    }
+
+    /** A mirror pod as the apiserver source delivers it. */
+    private static Pod mirrored(Pod fromApiserver) {
+        return new PodBuilder(fromApiserver).editMetadata().addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "api")
+                .endMetadata().build();
+    }
+
+}
