@@ -11,26 +11,32 @@ import java.util.concurrent.locks.LockSupport;
 final class ClientRateLimiter {
     private final double qps;
     private final double burst;
+    private final java.util.function.LongSupplier nanoTime;
     private double tokens;
     private long lastNanos;
 
     ClientRateLimiter(double qps, int burst) {
+        this(qps, burst, System::nanoTime);
+    }
+
+    ClientRateLimiter(double qps, int burst, java.util.function.LongSupplier nanoTime) {
         if (qps <= 0 || burst < 1) {
             throw new IllegalArgumentException("qps must be > 0 and burst >= 1, got qps " + qps + ", burst " + burst);
         }
         this.qps = qps;
         this.burst = burst;
+        this.nanoTime = nanoTime;
         this.tokens = burst;
-        this.lastNanos = System.nanoTime();
+        this.lastNanos = nanoTime.getAsLong();
     }
 
     /** Takes a token, waiting as long as needed; returns the nanoseconds waited. */
     long acquire() {
         long waitNanos = reserve();
         if (waitNanos > 0) {
-            long deadline = System.nanoTime() + waitNanos;
+            long deadline = nanoTime.getAsLong() + waitNanos;
             long left;
-            while ((left = deadline - System.nanoTime()) > 0) {
+            while ((left = deadline - nanoTime.getAsLong()) > 0) {
                 LockSupport.parkNanos(left);
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
@@ -42,8 +48,8 @@ final class ClientRateLimiter {
     }
 
     /** Takes a token now (possibly going into debt) and says how long until it is really ours. */
-    private synchronized long reserve() {
-        long now = System.nanoTime();
+    synchronized long reserve() {
+        long now = nanoTime.getAsLong();
         tokens = Math.min(burst, tokens + (now - lastNanos) * qps / TimeUnit.SECONDS.toNanos(1));
         lastNanos = now;
         tokens -= 1;

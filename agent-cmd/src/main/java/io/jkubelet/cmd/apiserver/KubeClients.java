@@ -39,8 +39,9 @@ public final class KubeClients {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
         }
-        if (config.getMasterUrl() == null || config.getMasterUrl().isEmpty()) {
-            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": no server in the current context");
+        // fabric8 falls back to an in-cluster default server when the file names none; the kubelet must not.
+        if (config.getCurrentContext() == null || config.getMasterUrl() == null || config.getMasterUrl().isEmpty()) {
+            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": no current context with a cluster server");
         }
         config.setRequestRetryBackoffLimit(0);
         return create(config, qps, burst, kubeletVersion);

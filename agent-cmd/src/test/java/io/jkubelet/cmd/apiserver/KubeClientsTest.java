@@ -1,0 +1,79 @@
+package io.jkubelet.cmd.apiserver;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@EnableKubernetesMockClient
+class KubeClientsTest {
+    KubernetesMockServer server;
+
+    @TempDir Path dir;
+
+    @Test
+    void theClientComesFromTheKubeconfigAndSendsKubeletsUserAgent() throws Exception {
+        Path kubeconfig = dir.resolve("kubelet.conf");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: c
+                  cluster: {server: "%s", insecure-skip-tls-verify: true}
+                users:
+                - name: u
+                  user: {token: secret-token}
+                contexts:
+                - name: ctx
+                  context: {cluster: c, user: u}
+                current-context: ctx
+                """.formatted(server.url("/")));
+        server.expect().get().withPath("/api/v1/nodes/node-a")
+                .andReturn(200, new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).once();
+
+        try (KubernetesClient client = KubeClients.create(kubeconfig, 50, 100, "v1.30.0")) {
+            assertThat(client.nodes().withName("node-a").get().getMetadata().getName()).isEqualTo("node-a");
+        }
+        RecordedRequest r = server.takeRequest(5, TimeUnit.SECONDS);
+        assertThat(r.getHeader("User-Agent")).matches("kubelet/v1\\.30\\.0 \\(linux/[a-z0-9]+\\) kubernetes/jkubelet");
+        assertThat(r.getHeader("Authorization")).isEqualTo("Bearer secret-token");
+    }
+
+    @Test
+    void aMissingOrServerlessKubeconfigIsNamed() throws Exception {
+        Path missing = dir.resolve("nope.conf");
+        assertThatThrownBy(() -> KubeClients.create(missing, 50, 100, "v1.30.0"))
+                .hasMessageContaining("--kubeconfig " + missing).hasMessageContaining("cannot read");
+        Path empty = dir.resolve("empty.conf");
+        Files.writeString(empty, "apiVersion: v1\nkind: Config\n");
+        assertThatThrownBy(() -> KubeClients.create(empty, 50, 100, "v1.30.0"))
+                .hasMessageContaining("--kubeconfig " + empty);
+    }
+
+    @Test
+    void theRateLimiterLetsABurstThroughThenSpacesRequestsAtQps() {
+        AtomicLong now = new AtomicLong();
+        ClientRateLimiter limiter = new ClientRateLimiter(5, 2, now::get);
+
+        assertThat(limiter.reserve()).isZero();
+        assertThat(limiter.reserve()).as("burst of 2").isZero();
+        assertThat(limiter.reserve()).as("the third waits 1/qps").isEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
+        assertThat(limiter.reserve()).as("and the fourth behind it").isEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
+
+        now.addAndGet(TimeUnit.SECONDS.toNanos(10));
+        assertThat(limiter.reserve()).as("refilled, but never beyond the burst").isZero();
+        assertThat(limiter.reserve()).isZero();
+        assertThat(limiter.reserve()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
+    }
+}
