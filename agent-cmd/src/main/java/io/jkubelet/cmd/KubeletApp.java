@@ -131,7 +131,8 @@ final class KubeletApp implements AutoCloseable {
         closeables.add(runtime);
 
         Clock clock = Clock.systemUTC();
-        LoggingEventRecorder recorder = new LoggingEventRecorder(clock);
+        EventRecorder recorder = io.jkubelet.cmd.apiserver.ApiserverEvents.recorder(kubeClient, nodeName, config,
+                KubeletVersion.compatVersion(), clock, new LoggingEventRecorder(clock), closeables);
         Path rootDir = Path.of(flags.rootDirectory());
         NodeContext node = new NodeContext(nodeName, hostIps, Path.of(config.podLogsDir()), Path.of(flags.containerLogsDir()),
                 flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),
