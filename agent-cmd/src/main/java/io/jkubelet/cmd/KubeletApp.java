@@ -107,7 +107,7 @@ final class KubeletApp implements AutoCloseable {
 
         // TLS and auth are settled first, as upstream does: a bad certificate or an auth mode that cannot be
         // served ends the process before any pod is touched.
-        Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC());
+        Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), kubeClient);
 
         OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
         try {
