@@ -103,6 +103,8 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final PredicateAdmitHandler admitHandler = new PredicateAdmitHandler();
     /** The node admission checks pods against; the machine's capacity until the node status is wired in. */
     private volatile Supplier<Node> node;
+    /** The node built from this machine (upstream's {@code initialNode}): what admission uses until a node object is known. */
+    private final Node machineNode;
 
     public Kubelet(KubeletSettings settings, KubeletDeps deps, Function<Pod, String> qosClass, OomScorePolicy oomPolicy) {
         this.settings = settings;
@@ -125,17 +127,21 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
                 e -> syncLoop.submit(() -> handlePlegEvent(e)), deps.clock(), settings.relistPeriod());
         pleg.observeRelists(kubeletMetrics::observeRelist);
-        Node machine = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir());
-        this.node = () -> machine;
+        this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir());
+        this.node = () -> machineNode;
     }
 
     /**
      * Where admission reads the node (labels, taints, allocatable), upstream's {@code getNodeAnyWay}: the
      * node status helper's latest node when there is an apiserver. Defaults to the machine's capacity with
-     * {@code pods} = {@code maxPods}.
+     * {@code pods} = {@code maxPods}; while the supplier has no node yet (returns null), that machine node
+     * is used, as upstream falls back to its initial node.
      */
     public void setNodeSupplier(Supplier<Node> node) {
-        this.node = node;
+        this.node = () -> {
+            Node n = node.get();
+            return n != null ? n : machineNode;
+        };
     }
 
     /** Housekeeping waits until every source has delivered its pods once, so nothing is killed too early. */
@@ -251,6 +257,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private PodAdmitResult admit(Pod pod) {
         List<Pod> active = podManager.pods().stream()
                 .filter(p -> !p.getMetadata().getUid().equals(pod.getMetadata().getUid()))
+                .filter(p -> !ConfigAnnotations.isMirrorPod(p)) // a mirror pod stands for a static pod counted already
                 .filter(p -> !isTerminal(p) && !podWorkers.isTerminationRequested(p.getMetadata().getUid()))
                 .toList();
         return admitHandler.admit(pod, active, node);

@@ -116,6 +116,13 @@ class KubeletTest {
     }
 
     @Test
+    void nodeSupplierWithoutANodeYetFallsBackToTheMachine() {
+        kubelet.setNodeSupplier(() -> null);
+        kubelet.handlePodAdditions(List.of(pod("early", sleeper("a"))));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+    }
+
+    @Test
     void podBeyondMaxPodsIsRejectedOutOfpods() {
         kubelet.setNodeSupplier(() -> io.jkubelet.core.admission.MachineNode.of("node-a", 1, 1, 1L << 30, 10L << 30));
         kubelet.handlePodAdditions(List.of(pod("first", sleeper("a")), pod("second", sleeper("a"))));
