@@ -108,7 +108,7 @@ final class KubeletApp implements AutoCloseable {
 
         // TLS and auth are settled first, as upstream does: a bad certificate or an auth mode that cannot be
         // served ends the process before any pod is touched.
-        Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC());
+        Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), kubeClient);
 
         OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
         try {
@@ -132,7 +132,8 @@ final class KubeletApp implements AutoCloseable {
         closeables.add(runtime);
 
         Clock clock = Clock.systemUTC();
-        LoggingEventRecorder recorder = new LoggingEventRecorder(clock);
+        EventRecorder recorder = io.jkubelet.cmd.apiserver.ApiserverEvents.recorder(kubeClient, nodeName, config,
+                KubeletVersion.compatVersion(), clock, new LoggingEventRecorder(clock), closeables);
         Path rootDir = Path.of(flags.rootDirectory());
         NodeContext node = new NodeContext(nodeName, hostIps, Path.of(config.podLogsDir()), Path.of(flags.containerLogsDir()),
                 flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),

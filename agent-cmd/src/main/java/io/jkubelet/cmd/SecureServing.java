@@ -53,6 +53,15 @@ final class SecureServing {
      */
     static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock)
             throws KubeletApp.StartupException {
+        return prepare(flags, config, nodeName, clock, Optional.empty());
+    }
+
+    /**
+     * As {@link #prepare(KubeletFlags, KubeletConfiguration, String, Clock)}; with an apiserver client the
+     * webhook modes review tokens (TokenReview) and access (SubjectAccessReview) through it.
+     */
+    static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
+            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws KubeletApp.StartupException {
         if (Boolean.FALSE.equals(config.enableServer())) {
             return Optional.empty();
         }
@@ -64,9 +73,10 @@ final class SecureServing {
                     ? List.of()
                     : ServingCertificate.readCertificates(Path.of(caFile), "authentication.x509.clientCAFile (--client-ca-file)");
             SslContext tls = ServerTls.context(certificate, config.tlsMinVersion(), config.tlsCipherSuites(), clientCAs);
-            // Standalone: there is no apiserver to review tokens or access, so the webhook modes are refused.
+            // Standalone (no client): there is no apiserver to review tokens or access, so the webhook modes are refused.
             AuthFilter auth = KubeletAuth.filter(config.authentication(), config.authorization(), nodeName, clientCAs,
-                    Optional.empty(), Optional.empty(), clock);
+                    kubeClient.map(io.jkubelet.cmd.apiserver.ClientTokenReviewer::new),
+                    kubeClient.map(io.jkubelet.cmd.apiserver.ClientSubjectAccessReviewer::new), clock);
             return Optional.of(new SecureServing(config, tls, auth, certificate));
         } catch (TlsConfigException e) {
             throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());

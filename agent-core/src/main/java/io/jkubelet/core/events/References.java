@@ -20,6 +20,16 @@ public final class References {
         return r;
     }
 
+    /** The node as events name it: kind Node, no namespace, and the node name as its UID (upstream's nodeRef). */
+    public static ObjectReference node(String nodeName) {
+        ObjectReference r = new ObjectReference();
+        r.setKind("Node");
+        r.setName(nodeName);
+        r.setUid(nodeName);
+        r.setNamespace("");
+        return r;
+    }
+
     /** {@code spec.containers{name}} or {@code spec.initContainers{name}}, as upstream's GenerateContainerRef. */
     public static ObjectReference container(Pod pod, Container c) {
         ObjectReference r = pod(pod);

@@ -1,8 +1,12 @@
 package io.jkubelet.core.kubelet;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.admission.MachineNode;
+import io.jkubelet.core.admission.PodAdmitResult;
+import io.jkubelet.core.admission.PredicateAdmitHandler;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.container.ContainerStatus;
 import io.jkubelet.core.container.State;
@@ -60,6 +64,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -102,6 +107,11 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final Optional<MirrorClient> mirrorClient;
     private final Optional<ApiStatusSync> apiStatusSync;
     private final Set<String> orphanMirrorDeletes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final PredicateAdmitHandler admitHandler = new PredicateAdmitHandler();
+    /** The node admission checks pods against; the machine's capacity until the node status is wired in. */
+    private volatile Supplier<Node> node;
+    /** The node built from this machine (upstream's {@code initialNode}): what admission uses until a node object is known. */
+    private final Node machineNode;
 
     public Kubelet(KubeletSettings settings, KubeletDeps deps, Function<Pod, String> qosClass, OomScorePolicy oomPolicy) {
         this.settings = settings;
@@ -141,6 +151,21 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
                 return podWorkers.isTerminated(uid);
             }
         }));
+        this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir());
+        this.node = () -> machineNode;
+    }
+
+    /**
+     * Where admission reads the node (labels, taints, allocatable), upstream's {@code getNodeAnyWay}: the
+     * node status helper's latest node when there is an apiserver. Defaults to the machine's capacity with
+     * {@code pods} = {@code maxPods}; while the supplier has no node yet (returns null), that machine node
+     * is used, as upstream falls back to its initial node.
+     */
+    public void setNodeSupplier(Supplier<Node> node) {
+        this.node = () -> {
+            Node n = node.get();
+            return n != null ? n : machineNode;
+        };
     }
 
     /** Housekeeping waits until every source has delivered its pods once, so nothing is killed too early. */
@@ -185,9 +210,9 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
                     podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
                     continue;
                 }
-                Optional<String> rejection = admit(pod);
-                if (rejection.isPresent()) {
-                    reject(pod, "OutOfpods", rejection.get());
+                PodAdmitResult admitted = admit(pod);
+                if (!admitted.admit()) {
+                    reject(pod, admitted.reason(), admitted.message());
                     continue;
                 }
                 podWorkers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
@@ -285,16 +310,14 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         }
     }
 
-    private Optional<String> admit(Pod pod) {
-        long active = podManager.pods().stream()
+    /** Upstream's {@code canAdmitPod}: the pod against the node and the other active pods. */
+    private PodAdmitResult admit(Pod pod) {
+        List<Pod> active = podManager.pods().stream()
                 .filter(p -> !p.getMetadata().getUid().equals(pod.getMetadata().getUid()))
+                .filter(p -> !ConfigAnnotations.isMirrorPod(p)) // a mirror pod stands for a static pod counted already
                 .filter(p -> !isTerminal(p) && !podWorkers.isTerminationRequested(p.getMetadata().getUid()))
-                .count();
-        if (active >= settings.maxPods()) {
-            return Optional.of("Node didn't have enough resource: pods, requested: 1, used: " + active
-                    + ", capacity: " + settings.maxPods());
-        }
-        return Optional.empty();
+                .toList();
+        return admitHandler.admit(pod, active, node);
     }
 
     private void reject(Pod pod, String reason, String message) {

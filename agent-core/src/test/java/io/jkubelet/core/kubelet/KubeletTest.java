@@ -96,6 +96,44 @@ class KubeletTest {
     }
 
     @Test
+    void podTooBigForAllocatableIsRejectedOutOfcpuAndNeverStarted() {
+        kubelet.setNodeSupplier(() -> io.jkubelet.core.admission.MachineNode.of("node-a", 110, 1, 1L << 30, 10L << 30));
+        Container big = new ContainerBuilder(sleeper("a")).withNewResources()
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("2")).endResources().build();
+        kubelet.handlePodAdditions(List.of(pod("big", big)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("big").map(p -> p.getStatus() != null
+                && "Failed".equals(p.getStatus().getPhase())).orElse(false));
+        var st = status("big").orElseThrow().getStatus();
+        assertThat(st.getReason()).isEqualTo("OutOfcpu");
+        assertThat(st.getMessage()).isEqualTo(
+                "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 0, capacity: 1000");
+        assertThat(events.events()).anyMatch(e -> e.type().equals("Warning") && e.reason().equals("OutOfcpu"));
+        // A pod that fits still runs beside it; the rejected one never reached the runtime.
+        kubelet.handlePodAdditions(List.of(pod("small", sleeper("a"))));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).hasSize(1)
+                .allMatch(s -> s.metadata().name().equals("small"));
+    }
+
+    @Test
+    void nodeSupplierWithoutANodeYetFallsBackToTheMachine() {
+        kubelet.setNodeSupplier(() -> null);
+        kubelet.handlePodAdditions(List.of(pod("early", sleeper("a"))));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+    }
+
+    @Test
+    void podBeyondMaxPodsIsRejectedOutOfpods() {
+        kubelet.setNodeSupplier(() -> io.jkubelet.core.admission.MachineNode.of("node-a", 1, 1, 1L << 30, 10L << 30));
+        kubelet.handlePodAdditions(List.of(pod("first", sleeper("a")), pod("second", sleeper("a"))));
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("second").map(p -> p.getStatus() != null
+                && "Failed".equals(p.getStatus().getPhase())).orElse(false));
+        assertThat(status("second").orElseThrow().getStatus().getReason()).isEqualTo("OutOfpods");
+        assertThat(status("second").orElseThrow().getStatus().getMessage()).isEqualTo(
+                "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1");
+    }
+
+    @Test
     void crashingContainerBacksOffWithGrowingDelays() {
         Pod pod = pod("crash", sleeper("a"));
         kubelet.handlePodAdditions(List.of(pod));

@@ -1,0 +1,62 @@
+package io.jkubelet.core.admission;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The node as admission sees it when nothing better is known (a standalone node, or before the node
+ * object is built): the machine's capacity as allocatable ({@code cpu}, {@code memory},
+ * {@code ephemeral-storage} of the root directory's file system, {@code pods} = {@code maxPods}), with the
+ * {@code kubernetes.io/os} and {@code kubernetes.io/hostname} labels, like upstream's initial node.
+ */
+public final class MachineNode {
+    private static final Logger log = LoggerFactory.getLogger(MachineNode.class);
+
+    private MachineNode() {}
+
+    public static Node of(String nodeName, int maxPods, long cpuCores, long memoryBytes, long ephemeralStorageBytes) {
+        Map<String, Quantity> capacity = new LinkedHashMap<>();
+        capacity.put(ResourceRequests.CPU, new Quantity(Long.toString(cpuCores)));
+        capacity.put(ResourceRequests.MEMORY, new Quantity(Long.toString(memoryBytes)));
+        capacity.put(ResourceRequests.EPHEMERAL_STORAGE, new Quantity(Long.toString(ephemeralStorageBytes)));
+        capacity.put(ResourceRequests.PODS, new Quantity(Integer.toString(maxPods)));
+        return new NodeBuilder().withNewMetadata().withName(nodeName)
+                .addToLabels(PredicateAdmitHandler.OS_LABEL, PredicateAdmitHandler.NODE_OS)
+                .addToLabels("kubernetes.io/hostname", nodeName).endMetadata()
+                .withNewSpec().endSpec()
+                .withNewStatus().withCapacity(capacity).withAllocatable(new LinkedHashMap<>(capacity)).endStatus()
+                .build();
+    }
+
+    /** This machine: its processors, its physical memory, and the file system holding {@code rootDir}. */
+    public static Node detect(String nodeName, int maxPods, Path rootDir) {
+        long memory = 0;
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            memory = os.getTotalMemorySize();
+        }
+        return of(nodeName, maxPods, Runtime.getRuntime().availableProcessors(), memory, diskCapacity(rootDir));
+    }
+
+    private static long diskCapacity(Path dir) {
+        Path p = dir.toAbsolutePath();
+        while (p != null && !Files.exists(p)) {
+            p = p.getParent();
+        }
+        try {
+            return p == null ? 0 : Files.getFileStore(p).getTotalSpace();
+        } catch (IOException e) {
+            log.warn("Cannot read the capacity of the file system of {}: {}", dir, e.getMessage());
+            return 0;
+        }
+    }
+}
