@@ -148,7 +148,8 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
 
             @Override
             public boolean podResourcesReclaimed(String uid) {
-                return podWorkers.isTerminated(uid);
+                // Upstream PodCouldHaveRunningContainers: once terminated, its containers are stopped.
+                return !podWorkers.couldHaveRunningContainers(uid);
             }
         }));
         this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir());
