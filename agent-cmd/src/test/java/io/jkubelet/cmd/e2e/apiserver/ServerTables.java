@@ -100,7 +100,7 @@ final class ServerTables {
                     new Column("Source", "string", 1, o -> o.path("source").path("component").asString("")
                             + (o.path("source").path("host").asString("").isEmpty() ? "" : ", " + o.path("source").path("host").asString())),
                     new Column("Count", "integer", 1, o -> o.path("count").asInt(1)),
-                    name);
+                    new Column("Name", "string", 1, o -> o.path("metadata").path("name").asString()));
             case "leases" -> List.of(name,
                     new Column("Holder", "string", 0, o -> o.path("spec").path("holderIdentity").asString("")),
                     age);
