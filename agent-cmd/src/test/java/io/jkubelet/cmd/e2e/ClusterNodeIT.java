@@ -107,7 +107,8 @@ class ClusterNodeIT {
     @Test
     void aPodBoundToTheNodeRunsAndShowsItsIp() {
         createPod("web");
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> podRunning("web"));
+        await("pod web Running with an IP in the apiserver").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> podRunning("web"));
         Pod pod = client.pods().withName("web").get();
         String ip = pod.getStatus().getPodIP();
         assertThat(kubectl.run("get", "pods", "-o", "wide").ok().out())
@@ -129,7 +130,8 @@ class ClusterNodeIT {
     @Test
     void kubectlDeleteStopsTheContainersAndThePodGoes() {
         createPod("doomed");
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> podRunning("doomed"));
+        await("pod doomed Running in the apiserver").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> podRunning("doomed"));
         // kubectl waits until the node's kubelet has stopped the pod and deleted it for good (grace period 0).
         assertThat(kubectl.run("delete", "pod", "doomed", "--timeout=60s").ok().out()).contains("pod \"doomed\" deleted");
         assertThat(kubectl.run("get", "pod", "doomed").err()).contains("NotFound");
@@ -151,7 +153,8 @@ class ClusterNodeIT {
                     command: ["sh", "-c", "trap 'exit 0' TERM; sleep 3600 & wait"]
                 """.formatted(IMAGE));
         String mirror = "static-" + agent.nodeName;
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> podRunning(mirror));
+        await("mirror pod Running in the apiserver").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> podRunning(mirror));
         Pod pod = client.pods().withName(mirror).get();
         assertThat(pod.getMetadata().getAnnotations()).containsKey("kubernetes.io/config.mirror")
                 .containsEntry("kubernetes.io/config.source", "file");
@@ -170,7 +173,8 @@ class ClusterNodeIT {
     @Test
     void losingTheApiserverNeverStopsRunningPods() throws Exception {
         createPod("steady");
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> podRunning("steady"));
+        await("pod steady Running in the apiserver").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> podRunning("steady"));
         List<String> containers = Docker.running(agent.nodeName, "label=io.kubernetes.pod.name=steady");
         assertThat(containers).isNotEmpty();
         apiserver.stop();
