@@ -52,6 +52,16 @@ final class Agent implements AutoCloseable {
         this.extraArgs = List.copyOf(extraArgs);
     }
 
+    /**
+     * An agent that joins the cluster of {@code kubeconfig} (a cluster node, not a standalone one): the apiserver is
+     * its pod source and it registers its node there, as {@code kubelet --kubeconfig} does.
+     */
+    static Agent clusterNode(Path dir, String nodeName, Path kubeconfig, String... extraArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--kubeconfig", kubeconfig.toString()));
+        args.addAll(List.of(extraArgs));
+        return new Agent(dir, nodeName, args);
+    }
+
     static String jar() {
         String jar = System.getProperty("jkubelet.jar", "target/jkubelet.jar");
         if (!Files.isRegularFile(Path.of(jar))) {

@@ -1,0 +1,64 @@
+package io.jkubelet.cmd.e2e.apiserver;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The real kubectl (/usr/bin/kubectl, or $KUBECTL) against a kubeconfig, as an operator runs it. */
+public final class Kubectl {
+    public record Result(int exitCode, String out, String err) {
+        public Result ok() {
+            if (exitCode != 0) {
+                throw new AssertionError("kubectl failed with " + exitCode + ": " + err + out);
+            }
+            return this;
+        }
+    }
+
+    private final Path kubeconfig;
+
+    public Kubectl(Path kubeconfig) {
+        this.kubeconfig = kubeconfig;
+    }
+
+    public static String binary() {
+        String env = System.getenv("KUBECTL");
+        return env != null && !env.isEmpty() ? env : "kubectl";
+    }
+
+    public Result run(String... args) {
+        return runWithInput(null, args);
+    }
+
+    public Result runWithInput(String stdin, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(binary(), "--kubeconfig", kubeconfig.toString(), "--request-timeout", "20s"));
+        cmd.addAll(List.of(args));
+        try {
+            Path err = Files.createTempFile("kubectl", ".err");
+            try {
+                Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+                if (stdin != null) {
+                    p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+                }
+                p.getOutputStream().close();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (!p.waitFor(90, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException("timed out: " + String.join(" ", cmd));
+                }
+                return new Result(p.exitValue(), out, Files.readString(err));
+            } finally {
+                Files.deleteIfExists(err);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + cmd + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
