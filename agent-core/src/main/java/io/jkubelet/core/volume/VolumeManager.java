@@ -26,9 +26,16 @@ public final class VolumeManager {
     static final String EMPTY_DIR = "kubernetes.io/empty-dir";
 
     private final PodDirs dirs;
+    private final ApiVolumes apiVolumes;
 
     public VolumeManager(PodDirs dirs) {
+        this(dirs, null);
+    }
+
+    /** @param apiVolumes sets up configMap, secret, downwardAPI and projected volumes; null on a standalone node */
+    public VolumeManager(PodDirs dirs, ApiVolumes apiVolumes) {
         this.dirs = dirs;
+        this.apiVolumes = apiVolumes;
     }
 
     /** Mounts every volume of the pod and returns the host path of each, by volume name. Idempotent. */
@@ -42,6 +49,10 @@ public final class VolumeManager {
             } else if (v.getEmptyDir() != null || isSourceless(v)) {
                 boolean memory = v.getEmptyDir() != null && "Memory".equals(v.getEmptyDir().getMedium());
                 paths.put(v.getName(), emptyDir(uid, v.getName(), memory));
+            } else if (apiVolumes != null && ApiVolumes.handles(v)
+                    && (apiVolumes.fromApiserver() || v.getDownwardAPI() != null)) {
+                // A standalone node still serves downwardAPI volumes: they need nothing but the pod.
+                paths.put(v.getName(), apiVolumes.setUp(pod, v));
             } else {
                 throw new VolumeException("MountVolume.SetUp failed for volume \"" + v.getName()
                         + "\": volume type " + volumeType(v) + " needs the apiserver, and this node runs standalone");
