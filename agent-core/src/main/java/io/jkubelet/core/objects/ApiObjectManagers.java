@@ -3,6 +3,8 @@ package io.jkubelet.core.objects;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jkubelet.core.token.TokenManager;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +23,28 @@ public final class ApiObjectManagers {
         CachedGet<Secret> get = new CachedGet<>("secret",
                 (ns, name) -> client.secrets().inNamespace(ns).withName(name).get(), clock, ttl);
         return get::get;
+    }
+
+    /**
+     * TokenRequests through {@code POST serviceaccounts/<name>/token}. A real apiserver answers 404 for a missing
+     * service account and 403 when the node may not ask for this pod's token (NodeRestriction).
+     */
+    public static TokenManager tokens(KubernetesClient client, Clock clock) {
+        return new TokenManager((ns, sa, tr) -> {
+            try {
+                return client.serviceAccounts().inNamespace(ns).withName(sa).tokenRequest(tr);
+            } catch (KubernetesClientException e) {
+                String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                        : e.getMessage();
+                throw new ObjectException(why, e.getCode() == 404);
+            }
+        }, clock);
+    }
+
+    /** A node with an apiserver: cached GETs of ConfigMaps and Secrets, TokenRequests for tokens. */
+    public static PodObjects podObjects(KubernetesClient client, Clock clock) {
+        return new PodObjects(configMaps(client, clock, CachedGet.DEFAULT_TTL), secrets(client, clock, CachedGet.DEFAULT_TTL),
+                tokens(client, clock), true);
     }
 
     public static Duration defaultTtl() {

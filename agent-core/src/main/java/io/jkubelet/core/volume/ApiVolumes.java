@@ -58,6 +58,11 @@ public final class ApiVolumes {
         return v.getConfigMap() != null || v.getSecret() != null || v.getDownwardAPI() != null || v.getProjected() != null;
     }
 
+    /** Drops what is kept for a pod that is gone: its service account tokens. */
+    public void forgetPod(String uid) {
+        objects.tokens().deletePodTokens(uid);
+    }
+
     public boolean fromApiserver() {
         return objects.fromApiserver();
     }

@@ -61,8 +61,26 @@ public final class VolumeManager {
         return paths;
     }
 
+    /**
+     * Sets up again the volumes whose content can change while the pod runs (configMap, secret, downwardAPI,
+     * projected; upstream's {@code RequiresRemount}), so that their files follow the objects. Others are left alone.
+     */
+    public void remountVolumes(Pod pod) throws VolumeException {
+        if (apiVolumes == null || pod.getSpec().getVolumes() == null) {
+            return;
+        }
+        for (Volume v : pod.getSpec().getVolumes()) {
+            if (ApiVolumes.handles(v) && (apiVolumes.fromApiserver() || v.getDownwardAPI() != null)) {
+                apiVolumes.setUp(pod, v);
+            }
+        }
+    }
+
     /** Unmounts memory-backed volumes and removes the pod's directory. */
     public void cleanupPod(String uid) {
+        if (apiVolumes != null) {
+            apiVolumes.forgetPod(uid);
+        }
         Path podDir = dirs.podDir(uid);
         Path emptyDirs = dirs.volumesDir(uid).resolve(EMPTY_DIR.replace('/', '~'));
         if (Files.isDirectory(emptyDirs)) {
