@@ -28,6 +28,7 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.util.Expansion;
+import io.jkubelet.core.volume.ApiVolumes;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -262,7 +263,12 @@ public final class ContainerConfigFactory {
                     case "Bidirectional" -> "rshared";
                     default -> "private";
                 };
-                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()), propagation));
+                // configMap, secret, downwardAPI and projected volumes are always mounted read-only (upstream's
+                // mustMountRO from the plugin's attributes): the kubelet owns their files.
+                boolean mustMountRO = pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
+                        .anyMatch(v -> v.getName().equals(vm.getName()) && ApiVolumes.handles(v));
+                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()) || mustMountRO,
+                        propagation));
             }
         }
         if (etcHosts != null && !mountsEtcHosts) {

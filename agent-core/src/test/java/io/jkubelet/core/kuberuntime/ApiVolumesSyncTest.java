@@ -125,8 +125,10 @@ class ApiVolumesSyncTest {
         var c = runtime.listContainers(null).get(0);
         var cfg = runtime.containerConfig(c.id());
         assertThat(cfg.envs()).extracting(kv -> kv.key() + "=" + kv.value()).contains("MODE=fast");
-        assertThat(cfg.mounts()).extracting(Mount::containerPath, Mount::hostPath)
-                .contains(org.assertj.core.groups.Tuple.tuple("/etc/config", config.toString()));
+        // Mounted read-only although the pod did not ask: the kubelet owns these files.
+        assertThat(cfg.mounts()).extracting(Mount::containerPath, Mount::hostPath, Mount::readOnly)
+                .contains(org.assertj.core.groups.Tuple.tuple("/etc/config", config.toString(), true),
+                        org.assertj.core.groups.Tuple.tuple("/etc/creds", creds.toString(), true));
 
         // The object changes; the next sync after the cache's TTL writes it, the container keeps running.
         createConfigMap("slow");
