@@ -40,7 +40,18 @@ class ApiVolumesIT extends AgentTestBase {
     }
 
     @AfterEach
-    void stopApiserver() {
+    void stopApiserver() throws Exception {
+        if (agent != null) {
+            // The secret volume is a tmpfs the stopped agent leaves mounted; unmount it so the test dir can go.
+            agent.stop();
+            Docker.removeAll(agent.nodeName);
+            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+                String[] f = line.split(" ");
+                if (f.length > 4 && f[4].startsWith(dir.toString())) {
+                    new ProcessBuilder("umount", f[4]).inheritIO().start().waitFor();
+                }
+            }
+        }
         client.close();
         server.destroy();
     }
@@ -99,6 +110,7 @@ class ApiVolumesIT extends AgentTestBase {
         assertThat(Docker.exec(id, "cat", "/etc/creds/password").out()).isEqualTo("s3cret");
         assertThat(Docker.exec(id, "sh", "-c", "echo $MODE").out()).isEqualTo("fast");
         assertThat(Docker.exec(id, "sh", "-c", "touch /etc/config/x 2>&1; echo rc=$?").out()).contains("Read-only file system");
+        assertThat(Docker.exec(id, "sh", "-c", "grep ' /etc/creds ' /proc/mounts").out()).startsWith("tmpfs /etc/creds tmpfs ro");
         assertThat(Docker.exec(id, "readlink", "/etc/config/..data").out()).matches("\\.\\.\\d{4}_\\d{2}_\\d{2}_\\d{2}_\\d{2}_\\d{2}\\.\\d+");
     }
 }

@@ -13,6 +13,7 @@ import io.jkubelet.core.objects.PodObjects;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -98,12 +99,33 @@ public final class ApiVolumes {
             throw failed(v, e.getMessage());
         }
         Path dir = dirs.volumeDir(uid, plugin, v.getName());
+        if (!plugin.equals(CONFIG_MAP)) {
+            memoryBacked(v, dir);
+        }
         try {
             new AtomicWriter(dir, clock).write(payload);
         } catch (IOException | IllegalArgumentException e) {
             throw failed(v, "failed to write the volume's files in " + dir + ": " + e.getMessage());
         }
         return dir;
+    }
+
+    /**
+     * Secret, projected and downwardAPI volumes live on a tmpfs, as upstream wraps them in an emptyDir of medium
+     * Memory: secrets never reach the node's disk.
+     */
+    private static void memoryBacked(Volume v, Path dir) throws VolumeException {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw failed(v, "failed to create " + dir + ": " + e.getMessage());
+        }
+        if (!VolumeManager.isMountPoint(dir)) {
+            String err = VolumeManager.run("mount", "-t", "tmpfs", "tmpfs", dir.toString());
+            if (err != null) {
+                throw failed(v, "mount of tmpfs at " + dir + " failed: " + err);
+            }
+        }
     }
 
     private static VolumeException failed(Volume v, String why) {

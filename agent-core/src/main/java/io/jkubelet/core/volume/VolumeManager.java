@@ -82,16 +82,20 @@ public final class VolumeManager {
             apiVolumes.forgetPod(uid);
         }
         Path podDir = dirs.podDir(uid);
-        Path emptyDirs = dirs.volumesDir(uid).resolve(EMPTY_DIR.replace('/', '~'));
-        if (Files.isDirectory(emptyDirs)) {
-            try (var s = Files.list(emptyDirs)) {
+        // Memory-backed volumes: emptyDir with medium Memory, and the tmpfs of secret, projected and downwardAPI ones.
+        for (String plugin : List.of(EMPTY_DIR, ApiVolumes.SECRET, ApiVolumes.PROJECTED, ApiVolumes.DOWNWARD_API)) {
+            Path pluginDir = dirs.volumesDir(uid).resolve(plugin.replace('/', '~'));
+            if (!Files.isDirectory(pluginDir)) {
+                continue;
+            }
+            try (var s = Files.list(pluginDir)) {
                 for (Path p : s.toList()) {
                     if (isMountPoint(p)) {
                         run("umount", p.toString());
                     }
                 }
             } catch (IOException e) {
-                log.warn("Failed to list emptyDir volumes of pod {}: {}", uid, e.getMessage());
+                log.warn("Failed to list {} volumes of pod {}: {}", plugin, uid, e.getMessage());
             }
         }
         try {
@@ -223,7 +227,7 @@ public final class VolumeManager {
     }
 
     /** Runs a command, returning null on success or its output on failure. */
-    private static String run(String... cmd) {
+    static String run(String... cmd) {
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();

@@ -49,6 +49,7 @@ class ApiVolumesSyncTest {
     private KubernetesMockServer server;
     private KubernetesClient client;
     private RuntimeManager manager;
+    private VolumeManager volumes;
 
     @BeforeEach
     void setUp() {
@@ -61,14 +62,15 @@ class ApiVolumesSyncTest {
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         PodDirs dirs = new PodDirs(root.resolve("kubelet"));
         PodObjects objects = ApiObjectManagers.podObjects(client, clock);
+        volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, "node-a", node::hostIps, clock));
         manager = new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
-                new ContainerConfigFactory(node, (p, c) -> 0, objects, events),
-                new VolumeManager(dirs, new ApiVolumes(dirs, objects, "node-a", node::hostIps, clock)), dirs, node,
+                new ContainerConfigFactory(node, (p, c) -> 0, objects, events), volumes, dirs, node,
                 events, clock, (action, c, host, timeout) -> { });
     }
 
     @AfterEach
     void tearDown() {
+        volumes.cleanupPod("uid-web");
         client.close();
         server.destroy();
     }
@@ -120,6 +122,10 @@ class ApiVolumesSyncTest {
         Path creds = volume("kubernetes.io~secret", "creds");
         assertThat(Files.readString(creds.resolve("db/password"))).isEqualTo("s3cret");
         assertThat(creds.resolve("user")).doesNotExist();
+        // A secret never reaches the disk: its volume is a tmpfs, a configMap's is not.
+        assertThat(Files.readAllLines(Path.of("/proc/self/mountinfo")))
+                .anyMatch(l -> l.contains(" " + creds + " ") && l.contains("tmpfs"))
+                .noneMatch(l -> l.contains(" " + config + " "));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(creds.resolve("db/password"))))
                 .isEqualTo("r--------");
         var c = runtime.listContainers(null).get(0);

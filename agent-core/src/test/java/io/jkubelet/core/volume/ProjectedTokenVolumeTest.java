@@ -53,6 +53,7 @@ class ProjectedTokenVolumeTest {
 
     @AfterEach
     void tearDown() {
+        volumes.cleanupPod("uid-web");
         client.close();
         server.destroy();
     }
