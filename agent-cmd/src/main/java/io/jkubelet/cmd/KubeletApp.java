@@ -145,7 +145,8 @@ final class KubeletApp implements AutoCloseable {
         long memoryCapacity = memoryCapacity();
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, kubeClient),
                 pod -> QosClass.of(pod).value(),
-                (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity));
+                (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity),
+                io.jkubelet.cmd.apiserver.PodObjectsWiring.create(kubeClient, clock));
         closeables.add(kubelet);
 
         PodConfig podConfig = new PodConfig((pod, reason, message) ->

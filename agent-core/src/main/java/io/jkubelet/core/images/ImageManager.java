@@ -3,6 +3,7 @@ package io.jkubelet.core.images;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.config.validation.ImageReference;
+import io.jkubelet.core.credentialprovider.DockerKeyring;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.runtime.ImagePullException;
@@ -12,7 +13,10 @@ import io.jkubelet.core.util.Backoff;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -46,8 +50,16 @@ public final class ImageManager {
     private final Clock clock;
     private final Backoff backoff;
     private final ReentrantLock serialPulls;
+    private final Function<Pod, DockerKeyring> pullSecrets;
 
     public ImageManager(ImageService images, EventRecorder recorder, Clock clock, boolean serializeImagePulls) {
+        this(images, recorder, clock, serializeImagePulls, pod -> DockerKeyring.EMPTY);
+    }
+
+    /** @param pullSecrets the keyring of a pod's {@code imagePullSecrets}, asked only when a pull is needed */
+    public ImageManager(ImageService images, EventRecorder recorder, Clock clock, boolean serializeImagePulls,
+                        Function<Pod, DockerKeyring> pullSecrets) {
+        this.pullSecrets = pullSecrets;
         this.images = images;
         this.recorder = recorder;
         this.clock = clock;
@@ -92,7 +104,7 @@ public final class ImageManager {
             serialPulls.lock();
         }
         try {
-            String imageRef = images.pullImage(image, auth);
+            String imageRef = pull(pod, image, auth);
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             recorder.event(ref, EventRecorder.NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in "
                     + formatSeconds(took));
@@ -109,6 +121,34 @@ public final class ImageManager {
                 serialPulls.unlock();
             }
         }
+    }
+
+    /**
+     * Pulls with the given credentials, else with each matching credential of the pod's pull secrets in turn
+     * until one works (upstream {@code PullImage}), else without credentials.
+     */
+    private String pull(Pod pod, String image, RegistryAuth auth) {
+        if (auth != null) {
+            return images.pullImage(image, auth);
+        }
+        List<RegistryAuth> creds = pullSecrets.apply(pod).lookup(image);
+        if (creds.isEmpty()) {
+            return images.pullImage(image, null);
+        }
+        List<RuntimeException> errors = new ArrayList<>();
+        for (RegistryAuth c : creds) {
+            try {
+                return images.pullImage(image, c);
+            } catch (ImagePullException | io.jkubelet.core.runtime.NotFoundException e) {
+                errors.add(e);
+            }
+        }
+        if (errors.size() == 1) {
+            throw errors.get(0);
+        }
+        // Upstream's aggregate of every credential's failure: "[err1, err2]".
+        throw new ImagePullException("[" + String.join(", ", errors.stream().map(Throwable::getMessage).toList()) + "]",
+                errors.get(0));
     }
 
     /** The policy the API defaults an unset one to: {@code Always} for {@code :latest} (or no tag), else IfNotPresent. */

@@ -43,6 +43,10 @@ import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.DaemonThreads;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
+import io.jkubelet.core.volume.ApiVolumes;
+import io.jkubelet.core.objects.PodObjects;
+import io.jkubelet.core.credentialprovider.DockerKeyring;
+import io.jkubelet.core.credentialprovider.PullSecrets;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,10 +118,20 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final Node machineNode;
 
     public Kubelet(KubeletSettings settings, KubeletDeps deps, Function<Pod, String> qosClass, OomScorePolicy oomPolicy) {
+        this(settings, deps, qosClass, oomPolicy, PodObjects.standalone());
+    }
+
+    /**
+     * @param objects the ConfigMaps, Secrets and service account tokens of the pods' volumes, env and pull secrets;
+     *                {@link PodObjects#standalone()} on a node without an apiserver
+     */
+    public Kubelet(KubeletSettings settings, KubeletDeps deps, Function<Pod, String> qosClass, OomScorePolicy oomPolicy,
+                   PodObjects objects) {
         this.settings = settings;
         this.deps = deps;
         this.dirs = new PodDirs(settings.rootDir());
-        this.volumes = new VolumeManager(dirs);
+        this.volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, settings.node().nodeName(),
+                settings.node()::hostIps, deps.clock()));
         this.statusManager = new StatusManager(deps.clock());
         this.kubeletMetrics = new KubeletMetrics(settings.node().nodeName());
         // Every runtime call the kubelet makes is counted and timed (upstream's instrumented services).
@@ -126,9 +140,11 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         this.probeManager = ProbeManager.create(Prober.create(runtime, deps.recorder(), settings.kubeletVersion()),
                 statusManager::getPodStatus, this::handleProbeResult, new ProberMetrics(probeMetrics), deps.clock());
         this.statusGenerator = new PodStatusGenerator(reasonCache, probeManager, qosClass);
-        ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.serializeImagePulls());
+        PullSecrets pullSecrets = new PullSecrets(objects.secrets(), deps.recorder());
+        ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.serializeImagePulls(),
+                pod -> objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY);
         this.runtimeManager = new RuntimeManager(runtime, imageManager,
-                new ContainerConfigFactory(settings.node(), oomPolicy), volumes, dirs, settings.node(), deps.recorder(),
+                new ContainerConfigFactory(settings.node(), oomPolicy, objects, deps.recorder()), volumes, dirs, settings.node(), deps.recorder(),
                 deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
         this.podWorkers = new PodWorkers(this, deps.clock(), settings.syncFrequency(), BACK_OFF_PERIOD, workerExecutor);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),

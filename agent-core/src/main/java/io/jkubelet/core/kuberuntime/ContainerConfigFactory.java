@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.ResourceFieldSelector;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.jkubelet.core.config.PodCodec;
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.DnsConfig;
@@ -26,6 +28,7 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.util.Expansion;
+import io.jkubelet.core.volume.ApiVolumes;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -53,10 +56,20 @@ public final class ContainerConfigFactory {
 
     private final NodeContext node;
     private final OomScorePolicy oomPolicy;
+    private final EnvRefs envRefs;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
+        this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { });
+    }
+
+    /**
+     * @param objects the ConfigMaps and Secrets of {@code envFrom} and {@code valueFrom} references
+     * @param recorder gets the {@code InvalidEnvironmentVariableNames} events of {@code envFrom}
+     */
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder) {
         this.node = node;
         this.oomPolicy = oomPolicy;
+        this.envRefs = new EnvRefs(objects, recorder);
     }
 
     /** The pod's log directory: {@code <podLogsDir>/<namespace>_<name>_<uid>}. */
@@ -250,7 +263,12 @@ public final class ContainerConfigFactory {
                     case "Bidirectional" -> "rshared";
                     default -> "private";
                 };
-                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()), propagation));
+                // configMap, secret, downwardAPI and projected volumes are always mounted read-only (upstream's
+                // mustMountRO from the plugin's attributes): the kubelet owns their files.
+                boolean mustMountRO = pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
+                        .anyMatch(v -> v.getName().equals(vm.getName()) && ApiVolumes.handles(v));
+                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()) || mustMountRO,
+                        propagation));
             }
         }
         if (etcHosts != null && !mountsEtcHosts) {
@@ -266,13 +284,7 @@ public final class ContainerConfigFactory {
     List<KeyValue> envs(Pod pod, Container c, String podIp) throws ConfigException {
         List<KeyValue> out = new ArrayList<>();
         Map<String, String> tmp = new LinkedHashMap<>();
-        if (c.getEnvFrom() != null && !c.getEnvFrom().isEmpty()) {
-            var ef = c.getEnvFrom().get(0);
-            String kind = ef.getConfigMapRef() != null ? "configMap" : "secret";
-            String name = ef.getConfigMapRef() != null ? ef.getConfigMapRef().getName() : ef.getSecretRef().getName();
-            throw new ConfigException("couldn't get " + kind + " " + pod.getMetadata().getNamespace() + "/" + name
-                    + ", no kubeClient defined");
-        }
+        envRefs.envFrom(pod, c, tmp);
         if (c.getEnv() != null) {
             for (EnvVar e : c.getEnv()) {
                 String value;
@@ -281,13 +293,16 @@ public final class ContainerConfigFactory {
                 } else {
                     value = valueFrom(pod, c, e, podIp);
                 }
-                tmp.put(e.getName(), value);
+                if (value != null) {
+                    tmp.put(e.getName(), value);
+                }
             }
         }
         tmp.forEach((k, v) -> out.add(new KeyValue(k, v)));
         return out;
     }
 
+    /** The value of a {@code valueFrom} reference, or null when an optional reference is missing (the variable is not set). */
     private String valueFrom(Pod pod, Container c, EnvVar e, String podIp) throws ConfigException {
         EnvVarSource src = e.getValueFrom();
         if (src.getFieldRef() != null) {
@@ -297,18 +312,10 @@ public final class ContainerConfigFactory {
             return resourceFieldRef(c, src.getResourceFieldRef());
         }
         if (src.getConfigMapKeyRef() != null) {
-            if (Boolean.TRUE.equals(src.getConfigMapKeyRef().getOptional())) {
-                return "";
-            }
-            throw new ConfigException("couldn't get configMap " + pod.getMetadata().getNamespace() + "/"
-                    + src.getConfigMapKeyRef().getName() + ", no kubeClient defined");
+            return envRefs.configMapKey(pod, src.getConfigMapKeyRef());
         }
         if (src.getSecretKeyRef() != null) {
-            if (Boolean.TRUE.equals(src.getSecretKeyRef().getOptional())) {
-                return "";
-            }
-            throw new ConfigException("couldn't get secret " + pod.getMetadata().getNamespace() + "/"
-                    + src.getSecretKeyRef().getName() + ", no kubeClient defined");
+            return envRefs.secretKey(pod, src.getSecretKeyRef());
         }
         return "";
     }

@@ -270,6 +270,11 @@ public final class RuntimeManager {
         }
         if (!actions.createSandbox() && actions.nextInitContainerToStart() == null
                 && actions.initContainersToStart().isEmpty() && actions.containersToStart().isEmpty()) {
+            if (!actions.killPod()) {
+                // Every sync of a running pod sets its volumes up again, as upstream's remount of configMap,
+                // secret, downwardAPI and projected volumes: changed objects reach the containers' files.
+                refreshVolumes(pod, result);
+            }
             return result;
         }
 
@@ -327,6 +332,15 @@ public final class RuntimeManager {
             result.add(start(pod, podStatus, containers.get(idx), sandboxId, sandboxConfig, podIp, volumePaths, etcHosts));
         }
         return result;
+    }
+
+    private void refreshVolumes(Pod pod, SyncResult result) {
+        try {
+            volumes.remountVolumes(pod);
+        } catch (VolumeException e) {
+            recorder.event(References.pod(pod), EventRecorder.WARNING, "FailedMount", e.getMessage());
+            result.fail(e.getMessage());
+        }
     }
 
     private static String firstOrNull(List<String> l) {

@@ -26,9 +26,16 @@ public final class VolumeManager {
     static final String EMPTY_DIR = "kubernetes.io/empty-dir";
 
     private final PodDirs dirs;
+    private final ApiVolumes apiVolumes;
 
     public VolumeManager(PodDirs dirs) {
+        this(dirs, null);
+    }
+
+    /** @param apiVolumes sets up configMap, secret, downwardAPI and projected volumes; null on a standalone node */
+    public VolumeManager(PodDirs dirs, ApiVolumes apiVolumes) {
         this.dirs = dirs;
+        this.apiVolumes = apiVolumes;
     }
 
     /** Mounts every volume of the pod and returns the host path of each, by volume name. Idempotent. */
@@ -42,6 +49,10 @@ public final class VolumeManager {
             } else if (v.getEmptyDir() != null || isSourceless(v)) {
                 boolean memory = v.getEmptyDir() != null && "Memory".equals(v.getEmptyDir().getMedium());
                 paths.put(v.getName(), emptyDir(uid, v.getName(), memory));
+            } else if (apiVolumes != null && ApiVolumes.handles(v)
+                    && (apiVolumes.fromApiserver() || v.getDownwardAPI() != null)) {
+                // A standalone node still serves downwardAPI volumes: they need nothing but the pod.
+                paths.put(v.getName(), apiVolumes.setUp(pod, v));
             } else {
                 throw new VolumeException("MountVolume.SetUp failed for volume \"" + v.getName()
                         + "\": volume type " + volumeType(v) + " needs the apiserver, and this node runs standalone");
@@ -50,19 +61,41 @@ public final class VolumeManager {
         return paths;
     }
 
+    /**
+     * Sets up again the volumes whose content can change while the pod runs (configMap, secret, downwardAPI,
+     * projected; upstream's {@code RequiresRemount}), so that their files follow the objects. Others are left alone.
+     */
+    public void remountVolumes(Pod pod) throws VolumeException {
+        if (apiVolumes == null || pod.getSpec().getVolumes() == null) {
+            return;
+        }
+        for (Volume v : pod.getSpec().getVolumes()) {
+            if (ApiVolumes.handles(v) && (apiVolumes.fromApiserver() || v.getDownwardAPI() != null)) {
+                apiVolumes.setUp(pod, v);
+            }
+        }
+    }
+
     /** Unmounts memory-backed volumes and removes the pod's directory. */
     public void cleanupPod(String uid) {
+        if (apiVolumes != null) {
+            apiVolumes.forgetPod(uid);
+        }
         Path podDir = dirs.podDir(uid);
-        Path emptyDirs = dirs.volumesDir(uid).resolve(EMPTY_DIR.replace('/', '~'));
-        if (Files.isDirectory(emptyDirs)) {
-            try (var s = Files.list(emptyDirs)) {
+        // Memory-backed volumes: emptyDir with medium Memory, and the tmpfs of secret, projected and downwardAPI ones.
+        for (String plugin : List.of(EMPTY_DIR, ApiVolumes.SECRET, ApiVolumes.PROJECTED, ApiVolumes.DOWNWARD_API)) {
+            Path pluginDir = dirs.volumesDir(uid).resolve(plugin.replace('/', '~'));
+            if (!Files.isDirectory(pluginDir)) {
+                continue;
+            }
+            try (var s = Files.list(pluginDir)) {
                 for (Path p : s.toList()) {
                     if (isMountPoint(p)) {
                         run("umount", p.toString());
                     }
                 }
             } catch (IOException e) {
-                log.warn("Failed to list emptyDir volumes of pod {}: {}", uid, e.getMessage());
+                log.warn("Failed to list {} volumes of pod {}: {}", plugin, uid, e.getMessage());
             }
         }
         try {
@@ -194,7 +227,7 @@ public final class VolumeManager {
     }
 
     /** Runs a command, returning null on success or its output on failure. */
-    private static String run(String... cmd) {
+    static String run(String... cmd) {
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();

@@ -505,9 +505,17 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         return find(normalize(image)).map(FakeImage::toImage);
     }
 
+    /** The credentials of every pull, in order ({@code null} for an anonymous pull). */
+    private final List<RegistryAuth> pullAuths = new ArrayList<>();
+
+    public synchronized List<RegistryAuth> pullAuths() {
+        return new ArrayList<>(pullAuths);
+    }
+
     @Override
     public synchronized String pullImage(String image, RegistryAuth auth) {
         record("pullImage");
+        pullAuths.add(auth);
         return pull(image);
     }
 

@@ -1,0 +1,10 @@
+package io.jkubelet.core.token;
+
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.jkubelet.core.objects.ObjectException;
+
+/** Sends a TokenRequest ({@code POST serviceaccounts/<name>/token}) and returns the apiserver's answer. */
+@FunctionalInterface
+public interface TokenRequester {
+    TokenRequest request(String namespace, String serviceAccount, TokenRequest request) throws ObjectException;
+}

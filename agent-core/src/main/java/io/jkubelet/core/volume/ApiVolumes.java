@@ -1,0 +1,279 @@
+package io.jkubelet.core.volume;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.DownwardAPIVolumeFile;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.ServiceAccountTokenProjection;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeProjection;
+import io.jkubelet.core.objects.ObjectException;
+import io.jkubelet.core.objects.PodObjects;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The volumes whose files come from the apiserver or the pod itself: {@code configMap}, {@code secret},
+ * {@code downwardAPI} and {@code projected} (upstream {@code pkg/volume/configmap}, {@code secret},
+ * {@code downwardapi}, {@code projected}). Each SetUp builds the volume's payload and hands it to the
+ * {@link AtomicWriter}, so running again after the object changed updates the files in place and containers see
+ * the new content without a restart. Called by the pod's worker, so never twice at once for one pod.
+ */
+public final class ApiVolumes {
+    static final String CONFIG_MAP = "kubernetes.io/configmap";
+    static final String SECRET = "kubernetes.io/secret";
+    static final String DOWNWARD_API = "kubernetes.io/downward-api";
+    static final String PROJECTED = "kubernetes.io/projected";
+    /** The API's default {@code defaultMode} of all four volume types. */
+    static final int DEFAULT_MODE = 0644;
+    /** The API's default {@code expirationSeconds} of a serviceAccountToken projection. */
+    static final long DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
+
+    private final PodDirs dirs;
+    private final PodObjects objects;
+    private final String nodeName;
+    private final Supplier<List<String>> hostIps;
+    private final Clock clock;
+
+    public ApiVolumes(PodDirs dirs, PodObjects objects, String nodeName, Supplier<List<String>> hostIps, Clock clock) {
+        this.dirs = dirs;
+        this.objects = objects;
+        this.nodeName = nodeName;
+        this.hostIps = hostIps;
+        this.clock = clock;
+    }
+
+    /** Whether this class sets up the volume. */
+    public static boolean handles(Volume v) {
+        return v.getConfigMap() != null || v.getSecret() != null || v.getDownwardAPI() != null || v.getProjected() != null;
+    }
+
+    /** Drops what is kept for a pod that is gone: its service account tokens. */
+    public void forgetPod(String uid) {
+        objects.tokens().deletePodTokens(uid);
+    }
+
+    public boolean fromApiserver() {
+        return objects.fromApiserver();
+    }
+
+    /**
+     * Writes (or updates) the volume's files and returns its directory.
+     *
+     * @throws VolumeException {@code MountVolume.SetUp failed for volume "x" : configmap "y" not found} and the like
+     */
+    public Path setUp(Pod pod, Volume v) throws VolumeException {
+        String uid = pod.getMetadata().getUid();
+        String plugin;
+        Map<String, FileProjection> payload;
+        try {
+            if (v.getConfigMap() != null) {
+                plugin = CONFIG_MAP;
+                var src = v.getConfigMap();
+                payload = configMapPayload(pod, src.getName(), src.getItems(), mode(src.getDefaultMode()),
+                        Boolean.TRUE.equals(src.getOptional()));
+            } else if (v.getSecret() != null) {
+                plugin = SECRET;
+                var src = v.getSecret();
+                payload = secretPayload(pod, src.getSecretName(), src.getItems(), mode(src.getDefaultMode()),
+                        Boolean.TRUE.equals(src.getOptional()));
+            } else if (v.getDownwardAPI() != null) {
+                plugin = DOWNWARD_API;
+                payload = downwardPayload(pod, v.getDownwardAPI().getItems(), mode(v.getDownwardAPI().getDefaultMode()));
+            } else {
+                plugin = PROJECTED;
+                payload = projectedPayload(pod, v.getProjected().getSources(), mode(v.getProjected().getDefaultMode()));
+            }
+        } catch (ObjectException | IllegalArgumentException e) {
+            throw failed(v, e.getMessage());
+        }
+        Path dir = dirs.volumeDir(uid, plugin, v.getName());
+        if (!plugin.equals(CONFIG_MAP)) {
+            memoryBacked(v, dir);
+        }
+        try {
+            new AtomicWriter(dir, clock).write(payload);
+        } catch (IOException | IllegalArgumentException e) {
+            throw failed(v, "failed to write the volume's files in " + dir + ": " + e.getMessage());
+        }
+        return dir;
+    }
+
+    /**
+     * Secret, projected and downwardAPI volumes live on a tmpfs, as upstream wraps them in an emptyDir of medium
+     * Memory: secrets never reach the node's disk.
+     */
+    private static void memoryBacked(Volume v, Path dir) throws VolumeException {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw failed(v, "failed to create " + dir + ": " + e.getMessage());
+        }
+        if (!VolumeManager.isMountPoint(dir)) {
+            String err = VolumeManager.run("mount", "-t", "tmpfs", "tmpfs", dir.toString());
+            if (err != null) {
+                throw failed(v, "mount of tmpfs at " + dir + " failed: " + err);
+            }
+        }
+    }
+
+    private static VolumeException failed(Volume v, String why) {
+        return new VolumeException("MountVolume.SetUp failed for volume \"" + v.getName() + "\" : " + why);
+    }
+
+    private static int mode(Integer m) {
+        return m == null ? DEFAULT_MODE : m;
+    }
+
+    private Map<String, FileProjection> configMapPayload(Pod pod, String name, List<KeyToPath> items, int defaultMode,
+                                                         boolean optional) throws ObjectException {
+        ConfigMap cm;
+        try {
+            cm = objects.configMaps().getConfigMap(pod.getMetadata().getNamespace(), name);
+        } catch (ObjectException e) {
+            if (e.notFound() && optional) {
+                return Map.of();
+            }
+            throw e;
+        }
+        Map<String, byte[]> data = new LinkedHashMap<>();
+        if (cm.getData() != null) {
+            cm.getData().forEach((k, val) -> data.put(k, val.getBytes(StandardCharsets.UTF_8)));
+        }
+        if (cm.getBinaryData() != null) {
+            cm.getBinaryData().forEach((k, val) -> data.put(k, Base64.getDecoder().decode(val)));
+        }
+        return project(data, items, defaultMode, optional, "configmap references non-existent config key: ");
+    }
+
+    private Map<String, FileProjection> secretPayload(Pod pod, String name, List<KeyToPath> items, int defaultMode,
+                                                      boolean optional) throws ObjectException {
+        Secret s;
+        try {
+            s = objects.secrets().getSecret(pod.getMetadata().getNamespace(), name);
+        } catch (ObjectException e) {
+            if (e.notFound() && optional) {
+                return Map.of();
+            }
+            throw e;
+        }
+        return project(secretData(s), items, defaultMode, optional, "references non-existent secret key: ");
+    }
+
+    /** A Secret's values, decoded from the API's base64. */
+    public static Map<String, byte[]> secretData(Secret s) {
+        Map<String, byte[]> data = new LinkedHashMap<>();
+        if (s.getData() != null) {
+            s.getData().forEach((k, val) -> data.put(k, Base64.getDecoder().decode(val)));
+        }
+        return data;
+    }
+
+    /** All keys when there are no items, else each item's key at its path (upstream {@code MakePayload}). */
+    private static Map<String, FileProjection> project(Map<String, byte[]> data, List<KeyToPath> items, int defaultMode,
+                                                       boolean optional, String missingKey) throws ObjectException {
+        Map<String, FileProjection> payload = new LinkedHashMap<>();
+        if (items == null || items.isEmpty()) {
+            data.forEach((k, val) -> payload.put(k, new FileProjection(val, defaultMode)));
+            return payload;
+        }
+        for (KeyToPath item : items) {
+            byte[] val = data.get(item.getKey());
+            if (val == null) {
+                if (optional) {
+                    continue;
+                }
+                throw new ObjectException(missingKey + item.getKey(), false);
+            }
+            payload.put(item.getPath(), new FileProjection(val, item.getMode() == null ? defaultMode : item.getMode()));
+        }
+        return payload;
+    }
+
+    private Map<String, FileProjection> downwardPayload(Pod pod, List<DownwardAPIVolumeFile> items, int defaultMode) {
+        Map<String, FileProjection> payload = new LinkedHashMap<>();
+        if (items == null) {
+            return payload;
+        }
+        List<String> errors = new ArrayList<>();
+        for (DownwardAPIVolumeFile f : items) {
+            String value;
+            try {
+                if (f.getFieldRef() != null) {
+                    value = DownwardApi.fieldValue(pod, f.getFieldRef().getFieldPath(), nodeName, hostIps.get());
+                } else if (f.getResourceFieldRef() != null) {
+                    value = DownwardApi.resourceValue(pod, f.getResourceFieldRef());
+                } else {
+                    continue;
+                }
+            } catch (IllegalArgumentException e) {
+                errors.add("unable to get value of downward API item \"" + f.getPath() + "\": " + e.getMessage());
+                continue;
+            }
+            payload.put(f.getPath(), new FileProjection(value.getBytes(StandardCharsets.UTF_8),
+                    f.getMode() == null ? defaultMode : f.getMode()));
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", errors));
+        }
+        return payload;
+    }
+
+    private Map<String, FileProjection> projectedPayload(Pod pod, List<VolumeProjection> sources, int defaultMode)
+            throws ObjectException {
+        Map<String, FileProjection> payload = new LinkedHashMap<>();
+        if (sources == null) {
+            return payload;
+        }
+        List<String> errors = new ArrayList<>();
+        for (VolumeProjection src : sources) {
+            try {
+                if (src.getConfigMap() != null) {
+                    var cm = src.getConfigMap();
+                    payload.putAll(configMapPayload(pod, cm.getName(), cm.getItems(), defaultMode,
+                            Boolean.TRUE.equals(cm.getOptional())));
+                } else if (src.getSecret() != null) {
+                    var s = src.getSecret();
+                    payload.putAll(secretPayload(pod, s.getName(), s.getItems(), defaultMode,
+                            Boolean.TRUE.equals(s.getOptional())));
+                } else if (src.getDownwardAPI() != null) {
+                    payload.putAll(downwardPayload(pod, src.getDownwardAPI().getItems(), defaultMode));
+                } else if (src.getServiceAccountToken() != null) {
+                    ServiceAccountTokenProjection t = src.getServiceAccountToken();
+                    payload.put(t.getPath(), new FileProjection(token(pod, t).getBytes(StandardCharsets.UTF_8), defaultMode));
+                } else {
+                    errors.add("unsupported projected volume source");
+                }
+            } catch (ObjectException | IllegalArgumentException e) {
+                // As upstream: collect every source's error, so one message says all that is wrong.
+                errors.add(e.getMessage());
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new ObjectException(String.join(", ", errors), false);
+        }
+        return payload;
+    }
+
+    private String token(Pod pod, ServiceAccountTokenProjection t) throws ObjectException {
+        String sa = pod.getSpec().getServiceAccountName();
+        if (sa == null || sa.isEmpty()) {
+            sa = "default";
+        }
+        List<String> audiences = t.getAudience() == null || t.getAudience().isEmpty() ? List.of() : List.of(t.getAudience());
+        long exp = t.getExpirationSeconds() == null ? DEFAULT_TOKEN_EXPIRATION_SECONDS : t.getExpirationSeconds();
+        return objects.tokens().getServiceAccountToken(pod.getMetadata().getNamespace(), sa, audiences, exp,
+                pod.getMetadata().getName(), pod.getMetadata().getUid());
+    }
+}
