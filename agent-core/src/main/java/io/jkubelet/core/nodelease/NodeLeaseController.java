@@ -102,7 +102,7 @@ public final class NodeLeaseController implements AutoCloseable {
     private record EnsuredLease(Lease lease, boolean created) {}
 
     private EnsuredLease backoffEnsureLease() throws InterruptedException {
-        Duration sleep = INITIAL_BACKOFF;
+        Duration sleep = INITIAL_BACKOFF.dividedBy(2); // doubled before the first wait
         while (true) {
             try {
                 return ensureLease();
