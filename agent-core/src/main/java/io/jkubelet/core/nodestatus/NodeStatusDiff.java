@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.jkubelet.core.config.PodCodec;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ArrayNode;
 
 import java.util.HashMap;
 import java.util.List;
@@ -15,10 +15,9 @@ import java.util.Objects;
 /**
  * Whether a computed node status differs from the one read from the apiserver (upstream
  * {@code nodeStatusHasChanged}: conditions compared without their heartbeat times, everything else
- * semantically, so quantities compare by value), and the JSON merge patch of the {@code status}
- * subresource that turns one into the other. The merge patch carries each changed field of the status
- * whole (lists such as conditions and addresses are replaced, maps are merged with removed keys set to
- * null): the computed status starts from the node read back, so conditions others set survive.
+ * semantically, so quantities compare by value), and the patch of the {@code status} subresource that
+ * turns one into the other. The patch carries each changed field of the status whole: the computed status
+ * starts from the node read back, so conditions others set survive (unless they change in between).
  */
 public final class NodeStatusDiff {
 
@@ -64,42 +63,31 @@ public final class NodeStatusDiff {
         return false;
     }
 
-    /** The merge patch {@code {"status": {...changed fields...}}}, or null when nothing differs. */
+    /**
+     * The JSON patch (RFC 6902) that sets every changed field of the status to its new value, or null when
+     * nothing differs. A JSON patch and not a merge patch: its meaning for lists is the same on every server,
+     * where a merge patch of {@code conditions} replaces the list on a real apiserver but was seen appended
+     * to by fabric8's mock server.
+     */
     public static String statusPatch(Node original, Node node) {
         JsonNode before = PodCodec.mapper().valueToTree(original.getStatus() == null ? new NodeStatus() : original.getStatus());
         JsonNode after = PodCodec.mapper().valueToTree(node.getStatus());
-        ObjectNode status = mergeDiff((ObjectNode) before, (ObjectNode) after, 1);
-        if (status.isEmpty()) {
-            return null;
+        ArrayNode ops = PodCodec.mapper().createArrayNode();
+        if (original.getStatus() == null) {
+            ops.addObject().put("op", "add").put("path", "/status").set("value", after);
+            return PodCodec.mapper().writeValueAsString(ops);
         }
-        ObjectNode patch = PodCodec.mapper().createObjectNode();
-        patch.set("status", status);
-        return PodCodec.mapper().writeValueAsString(patch);
-    }
-
-    /**
-     * The merge patch of two objects, descending {@code depth} levels into objects (capacity, allocatable)
-     * and replacing anything else whole.
-     */
-    static ObjectNode mergeDiff(ObjectNode before, ObjectNode after, int depth) {
-        ObjectNode diff = PodCodec.mapper().createObjectNode();
         for (var e : after.properties()) {
-            JsonNode was = before.get(e.getKey());
-            if (e.getValue().equals(was)) {
-                continue;
-            }
-            if (depth > 0 && was instanceof ObjectNode wasObject && e.getValue() instanceof ObjectNode nowObject) {
-                diff.set(e.getKey(), mergeDiff(wasObject, nowObject, depth - 1));
-            } else {
-                diff.set(e.getKey(), e.getValue());
+            if (!e.getValue().equals(before.get(e.getKey()))) {
+                ops.addObject().put("op", "add").put("path", "/status/" + e.getKey()).set("value", e.getValue());
             }
         }
         for (var e : before.properties()) {
             if (!after.has(e.getKey())) {
-                diff.putNull(e.getKey());
+                ops.addObject().put("op", "remove").put("path", "/status/" + e.getKey());
             }
         }
-        return diff;
+        return ops.isEmpty() ? null : PodCodec.mapper().writeValueAsString(ops);
     }
 
     /** A deep copy through the model's JSON form. */

@@ -108,8 +108,12 @@ public final class NodeStatusSetters {
         info.setMachineID(m.machineId());
         info.setSystemUUID(m.systemUuid());
         info.setBootID(m.bootId());
-        var capacity = NodeResources.capacity(m, config.maxPods());
+        // Keys set by others (extended resources of device plugins) stay; the machine's own are overwritten.
+        var capacity = new java.util.LinkedHashMap<>(node.getStatus().getCapacity() == null ? java.util.Map.of()
+                : node.getStatus().getCapacity());
+        capacity.putAll(NodeResources.capacity(m, config.maxPods()));
         node.getStatus().setCapacity(capacity);
+        // Allocatable follows capacity key for key; keys no longer in capacity go.
         node.getStatus().setAllocatable(NodeResources.allocatable(capacity, config.systemReserved(),
                 config.kubeReserved(), config.evictionHard()));
     }

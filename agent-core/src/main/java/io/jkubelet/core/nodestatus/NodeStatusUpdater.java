@@ -6,8 +6,6 @@ import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.config.PodCodec;
 import org.slf4j.Logger;
@@ -168,19 +166,15 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
         ObjectNode metadata = PodCodec.mapper().createObjectNode();
         reconcileAnnotation(node, existing, metadata);
         updateDefaultLabels(node, existing, metadata);
-        boolean statusChanged = reconcileExtendedResources(node, existing);
+        String statusPatch = reconcileExtendedResources(node, existing) ? NodeStatusDiff.statusPatch(original, existing) : null;
         try {
             if (!metadata.isEmpty()) {
                 ObjectNode patch = PodCodec.mapper().createObjectNode();
                 patch.set("metadata", metadata);
-                existing = client.nodes().withName(identity.nodeName())
-                        .patch(PatchContext.of(PatchType.JSON_MERGE), PodCodec.mapper().writeValueAsString(patch));
-                original.setMetadata(existing.getMetadata());
+                existing = NodePatches.patchNode(client, identity.nodeName(), PodCodec.mapper().writeValueAsString(patch));
             }
-            if (statusChanged) {
-                String patch = NodeStatusDiff.statusPatch(original, existing);
-                existing = client.nodes().withName(identity.nodeName()).subresource("status")
-                        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            if (statusPatch != null) {
+                existing = NodePatches.patchNodeStatus(client, identity.nodeName(), statusPatch);
             }
         } catch (KubernetesClientException e) {
             log.error("Unable to reconcile node {} with API server: error updating node: {}", identity.nodeName(),
@@ -298,8 +292,7 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
             return;
         }
         String patch = NodeStatusDiff.statusPatch(original, node);
-        Node updated = patch == null ? original : client.nodes().withName(identity.nodeName()).subresource("status")
-                .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        Node updated = patch == null ? original : NodePatches.patchNodeStatus(client, identity.nodeName(), patch);
         lastStatusReportTime = clock.instant();
         current = updated;
     }
