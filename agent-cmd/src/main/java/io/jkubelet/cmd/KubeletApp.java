@@ -165,6 +165,9 @@ final class KubeletApp implements AutoCloseable {
         closeables.add(stats);
         stats.start();
         startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), secure);
+        kubeClient.ifPresent(client -> closeables.add(io.jkubelet.cmd.apiserver.NodeApiserverSync.start(client, config,
+                new io.jkubelet.core.nodestatus.NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
+                        KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, recorder, clock)));
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());

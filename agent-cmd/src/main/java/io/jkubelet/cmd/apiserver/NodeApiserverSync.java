@@ -1,0 +1,76 @@
+package io.jkubelet.cmd.apiserver;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.nodelease.NodeLeaseController;
+import io.jkubelet.core.nodestatus.MachineInfo;
+import io.jkubelet.core.nodestatus.NodeIdentity;
+import io.jkubelet.core.nodestatus.NodeStatusSetters;
+import io.jkubelet.core.nodestatus.NodeStatusUpdater;
+import io.jkubelet.core.nodestatus.RuntimeState;
+import io.jkubelet.core.nodestatus.Sleeper;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.util.DaemonThreads;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The node side of a kubelet connected to an apiserver: the runtime health check (every 5s), the node status
+ * loop (registration, then a status every {@code nodeStatusUpdateFrequency}) and the node lease. Started by
+ * {@code KubeletApp} when {@code --kubeconfig} is given; {@link #node()} gives the node to admission.
+ */
+public final class NodeApiserverSync implements AutoCloseable {
+    private final ScheduledExecutorService runtimeChecks;
+    private final NodeStatusUpdater status;
+    private final NodeLeaseController lease;
+
+    private NodeApiserverSync(ScheduledExecutorService runtimeChecks, NodeStatusUpdater status, NodeLeaseController lease) {
+        this.runtimeChecks = runtimeChecks;
+        this.status = status;
+        this.lease = lease;
+    }
+
+    /**
+     * Starts the loops.
+     *
+     * @param plegHealth the PLEG's error, if any (Kubelet::plegHealth)
+     */
+    public static NodeApiserverSync start(KubernetesClient client, KubeletConfiguration config, NodeIdentity identity,
+            Path rootDir, RuntimeService runtime, ImageService images, Supplier<Optional<String>> plegHealth,
+            EventRecorder recorder, Clock clock) {
+        RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)));
+        ScheduledExecutorService checks = DaemonThreads.scheduler("runtime-up");
+        checks.scheduleWithFixedDelay(() -> runtimeState.check(runtime), 0,
+                RuntimeState.RUNTIME_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        MachineInfo machine = MachineInfo.read(Path.of("/"), rootDir);
+        NodeStatusSetters setters = new NodeStatusSetters(identity, () -> machine, runtime, images, config,
+                runtimeState, clock, recorder);
+        NodeStatusUpdater status = new NodeStatusUpdater(client, identity, config, setters, clock, Sleeper.REAL);
+        NodeLeaseController lease = new NodeLeaseController(client, identity.nodeName(), config.nodeLeaseDurationSeconds(),
+                clock, Sleeper.REAL);
+        status.start();
+        lease.start();
+        return new NodeApiserverSync(checks, status, lease);
+    }
+
+    /** The node as last registered or posted (the local initial node before that). */
+    public Supplier<Node> node() {
+        return status;
+    }
+
+    @Override
+    public void close() {
+        lease.close();
+        status.close();
+        runtimeChecks.shutdownNow();
+    }
+}
