@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.cmd.apiserver.KubeClients;
+import io.jkubelet.cmd.apiserver.NodeApiserverSync;
+import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.FileSource;
 import io.jkubelet.core.config.HttpSource;
@@ -165,9 +167,14 @@ final class KubeletApp implements AutoCloseable {
         closeables.add(stats);
         stats.start();
         startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), secure);
-        kubeClient.ifPresent(client -> closeables.add(io.jkubelet.cmd.apiserver.NodeApiserverSync.start(client, config,
-                new io.jkubelet.core.nodestatus.NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
-                        KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, recorder, clock)));
+        if (kubeClient.isPresent()) {
+            NodeApiserverSync nodeSync = NodeApiserverSync.start(kubeClient.get(), config,
+                    new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(), KubeletVersion.compatVersion()),
+                    rootDir, runtime, runtime, kubelet::plegHealth, recorder, clock);
+            closeables.add(nodeSync);
+            // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
+            kubelet.setNodeSupplier(nodeSync.node());
+        }
         warmUp(nodeName);
         sourceStarts.forEach(Runnable::run);
         log.info("jkubelet started in {} ms", sinceProcessStart());
