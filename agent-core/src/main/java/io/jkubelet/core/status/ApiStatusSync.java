@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Writes the status manager's statuses to the apiserver (the sync half of upstream's {@code status.Manager}).
  *
- * <p>Each new status version queues its pod; one worker reads the pod from the apiserver, keeps the conditions the
- * kubelet does not own, and patches the {@code status} subresource with the JSON patch from the apiserver's status
+ * <p>Each new status version queues its pod; one worker takes the pod as the watch last delivered it (or reads it
+ * from the apiserver when that copy was refused), keeps the conditions the kubelet does not own, and patches the {@code status} subresource with the JSON patch from the apiserver's status
  * to the kubelet's ({@link StatusPatch}), which tests the pod's UID first (a pod re-created under the same name is
  * not written to). A patch with nothing in it is not sent. A static pod's status goes to its mirror pod. Every
  * {@link #BATCH_PERIOD} the versions not yet written (failed writes, the apiserver away) are queued again, so the
@@ -79,6 +79,8 @@ public final class ApiStatusSync implements AutoCloseable {
     private final Map<String, Long> written = new ConcurrentHashMap<>();
     /** Pods deleted from the apiserver by this sync: never deleted twice. */
     private final Set<String> deleted = ConcurrentHashMap.newKeySet();
+    /** Pods whose next write starts from a GET: the watched copy was refused as a base. */
+    private final Set<String> freshRead = ConcurrentHashMap.newKeySet();
     private final LinkedHashSet<String> queue = new LinkedHashSet<>();
     private final ScheduledExecutorService batch = DaemonThreads.scheduler("status-batch");
     private final Thread worker;
@@ -178,7 +180,12 @@ public final class ApiStatusSync implements AutoCloseable {
         String name = target.getMetadata().getName();
         String targetUid = target.getMetadata().getUid();
         if (!upToDate) {
-            Pod current = client.pods().inNamespace(namespace).withName(name).get();
+            // The pod as the watch last delivered it is the base of the patch: one request per status change
+            // instead of a GET and a PATCH. The patch tests the UID and replaces whole fields, so a base that lags
+            // behind the apiserver costs at most a redundant write; a patch the apiserver refuses is retried
+            // from a fresh read.
+            boolean fresh = freshRead.remove(uid) || target.getStatus() == null;
+            Pod current = fresh ? client.pods().inNamespace(namespace).withName(name).get() : target;
             if (current == null) {
                 log.debug("Pod {}/{} is gone from the apiserver: status not written", namespace, name);
                 return;
@@ -194,8 +201,19 @@ public final class ApiStatusSync implements AutoCloseable {
                     current.getStatus() == null ? null : PodCodec.mapper().valueToTree(apiStatus),
                     PodCodec.mapper().valueToTree(merged), KUBELET_STATUS_FIELDS);
             if (!patch.isEmpty()) {
-                client.pods().inNamespace(namespace).withName(name).subresource("status")
-                        .patch(PatchContext.of(PatchType.JSON), patch.toString());
+                try {
+                    client.pods().inNamespace(namespace).withName(name).subresource("status")
+                            .patch(PatchContext.of(PatchType.JSON), patch.toString());
+                } catch (KubernetesClientException e) {
+                    if (fresh) {
+                        throw e;
+                    }
+                    log.debug("Status patch of pod {}/{} from the watched copy refused ({}): reading it afresh",
+                            namespace, name, e.getCode());
+                    freshRead.add(uid);
+                    requestSync(uid);
+                    return;
+                }
                 log.debug("Patched status of pod {}/{} to version {}: {}", namespace, name, status.get().version(), patch);
             }
             written.merge(uid, status.get().version(), Math::max);
