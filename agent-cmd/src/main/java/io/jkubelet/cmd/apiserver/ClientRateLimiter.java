@@ -1,58 +1,33 @@
 package io.jkubelet.cmd.apiserver;
 
-import java.util.concurrent.TimeUnit;
+import io.jkubelet.core.util.TokenBucket;
+
+import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * client-go's token bucket ({@code flowcontrol.NewTokenBucketRateLimiter}): {@code qps} tokens a second, at most
- * {@code burst} saved up; a request takes one token and waits for it when there is none. This is what
- * {@code kubeAPIQPS}/{@code kubeAPIBurst} mean: the kubelet's requests are slowed down, never dropped.
+ * What {@code kubeAPIQPS}/{@code kubeAPIBurst} mean (client-go's {@code flowcontrol.NewTokenBucketRateLimiter} as a
+ * blocking limiter): a request takes a token and waits until it is really there. Requests are slowed down, never
+ * dropped.
  */
 final class ClientRateLimiter {
-    private final double qps;
-    private final double burst;
-    private final java.util.function.LongSupplier nanoTime;
-    private double tokens;
-    private long lastNanos;
+    private final TokenBucket bucket;
 
-    ClientRateLimiter(double qps, int burst) {
-        this(qps, burst, System::nanoTime);
+    ClientRateLimiter(TokenBucket bucket) {
+        this.bucket = bucket;
     }
 
-    ClientRateLimiter(double qps, int burst, java.util.function.LongSupplier nanoTime) {
-        if (qps <= 0 || burst < 1) {
-            throw new IllegalArgumentException("qps must be > 0 and burst >= 1, got qps " + qps + ", burst " + burst);
-        }
-        this.qps = qps;
-        this.burst = burst;
-        this.nanoTime = nanoTime;
-        this.tokens = burst;
-        this.lastNanos = nanoTime.getAsLong();
-    }
-
-    /** Takes a token, waiting as long as needed; returns the nanoseconds waited. */
-    long acquire() {
-        long waitNanos = reserve();
-        if (waitNanos > 0) {
-            long deadline = nanoTime.getAsLong() + waitNanos;
-            long left;
-            while ((left = deadline - nanoTime.getAsLong()) > 0) {
-                LockSupport.parkNanos(left);
-                if (Thread.interrupted()) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
+    /** Takes a token, waiting as long as needed; returns how long it waited. */
+    Duration acquire() {
+        Duration wait = bucket.reserve();
+        long deadline = System.nanoTime() + wait.toNanos();
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+            if (Thread.currentThread().isInterrupted()) {
+                break;
             }
         }
-        return waitNanos;
-    }
-
-    /** Takes a token now (possibly going into debt) and says how long until it is really ours. */
-    synchronized long reserve() {
-        long now = nanoTime.getAsLong();
-        tokens = Math.min(burst, tokens + (now - lastNanos) * qps / TimeUnit.SECONDS.toNanos(1));
-        lastNanos = now;
-        tokens -= 1;
-        return tokens >= 0 ? 0 : (long) (-tokens / qps * TimeUnit.SECONDS.toNanos(1));
+        return wait;
     }
 }

@@ -6,11 +6,13 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.jkubelet.core.util.TokenBucket;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Locale;
 
 /**
@@ -50,7 +52,8 @@ public final class KubeClients {
     /** A client for a ready configuration (tests point it at a mock apiserver). */
     public static KubernetesClient create(Config config, int qps, int burst, String kubeletVersion) {
         // client-go: QPS 0 means its default of 5, a negative QPS means no limit.
-        ClientRateLimiter limiter = qps < 0 ? null : new ClientRateLimiter(qps == 0 ? 5 : qps, Math.max(1, burst));
+        ClientRateLimiter limiter = qps < 0 ? null
+                : new ClientRateLimiter(new TokenBucket(qps == 0 ? 5 : qps, Math.max(1, burst), Clock.systemUTC()));
         String userAgent = userAgent(kubeletVersion);
         Interceptor interceptor = new Interceptor() {
             @Override

@@ -11,7 +11,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -63,17 +67,36 @@ class KubeClientsTest {
 
     @Test
     void theRateLimiterLetsABurstThroughThenSpacesRequestsAtQps() {
-        AtomicLong now = new AtomicLong();
-        ClientRateLimiter limiter = new ClientRateLimiter(5, 2, now::get);
+        MutableClock clock = new MutableClock();
+        io.jkubelet.core.util.TokenBucket bucket = new io.jkubelet.core.util.TokenBucket(5, 2, clock);
 
-        assertThat(limiter.reserve()).isZero();
-        assertThat(limiter.reserve()).as("burst of 2").isZero();
-        assertThat(limiter.reserve()).as("the third waits 1/qps").isEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
-        assertThat(limiter.reserve()).as("and the fourth behind it").isEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
+        assertThat(bucket.reserve()).isZero();
+        assertThat(bucket.reserve()).as("burst of 2").isZero();
+        assertThat(bucket.reserve()).as("the third waits 1/qps").isEqualTo(Duration.ofMillis(200));
+        assertThat(bucket.reserve()).as("and the fourth behind it").isEqualTo(Duration.ofMillis(400));
 
-        now.addAndGet(TimeUnit.SECONDS.toNanos(10));
-        assertThat(limiter.reserve()).as("refilled, but never beyond the burst").isZero();
-        assertThat(limiter.reserve()).isZero();
-        assertThat(limiter.reserve()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
+        clock.now = clock.now.plusSeconds(10);
+        assertThat(bucket.reserve()).as("refilled, but never beyond the burst").isZero();
+        assertThat(bucket.reserve()).isZero();
+        assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(200));
+    }
+
+    private static final class MutableClock extends Clock {
+        Instant now = Instant.parse("2026-12-03T10:00:00Z");
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 }

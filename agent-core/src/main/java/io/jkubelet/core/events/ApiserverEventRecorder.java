@@ -1,5 +1,6 @@
 package io.jkubelet.core.events;
 
+import io.jkubelet.core.util.TokenBucket;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;

@@ -1,4 +1,4 @@
-package io.jkubelet.core.events;
+package io.jkubelet.core.util;
 
 import java.time.Clock;
 import java.time.Duration;
