@@ -92,7 +92,8 @@ public final class ApiserverLoadBench {
             Thread.sleep(10_000);
             Map<String, Long> before = counts(apiserver);
             long t0 = System.nanoTime();
-            Thread.sleep(seconds * 1000L);
+            // The agent's own footprint over the same window (RSS at its end, CPU over it).
+            ProbesBench.Sample footprint = ProbesBench.sample(agent.pid(), seconds);
             Map<String, Long> after = counts(apiserver);
             double elapsed = (System.nanoTime() - t0) / 1e9;
             if (!running.isAlive()) {
@@ -111,6 +112,7 @@ public final class ApiserverLoadBench {
                 }
             }
             System.out.printf("| **total** | %d | %.2f |%n%n", (long) total, total / elapsed);
+            System.out.printf("Agent meanwhile: %.0f MiB RSS, %.4f cores%n%n", footprint.rssMiB(), footprint.cores());
             // Status writes and events come only from the agent (the bench itself creates and lists pods).
             System.out.printf("Start-up, from creating the pods until all are Running in the apiserver: the agent's status"
                     + " writes and events%n%n| verb resource | requests |%n|---|---:|%n");
