@@ -97,6 +97,12 @@ final class KubeletApp implements AutoCloseable {
         List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
                 KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
+        // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
+        // before TLS set-up (about half a second in a fresh JVM) and the runtime. A bad certificate or a runtime
+        // that cannot be reached still ends the process with exit 1.
+        startHealthzServer(config);
+        log.debug("healthz serving {} ms after process start", sinceProcessStart());
+
         Optional<KubernetesClient> kubeClient = Optional.empty();
         if (!server.standalone()) {
             try {
@@ -118,11 +124,6 @@ final class KubeletApp implements AutoCloseable {
         } catch (IOException e) {
             log.warn("Failed to set the agent's oom_score_adj to {}: {}", config.oomScoreAdj(), e.getMessage());
         }
-
-        // The healthz port only answers ping, so it can serve before the runtime is reached: supervisors see
-        // the process alive at once. A runtime that cannot be reached still ends the process with exit 1.
-        startHealthzServer(config);
-        log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
         String endpoint = config.containerRuntimeEndpoint();
         DockerRuntime runtime;
