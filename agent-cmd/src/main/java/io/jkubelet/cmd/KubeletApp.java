@@ -104,6 +104,11 @@ final class KubeletApp implements AutoCloseable {
         log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
         Optional<KubernetesClient> kubeClient = Optional.empty();
+        if (!flags.bootstrapKubeconfig().isEmpty()) {
+            // Said once at start: an operator following a TLS-bootstrap guide must know the CSR flow is not run.
+            log.warn("--bootstrap-kubeconfig {}: TLS bootstrapping (client certificates through CertificateSigningRequests)"
+                    + " is not supported; --kubeconfig must hold a signed client certificate or a token", flags.bootstrapKubeconfig());
+        }
         if (!server.standalone()) {
             try {
                 kubeClient = Optional.of(KubeClients.create(Path.of(flags.kubeconfig()), config.kubeAPIQPS(),

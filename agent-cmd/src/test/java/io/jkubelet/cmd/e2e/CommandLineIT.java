@@ -54,6 +54,17 @@ class CommandLineIT {
     }
 
     @Test
+    void anUnreadableKubeconfigIsNamedAndBootstrappingIsSaidToBeUnsupported() throws Exception {
+        Path kubeconfig = dir.resolve("kubelet.conf");
+        Exit e = run("--kubeconfig", kubeconfig.toString(), "--bootstrap-kubeconfig", dir.resolve("bootstrap.conf").toString(),
+                "--root-dir", dir.resolve("root").toString(), "--cert-dir", dir.resolve("pki").toString(),
+                "--healthz-port", "0", "--read-only-port", "0");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).contains("--kubeconfig " + kubeconfig + ": cannot read")
+                .contains("--bootstrap-kubeconfig " + dir.resolve("bootstrap.conf") + ": TLS bootstrapping");
+    }
+
+    @Test
     void badConfigFiles() throws Exception {
         Path unknownField = dir.resolve("unknown.yaml");
         Files.writeString(unknownField, """
