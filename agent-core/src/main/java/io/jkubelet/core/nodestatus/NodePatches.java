@@ -4,12 +4,9 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.jkubelet.core.util.ApiRequests;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutionException;
 
 /**
  * A JSON merge patch of a Node and a JSON patch of its {@code status} subresource, sent as exactly one request each over
@@ -24,12 +21,12 @@ final class NodePatches {
     }
 
     static Node patchNode(KubernetesClient client, String name, String patch) {
-        return send(client, "/api/v1/nodes/" + encode(name), patch);
+        return send(client, "/api/v1/nodes/" + ApiRequests.encode(name), patch);
     }
 
     /** A JSON patch (RFC 6902) of the node's status subresource. */
     static Node patchNodeStatus(KubernetesClient client, String name, String jsonPatch) {
-        return send(client, "/api/v1/nodes/" + encode(name) + "/status", JSON_PATCH, jsonPatch);
+        return send(client, "/api/v1/nodes/" + ApiRequests.encode(name) + "/status", JSON_PATCH, jsonPatch);
     }
 
     private static Node send(KubernetesClient client, String path, String patch) {
@@ -37,18 +34,7 @@ final class NodePatches {
     }
 
     private static Node send(KubernetesClient client, String path, String contentType, String patch) {
-        String base = client.getMasterUrl().toString().replaceAll("/+$", "");
-        HttpRequest request = client.getHttpClient().newHttpRequestBuilder().uri(base + path)
-                .method("PATCH", contentType, patch).header("Accept", "application/json").build();
-        HttpResponse<String> response;
-        try {
-            response = client.getHttpClient().sendAsync(request, String.class).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KubernetesClientException("interrupted while patching " + path, e);
-        } catch (ExecutionException e) {
-            throw new KubernetesClientException("PATCH " + path + ": " + e.getCause().getMessage(), e.getCause());
-        }
+        HttpResponse<String> response = ApiRequests.send(client, "PATCH", path, contentType, patch);
         String body = response.body();
         if (response.code() / 100 != 2) {
             Status status = null;
@@ -62,9 +48,5 @@ final class NodePatches {
                     response.code(), status);
         }
         return client.getKubernetesSerialization().unmarshal(body, Node.class);
-    }
-
-    private static String encode(String name) {
-        return URLEncoder.encode(name, StandardCharsets.UTF_8);
     }
 }

@@ -2,14 +2,8 @@ package io.jkubelet.core.pod;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
-
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import io.jkubelet.core.util.ApiRequests;
 
 /**
  * The pod calls whose options fabric8's DSL does not carry: a delete with a UID precondition, which the kubelet
@@ -17,9 +11,6 @@ import java.util.concurrent.TimeoutException;
  * pod re-created under the same name is never deleted by mistake.
  */
 public final class ApiPodCalls {
-    /** A request that takes longer is abandoned; the caller's loop retries. */
-    private static final long TIMEOUT_SECONDS = 30;
-
     private final KubernetesClient client;
 
     public ApiPodCalls(KubernetesClient client) {
@@ -37,19 +28,8 @@ public final class ApiPodCalls {
     public DeleteResult deletePod(String namespace, String name, String uid, long gracePeriodSeconds) {
         String body = "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"gracePeriodSeconds\":" + gracePeriodSeconds
                 + ",\"preconditions\":{\"uid\":\"" + uid + "\"}}";
-        String url = podUrl(namespace, name);
-        HttpRequest request = client.getHttpClient().newHttpRequestBuilder().uri(url)
-                .method("DELETE", "application/json", body).build();
-        HttpResponse<String> response;
-        try {
-            response = client.getHttpClient().sendAsync(request, String.class).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KubernetesClientException("interrupted deleting pod " + namespace + "/" + name, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new KubernetesClientException("cannot delete pod " + namespace + "/" + name + ": "
-                    + (e.getCause() == null ? e : e.getCause()).toString(), e);
-        }
+        HttpResponse<String> response = ApiRequests.send(client, "DELETE", "/api/v1/namespaces/"
+                + ApiRequests.encode(namespace) + "/pods/" + ApiRequests.encode(name), "application/json", body);
         return switch (response.code()) {
             case 200, 202 -> DeleteResult.DELETED;
             case 404 -> DeleteResult.NOT_FOUND;
@@ -57,17 +37,5 @@ public final class ApiPodCalls {
             default -> throw new KubernetesClientException("deleting pod " + namespace + "/" + name + ": HTTP "
                     + response.code() + ": " + response.body(), response.code(), null);
         };
-    }
-
-    private String podUrl(String namespace, String name) {
-        String base = client.getMasterUrl().toString();
-        if (!base.endsWith("/")) {
-            base += "/";
-        }
-        return base + "api/v1/namespaces/" + encode(namespace) + "/pods/" + encode(name);
-    }
-
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

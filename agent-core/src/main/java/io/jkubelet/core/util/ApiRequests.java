@@ -1,0 +1,51 @@
+package io.jkubelet.core.util;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One request to the apiserver over the kubelet's client (its credentials, rate limit and User-Agent), for the calls
+ * fabric8's DSL makes in two requests or cannot carry: a delete with a UID precondition, a subresource patch without
+ * a read first. The answer comes back whatever its code; only a request that never got one throws.
+ */
+public final class ApiRequests {
+    /** A request that takes longer is abandoned; the caller's loop retries. */
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private ApiRequests() {
+    }
+
+    /**
+     * Sends {@code method path} (a path below the server URL, e.g. {@code /api/v1/nodes/n/status}) with a body.
+     *
+     * @throws KubernetesClientException when the apiserver cannot be reached or does not answer in time
+     */
+    public static HttpResponse<String> send(KubernetesClient client, String method, String path, String contentType,
+                                            String body) {
+        String base = client.getMasterUrl().toString().replaceAll("/+$", "");
+        HttpRequest request = client.getHttpClient().newHttpRequestBuilder().uri(base + path)
+                .method(method, contentType, body).header("Accept", "application/json").build();
+        try {
+            return client.getHttpClient().sendAsync(request, String.class).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KubernetesClientException("interrupted: " + method + " " + path, e);
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new KubernetesClientException(method + " " + path + ": " + cause, cause);
+        }
+    }
+
+    /** A path segment (a name or namespace) encoded for a URL. */
+    public static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}
