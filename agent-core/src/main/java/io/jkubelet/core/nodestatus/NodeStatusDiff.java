@@ -4,8 +4,10 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.jkubelet.core.config.PodCodec;
+import io.jkubelet.core.util.StatusJsonPatch;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import java.util.HashMap;
 import java.util.List;
@@ -70,23 +72,9 @@ public final class NodeStatusDiff {
      * to by fabric8's mock server.
      */
     public static String statusPatch(Node original, Node node) {
-        JsonNode before = PodCodec.mapper().valueToTree(original.getStatus() == null ? new NodeStatus() : original.getStatus());
-        JsonNode after = PodCodec.mapper().valueToTree(node.getStatus());
-        ArrayNode ops = PodCodec.mapper().createArrayNode();
-        if (original.getStatus() == null) {
-            ops.addObject().put("op", "add").put("path", "/status").set("value", after);
-            return PodCodec.mapper().writeValueAsString(ops);
-        }
-        for (var e : after.properties()) {
-            if (!e.getValue().equals(before.get(e.getKey()))) {
-                ops.addObject().put("op", "add").put("path", "/status/" + e.getKey()).set("value", e.getValue());
-            }
-        }
-        for (var e : before.properties()) {
-            if (!after.has(e.getKey())) {
-                ops.addObject().put("op", "remove").put("path", "/status/" + e.getKey());
-            }
-        }
+        JsonNode before = original.getStatus() == null ? null : PodCodec.mapper().valueToTree(original.getStatus());
+        ObjectNode after = PodCodec.mapper().valueToTree(node.getStatus());
+        ArrayNode ops = StatusJsonPatch.fieldOps(before, after, field -> true);
         return ops.isEmpty() ? null : PodCodec.mapper().writeValueAsString(ops);
     }
 
