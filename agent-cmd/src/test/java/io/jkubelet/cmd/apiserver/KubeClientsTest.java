@@ -5,17 +5,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -67,7 +64,7 @@ class KubeClientsTest {
 
     @Test
     void theRateLimiterLetsABurstThroughThenSpacesRequestsAtQps() {
-        MutableClock clock = new MutableClock();
+        FakeClock clock = new FakeClock();
         io.jkubelet.core.util.TokenBucket bucket = new io.jkubelet.core.util.TokenBucket(5, 2, clock);
 
         assertThat(bucket.reserve()).isZero();
@@ -75,28 +72,9 @@ class KubeClientsTest {
         assertThat(bucket.reserve()).as("the third waits 1/qps").isEqualTo(Duration.ofMillis(200));
         assertThat(bucket.reserve()).as("and the fourth behind it").isEqualTo(Duration.ofMillis(400));
 
-        clock.now = clock.now.plusSeconds(10);
+        clock.advance(Duration.ofSeconds(10));
         assertThat(bucket.reserve()).as("refilled, but never beyond the burst").isZero();
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(200));
-    }
-
-    private static final class MutableClock extends Clock {
-        Instant now = Instant.parse("2026-12-03T10:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
