@@ -53,7 +53,7 @@ class StreamingIT extends AgentTestBase {
 
         // exec: stdout and stderr apart, and the exit code in the v4 status.
         try (ChannelClient exec = connect("/exec" + pod + "/shell?" + command("sh", "-c", "echo out; echo err >&2; exit 3")
-                + "&stdout=1&stderr=1", "v4.channel.k8s.io")) {
+                + "&output=1&error=1", "v4.channel.k8s.io")) {
             Map<Integer, String> out = exec.readUntilClosed();
             assertThat(out.get(1)).isEqualTo("out\n");
             assertThat(out.get(2)).isEqualTo("err\n");
@@ -62,7 +62,7 @@ class StreamingIT extends AgentTestBase {
         }
 
         // exec with stdin: cat echoes, and ends when the v5 client closes stdin.
-        try (ChannelClient cat = connect("/exec" + pod + "/shell?command=cat&stdin=1&stdout=1&stderr=1", "v5.channel.k8s.io")) {
+        try (ChannelClient cat = connect("/exec" + pod + "/shell?command=cat&input=1&output=1&error=1", "v5.channel.k8s.io")) {
             cat.send(0, "line one\nline two\n");
             cat.send(255, new byte[] {0});
             Map<Integer, String> out = cat.readUntilClosed();
@@ -73,7 +73,7 @@ class StreamingIT extends AgentTestBase {
         // exec with a TTY: the process has a terminal, and the client's resize reaches it.
         try (ChannelClient tty = connect("/exec" + pod + "/shell?" + command("sh", "-c",
                 "[ -t 0 ] && echo is-a-tty; while [ \"$(stty size)\" != '43 132' ]; do sleep 0.1; done; echo resized")
-                + "&stdin=1&stdout=1&tty=1", "v4.channel.k8s.io")) {
+                + "&input=1&output=1&tty=1", "v4.channel.k8s.io")) {
             tty.send(4, "{\"Width\":132,\"Height\":43}");
             Map<Integer, String> out = tty.readUntilClosed();
             assertThat(out.get(1)).contains("is-a-tty\r\n", "resized\r\n");
@@ -81,7 +81,7 @@ class StreamingIT extends AgentTestBase {
         }
 
         // attach: the main process (sh reading commands from its stdin) runs what the client sends.
-        try (ChannelClient attach = connect("/attach" + pod + "/shell?stdin=1&stdout=1&stderr=1", "v4.channel.k8s.io")) {
+        try (ChannelClient attach = connect("/attach" + pod + "/shell?input=1&output=1&error=1", "v4.channel.k8s.io")) {
             assertThat(attach.next().channel()).as("the session is up").isEqualTo(1);
             attach.send(0, "echo attached-$((40 + 2))\n");
             StringBuilder seen = new StringBuilder();
@@ -111,7 +111,7 @@ class StreamingIT extends AgentTestBase {
         // The same exec over SPDY/3.1, as the apiserver and client-go's SPDY executor speak it.
         javax.net.ssl.SSLSocket tlsSocket = (javax.net.ssl.SSLSocket) tls().getSocketFactory().createSocket("127.0.0.1", agent.port);
         try (SpdyClient spdy = SpdyClient.connect(tlsSocket, "/exec" + pod + "/shell?" + command("sh", "-c",
-                "cat; echo err >&2; exit 3") + "&stdin=1&stdout=1&stderr=1", "v4.channel.k8s.io")) {
+                "cat; echo err >&2; exit 3") + "&input=1&output=1&error=1", "v4.channel.k8s.io")) {
             assertThat(spdy.head).startsWith("HTTP/1.1 101 ").contains("X-Stream-Protocol-Version: v4.channel.k8s.io");
             int error = spdy.open("error");
             int stdin = spdy.open("stdin");
@@ -126,12 +126,12 @@ class StreamingIT extends AgentTestBase {
 
         // Upstream's answers for what cannot be streamed.
         HttpResponse<String> noPod = https().send(HttpRequest.newBuilder(
-                URI.create("https://127.0.0.1:" + agent.port + "/exec/default/nope/shell?command=ls&stdout=1")).build(),
+                URI.create("https://127.0.0.1:" + agent.port + "/exec/default/nope/shell?command=ls&output=1")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(noPod.statusCode()).isEqualTo(404);
         assertThat(noPod.body()).isEqualTo("pod does not exist");
         HttpResponse<String> notUpgraded = https().send(HttpRequest.newBuilder(
-                URI.create("https://127.0.0.1:" + agent.port + "/exec" + pod + "/shell?command=ls&stdout=1")).build(),
+                URI.create("https://127.0.0.1:" + agent.port + "/exec" + pod + "/shell?command=ls&output=1")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(notUpgraded.statusCode()).isEqualTo(500);
         assertThat(notUpgraded.body()).isEqualTo("Upgrade request required\n");

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * getPortForward} answer them, served over WebSocket with Kubernetes' channel framing:
  *
  * <ul>
- *   <li>{@code GET|POST /exec/{podNamespace}/{podID}[/{uid}]/{containerName}?command=...&stdin=1&stdout=1&stderr=1&tty=1}
- *   <li>{@code GET|POST /attach/{podNamespace}/{podID}[/{uid}]/{containerName}?stdin=1&stdout=1&...}
+ *   <li>{@code GET|POST /exec/{podNamespace}/{podID}[/{uid}]/{containerName}?command=...&input=1&output=1&error=1&tty=1}
+ *   <li>{@code GET|POST /attach/{podNamespace}/{podID}[/{uid}]/{containerName}?input=1&output=1&...}
  *   <li>{@code GET|POST /portForward/{podNamespace}/{podID}[/{uid}]?port=80&port=8080}
  * </ul>
  *

@@ -38,7 +38,7 @@ class SpdyStreamingTest {
     @Test
     void execOverSpdyReportsOutputAndTheExitCode() throws Exception {
         try (SpdyClient client = SpdyClient.connect(server.port(),
-                "/exec/default/web/app?command=sh&command=-c&command=echo+out%3B+echo+err+%3E%262%3B+exit+3&stdout=1&stderr=1",
+                "/exec/default/web/app?command=sh&command=-c&command=echo+out%3B+echo+err+%3E%262%3B+exit+3&output=1&error=1",
                 "v4.channel.k8s.io", "v3.channel.k8s.io")) {
             assertThat(client.head).startsWith("HTTP/1.1 101 Switching Protocols\r\n")
                     .contains("\r\nUpgrade: SPDY/3.1\r\n", "\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n");
@@ -56,7 +56,7 @@ class SpdyStreamingTest {
 
     @Test
     void stdinEndsWithAFin() throws Exception {
-        try (SpdyClient client = SpdyClient.connect(server.port(), "/exec/default/web/app?command=cat&stdin=1&stdout=1",
+        try (SpdyClient client = SpdyClient.connect(server.port(), "/exec/default/web/app?command=cat&input=1&output=1",
                 "v5.channel.k8s.io")) {
             int error = client.open("error");
             int stdin = client.open("stdin");
@@ -92,7 +92,7 @@ class SpdyStreamingTest {
 
     @Test
     void versionsThatCannotBeNegotiatedAreRefused() throws Exception {
-        try (SpdyClient client = SpdyClient.connect(server.port(), "/exec/default/web/app?command=true&stdout=1",
+        try (SpdyClient client = SpdyClient.connect(server.port(), "/exec/default/web/app?command=true&output=1",
                 "v9.channel.k8s.io")) {
             assertThat(client.head).startsWith("HTTP/1.1 403 ")
                     .contains("\r\nX-Accepted-Stream-Protocol-Versions: v4.channel.k8s.io\r\n");
@@ -100,7 +100,7 @@ class SpdyStreamingTest {
                     + " [v9.channel.k8s.io], server accepts [v5.channel.k8s.io v4.channel.k8s.io v3.channel.k8s.io"
                     + " v2.channel.k8s.io]\n");
         }
-        try (SpdyClient client = SpdyClient.connect(server.port(), "/exec/default/web/app?command=true&stdout=1")) {
+        try (SpdyClient client = SpdyClient.connect(server.port(), "/exec/default/web/app?command=true&output=1")) {
             assertThat(client.head).startsWith("HTTP/1.1 400 ");
             assertThat(client.body()).isEqualTo("unable to upgrade: X-Stream-Protocol-Version is required\n");
         }

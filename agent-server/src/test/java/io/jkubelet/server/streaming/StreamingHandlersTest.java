@@ -62,7 +62,7 @@ class StreamingHandlersTest {
     @Test
     void execReportsStdoutStderrAndTheExitCodeAsAV4Status() throws Exception {
         start();
-        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?" + CMD + "&stdout=1&stderr=1"),
+        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?" + CMD + "&output=1&error=1"),
                 "v4.channel.k8s.io")) {
             assertThat(client.subprotocol).isEqualTo("v4.channel.k8s.io");
             ChannelClient.Message first = client.next();
@@ -82,7 +82,7 @@ class StreamingHandlersTest {
     @Test
     void execThatSucceedsReportsSuccess() throws Exception {
         start();
-        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/uid-1/app?command=true&stdout=1"),
+        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/uid-1/app?command=true&output=1"),
                 "v4.channel.k8s.io")) {
             assertThat(client.readUntilClosed().get(3)).isEqualTo("{\"metadata\":{},\"status\":\"Success\"}");
         }
@@ -91,7 +91,7 @@ class StreamingHandlersTest {
     @Test
     void v5ClientClosesStdinAndCatEnds() throws Exception {
         start();
-        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?command=cat&stdin=1&stdout=1&stderr=1"),
+        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?command=cat&input=1&output=1&error=1"),
                 "v4.channel.k8s.io", "v5.channel.k8s.io")) {
             assertThat(client.subprotocol).as("v5 wins when offered, as with the kubelet").isEqualTo("v5.channel.k8s.io");
             client.send(0, "hello\n");
@@ -109,7 +109,7 @@ class StreamingHandlersTest {
     void largeOutputArrivesWhole() throws Exception {
         start();
         try (ChannelClient client = ChannelClient.connect(
-                ws("/exec/default/web/app?command=head&command=-c&command=4194304&command=/dev/zero&stdout=1"), "v4.channel.k8s.io")) {
+                ws("/exec/default/web/app?command=head&command=-c&command=4194304&command=/dev/zero&output=1"), "v4.channel.k8s.io")) {
             Map<Integer, String> received = client.readUntilClosed();
 
             assertThat(received.get(1)).hasSize(4 << 20);
@@ -121,7 +121,7 @@ class StreamingHandlersTest {
     void ttyExecReceivesResizeEvents() throws Exception {
         start();
         try (ChannelClient client = ChannelClient.connect(
-                ws("/exec/default/web/app?command=stty&command=size&stdin=1&stdout=1&stderr=1&tty=1"), "v4.channel.k8s.io")) {
+                ws("/exec/default/web/app?command=stty&command=size&input=1&output=1&error=1&tty=1"), "v4.channel.k8s.io")) {
             client.send(4, "{\"Width\":132,\"Height\":43}");
 
             Map<Integer, String> received = client.readUntilClosed();
@@ -134,7 +134,7 @@ class StreamingHandlersTest {
     @Test
     void base64SubprotocolEncodesEveryMessage() throws Exception {
         start();
-        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?" + CMD + "&stdout=1&stderr=1"),
+        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?" + CMD + "&output=1&error=1"),
                 "v4.base64.channel.k8s.io")) {
             Map<Integer, String> received = client.readUntilClosed();
 
@@ -147,11 +147,11 @@ class StreamingHandlersTest {
     @Test
     void preV4ProtocolReportsOnlyTheFailureMessage() throws Exception {
         start();
-        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?" + CMD + "&stdout=1"), "channel.k8s.io")) {
+        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?" + CMD + "&output=1"), "channel.k8s.io")) {
             assertThat(client.readUntilClosed().get(3)).isEqualTo(
                     "command terminated with non-zero exit code: error executing command [sh -c echo out; echo err >&2; exit 3], exit code 3");
         }
-        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?command=true&stdout=1"), "channel.k8s.io")) {
+        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?command=true&output=1"), "channel.k8s.io")) {
             assertThat(client.readUntilClosed()).as("success is silent before v4").doesNotContainKey(3);
         }
     }
@@ -159,7 +159,7 @@ class StreamingHandlersTest {
     @Test
     void execOfAMissingProgramReportsAnInternalError() throws Exception {
         start();
-        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?command=nope&stdout=1"), "v4.channel.k8s.io")) {
+        try (ChannelClient client = ChannelClient.connect(ws("/exec/default/web/app?command=nope&output=1"), "v4.channel.k8s.io")) {
             assertThat(client.readUntilClosed().get(3)).isEqualTo("{\"metadata\":{},\"status\":\"Failure\",\"message\":"
                     + "\"Internal error occurred: error executing command in container: exec: \\\"nope\\\": executable file not found"
                     + " in $PATH\",\"reason\":\"InternalError\",\"details\":{\"causes\":[{\"message\":\"error executing command in"
@@ -170,7 +170,7 @@ class StreamingHandlersTest {
     @Test
     void attachEchoesAndEndsWhenTheClientLeaves() throws Exception {
         start();
-        ChannelClient client = ChannelClient.connect(ws("/attach/default/web/app?stdin=1&stdout=1"), "v4.channel.k8s.io");
+        ChannelClient client = ChannelClient.connect(ws("/attach/default/web/app?input=1&output=1"), "v4.channel.k8s.io");
         assertThat(client.next().channel()).isEqualTo(1);
         client.send(0, "ping");
         ChannelClient.Message echo = client.next();
@@ -216,11 +216,11 @@ class StreamingHandlersTest {
         start();
         assertThat(raw("GET", "/exec/default/web/app?command=ls", true))
                 .startsWith("HTTP/1.1 400 ").endsWith("\r\n\r\nyou must specify at least 1 of stdin, stdout, stderr");
-        assertThat(raw("GET", "/exec/default/nope/app?command=ls&stdout=1", true))
+        assertThat(raw("GET", "/exec/default/nope/app?command=ls&output=1", true))
                 .startsWith("HTTP/1.1 404 ").endsWith("\r\n\r\npod does not exist");
-        assertThat(raw("GET", "/exec/default/web/other?command=ls&stdout=1", true))
+        assertThat(raw("GET", "/exec/default/web/other?command=ls&output=1", true))
                 .startsWith("HTTP/1.1 500 ").endsWith("\r\n\r\ncontainer not found (\"other\")");
-        assertThat(raw("POST", "/attach/default/web/app?stdout=1", false))
+        assertThat(raw("POST", "/attach/default/web/app?output=1", false))
                 .startsWith("HTTP/1.1 500 ").endsWith("\r\n\r\nUpgrade request required\n");
         assertThat(raw("GET", "/portForward/default/web", true))
                 .startsWith("HTTP/1.1 400 ").endsWith("\r\n\r\nquery parameter \"port\" is required");
@@ -228,24 +228,24 @@ class StreamingHandlersTest {
                 .endsWith("\r\n\r\nunable to parse \"http\" as a port: strconv.ParseUint: parsing \"http\": invalid syntax");
         assertThat(raw("GET", "/portForward/default/web/uid-2?port=80", true))
                 .startsWith("HTTP/1.1 404 ").endsWith("\r\n\r\npod not found");
-        assertThat(raw("GET", "/exec/default/web/app?command=ls&stdout=1", true, "Sec-WebSocket-Protocol: v9.channel.k8s.io"))
+        assertThat(raw("GET", "/exec/default/web/app?command=ls&output=1", true, "Sec-WebSocket-Protocol: v9.channel.k8s.io"))
                 .as("no supported subprotocol").startsWith("HTTP/1.1 403 ");
-        assertThat(raw("PUT", "/exec/default/web/app?command=ls&stdout=1", true)).startsWith("HTTP/1.1 405 ");
+        assertThat(raw("PUT", "/exec/default/web/app?command=ls&output=1", true)).startsWith("HTTP/1.1 405 ");
     }
 
     @Test
     void sessionsOverTheCapAreRefusedWith429() throws Exception {
         start(new StreamingSessions(1, Duration.ZERO));
-        try (ChannelClient first = ChannelClient.connect(ws("/attach/default/web/app?stdin=1&stdout=1"), "v4.channel.k8s.io")) {
+        try (ChannelClient first = ChannelClient.connect(ws("/attach/default/web/app?input=1&output=1"), "v4.channel.k8s.io")) {
             assertThat(first.next().channel()).isEqualTo(1);
 
-            String second = raw("GET", "/attach/default/web/app?stdin=1&stdout=1", true);
+            String second = raw("GET", "/attach/default/web/app?input=1&output=1", true);
 
             assertThat(second).startsWith("HTTP/1.1 429 ").contains("\r\nRetry-After: 60\r\n")
                     .endsWith("maximum number of in-flight requests exceeded");
         }
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(sessions.open()).isZero());
-        try (ChannelClient again = ChannelClient.connect(ws("/exec/default/web/app?command=true&stdout=1"), "v4.channel.k8s.io")) {
+        try (ChannelClient again = ChannelClient.connect(ws("/exec/default/web/app?command=true&output=1"), "v4.channel.k8s.io")) {
             assertThat(again.readUntilClosed().get(3)).as("a place is free again").contains("Success");
         }
     }
@@ -253,7 +253,7 @@ class StreamingHandlersTest {
     @Test
     void anIdleSessionIsClosed() throws Exception {
         start(new StreamingSessions(4, Duration.ofMillis(300)));
-        try (ChannelClient client = ChannelClient.connect(ws("/attach/default/web/app?stdin=1&stdout=1"), "v4.channel.k8s.io")) {
+        try (ChannelClient client = ChannelClient.connect(ws("/attach/default/web/app?input=1&output=1"), "v4.channel.k8s.io")) {
             assertThat(client.next().channel()).isEqualTo(1);
 
             assertThat(client.next()).as("closed for idleness").isNull();
@@ -264,7 +264,7 @@ class StreamingHandlersTest {
     @Test
     void closingTheServerEndsOpenSessionsAtOnce() throws Exception {
         start();
-        ChannelClient client = ChannelClient.connect(ws("/attach/default/web/app?stdin=1&stdout=1"), "v4.channel.k8s.io");
+        ChannelClient client = ChannelClient.connect(ws("/attach/default/web/app?input=1&output=1"), "v4.channel.k8s.io");
         assertThat(client.next().channel()).isEqualTo(1);
 
         server.close();

@@ -24,17 +24,19 @@ class StreamingOptionsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "stdin=1&stdout=1&stderr=1        | true  | true  | true  | false",
-            "stdout=1&stderr=1&tty=1          | false | true  | false | true",
-            "stdin=1                          | true  | false | false | false",
-            "stdout=1&stdout=0                | false | true  | false | false",
+            "input=1&output=1&error=1        | true  | true  | true  | false",
+            "output=1&error=1&tty=1          | false | true  | false | true",
+            "input=1                          | true  | false | false | false",
+            "output=1&output=0                | false | true  | false | false",
     })
     void streamsAreOnOnlyWhenTheirValueIs1(String query, boolean stdin, boolean stdout, boolean stderr, boolean tty) {
         assertThat(RemoteCommandOptions.parse(request(query))).isEqualTo(new RemoteCommandOptions(stdin, stdout, stderr, tty));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"command=ls", "stdout=true&stderr=true", "stderr=1&tty=1", "stdin=0&stdout=yes"})
+    @CsvSource(delimiter = '|', value = {"command=ls", "output=true&error=true",
+            // the kubectl flag names are not the API's: the apiserver sends input/output/error
+            "stdin=1&stdout=1&stderr=1", "error=1&tty=1", "input=0&output=yes"})
     void noStreamIsRefusedWithUpstreamsText(String query) {
         assertThatThrownBy(() -> RemoteCommandOptions.parse(request(query)))
                 .hasMessage("you must specify at least 1 of stdin, stdout, stderr");
