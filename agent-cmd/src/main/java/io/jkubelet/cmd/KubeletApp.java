@@ -161,9 +161,8 @@ final class KubeletApp implements AutoCloseable {
                 recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message), clock);
         // Sources register with PodConfig now, so that housekeeping waits for all of them from the start.
         List<Runnable> sourceStarts = createSources(config, nodeName, podConfig, kubeClient);
-        Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        kubelet.setSourcesReady(() -> podConfig.seenAllSources(seen));
-        Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet, seen));
+        kubelet.setSourcesReady(() -> podConfig.seenAllSources(kubelet.seenSources()));
+        Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet));
         closeables.add(dispatcher::interrupt);
         kubelet.run();
         // Stats are collected on their own period and served from memory (cAdvisor's housekeeping, upstream).
@@ -245,7 +244,7 @@ final class KubeletApp implements AutoCloseable {
     }
 
     /** Hands every merged update to the kubelet, as {@code syncLoopIteration}'s configCh case does. */
-    private static void dispatch(PodConfig podConfig, Kubelet kubelet, Set<String> seen) {
+    private static void dispatch(PodConfig podConfig, Kubelet kubelet) {
         while (!Thread.currentThread().isInterrupted()) {
             PodUpdate u;
             try {
@@ -254,15 +253,7 @@ final class KubeletApp implements AutoCloseable {
                 return;
             }
             log.debug("SyncLoop {}", u);
-            switch (u.op()) {
-                case ADD -> kubelet.handlePodAdditions(u.pods());
-                case UPDATE -> kubelet.handlePodUpdates(u.pods());
-                case REMOVE -> kubelet.handlePodRemoves(u.pods());
-                case DELETE -> kubelet.handlePodDeletes(u.pods());
-                case RECONCILE -> kubelet.handlePodReconcile(u.pods());
-                case SET -> log.error("Kubelet does not support snapshot update");
-            }
-            seen.add(u.source());
+            kubelet.handlePodUpdate(u);
         }
     }
 

@@ -107,6 +107,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final ExecutorService workerExecutor = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timers = DaemonThreads.scheduler("kubelet-timers");
     private volatile BooleanSupplier sourcesReady = () -> true;
+    private final Set<String> seenSources = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The apiserver side, when the node has one: mirror pods of static pods and status writes. */
     private final Optional<MirrorClient> mirrorClient;
     private final Optional<ApiStatusSync> apiStatusSync;
@@ -201,13 +202,46 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         apiStatusSync.ifPresent(ApiStatusSync::start);
         timers.scheduleWithFixedDelay(() -> syncLoop.submit(this::syncDuePods),
                 SYNC_TICK.toMillis(), SYNC_TICK.toMillis(), TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(() -> syncLoop.submit(this::housekeeping),
+        timers.scheduleWithFixedDelay(this::requestHousekeeping,
                 HOUSEKEEPING_PERIOD.toMillis(), HOUSEKEEPING_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::garbageCollectContainers,
                 settings.containerGcPeriod().toMillis(), settings.containerGcPeriod().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     // ---- pod updates from the sources (called on any thread; handled on the loop) ----
+
+    /**
+     * One update from the pod config ({@code syncLoopIteration}'s config case). Its source counts as seen only once
+     * the update has reached the pod manager, on the loop: a housekeeping pass queued before it must not find the
+     * runtime's pods of a source whose pods are still on their way and kill them as unwanted (a restarted agent
+     * did that to every apiserver pod).
+     */
+    public void handlePodUpdate(io.jkubelet.core.config.PodUpdate update) {
+        switch (update.op()) {
+            case ADD -> handlePodAdditions(update.pods());
+            case UPDATE -> handlePodUpdates(update.pods());
+            case REMOVE -> handlePodRemoves(update.pods());
+            case DELETE -> handlePodDeletes(update.pods());
+            case RECONCILE -> handlePodReconcile(update.pods());
+            case SET -> log.error("Kubelet does not support snapshot update");
+        }
+        syncLoop.submit(() -> seenSources.add(update.source()));
+    }
+
+    /** The sources whose updates have reached the pod manager at least once. */
+    public Set<String> seenSources() {
+        return java.util.Collections.unmodifiableSet(seenSources);
+    }
+
+    /** Runs {@code action} on the sync loop after what is queued there (tests order work around the loop with it). */
+    void runOnSyncLoop(Runnable action) {
+        syncLoop.submit(action);
+    }
+
+    /** Queues one housekeeping pass, as its timer does. */
+    void requestHousekeeping() {
+        syncLoop.submit(this::housekeeping);
+    }
 
     public void handlePodAdditions(List<Pod> pods) {
         syncLoop.submit(() -> {

@@ -243,4 +243,36 @@ class KubeletTest {
         assertThat(containers(ContainerState.CONTAINER_RUNNING)).extracting(c -> c.id()).containsExactly(id);
         assertThat(runtime.calls()).doesNotContain("createContainer", "runPodSandbox", "stopContainer");
     }
+
+    @Test
+    void housekeepingQueuedBeforeARestartedSourceDeliversKillsNothingOfIt() throws Exception {
+        Pod pod = pod("keep", sleeper("a"));
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        kubelet.close();
+        runtime.clearCalls();
+        start();
+        kubelet.setSourcesReady(() -> kubelet.seenSources().contains("api"));
+        // The loop is busy while a housekeeping pass queues, then the source's first update.
+        java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
+        kubelet.handlePodUpdate(new io.jkubelet.core.config.PodUpdate(List.of(), io.jkubelet.core.config.PodOperation.RECONCILE, "file"));
+        kubelet.runOnSyncLoop(() -> {
+            try {
+                busy.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        kubelet.requestHousekeeping();
+        kubelet.handlePodUpdate(new io.jkubelet.core.config.PodUpdate(List.of(pod), io.jkubelet.core.config.PodOperation.ADD, "api"));
+        busy.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("keep").map(p -> p.getStatus() != null
+                && "Running".equals(p.getStatus().getPhase())).orElse(false));
+        kubelet.requestHousekeeping();
+        java.util.concurrent.CountDownLatch housekept = new java.util.concurrent.CountDownLatch(1);
+        kubelet.runOnSyncLoop(housekept::countDown);
+        assertThat(housekept.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(runtime.calls()).doesNotContain("stopContainer", "stopPodSandbox");
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).hasSize(1);
+    }
 }
