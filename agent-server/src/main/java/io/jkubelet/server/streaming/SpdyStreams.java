@@ -63,7 +63,7 @@ final class SpdyStreams extends ChannelInboundHandlerAdapter {
                     ChannelInput input = readable.test(type) ? new ChannelInput(channel) : null;
                     Stream stream = new Stream(syn.streamId(), type, header(syn, "port"), header(syn, "requestid"), input);
                     streams.put(stream.id(), stream);
-                    ctx.writeAndFlush(new DefaultSpdySynReplyFrame(syn.streamId()));
+                    ctx.writeAndFlush(reply(stream));
                     if (syn.isLast() && input != null) {
                         input.finish();
                     }
@@ -90,6 +90,17 @@ final class SpdyStreams extends ChannelInboundHandlerAdapter {
         } finally {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /**
+     * The reply that opens a stream for the client. It carries the stream's type back: Go's SPDY framer (every
+     * Kubernetes client) cannot read a header block of no bytes, which is what Netty encodes for no headers, and
+     * drops the connection ("lost connection to pod"); Go itself encodes an empty set as a count of 0.
+     */
+    private static DefaultSpdySynReplyFrame reply(Stream stream) {
+        DefaultSpdySynReplyFrame reply = new DefaultSpdySynReplyFrame(stream.id());
+        reply.headers().set("streamtype", stream.type());
+        return reply;
     }
 
     private static String header(SpdySynStreamFrame syn, String name) {

@@ -36,6 +36,8 @@ public final class SpdyClient implements AutoCloseable {
     private final EmbeddedChannel codec = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1));
     private final LinkedBlockingQueue<Object> frames = new LinkedBlockingQueue<>();
     public final String head;
+    /** The streamtype header of each stream's SYN_REPLY, by stream id (null when the reply had none). */
+    public final Map<Integer, String> replies = new java.util.concurrent.ConcurrentHashMap<>();
     private int nextId = 1;
 
     private SpdyClient(Socket socket, String target, String... versions) throws IOException {
@@ -85,6 +87,9 @@ public final class SpdyClient implements AutoCloseable {
                 synchronized (codec) {
                     codec.writeInbound(Unpooled.copiedBuffer(buf, 0, n));
                     for (Object f; (f = codec.readInbound()) != null; ) {
+                        if (f instanceof io.netty.handler.codec.spdy.SpdySynReplyFrame reply) {
+                            replies.put(reply.streamId(), reply.headers().getAsString("streamtype"));
+                        }
                         frames.add(f);
                     }
                 }
