@@ -1,0 +1,140 @@
+package io.jkubelet.cmd.e2e;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.cmd.e2e.apiserver.Kubectl;
+import io.jkubelet.cmd.e2e.cluster.ControlPlane;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One jkubelet joined to the real control plane ({@link ControlPlane#shared()}) for a test class, with the
+ * node's own identity (system:node:NAME), its serving port behind webhook authentication and authorization as
+ * a cluster runs it, and the operator's kubectl (cluster-admin). Each test makes pods of its own names.
+ */
+@Tag("docker")
+@Tag("control-plane")
+abstract class RealClusterBase {
+    static final String IMAGE = AgentTestBase.IMAGE;
+
+    static ControlPlane cluster;
+    static Kubectl kubectl;
+    static KubernetesClient client;
+    static Agent agent;
+    static Path dir;
+
+    @BeforeAll
+    static void joinTheCluster() throws Exception {
+        cluster = ControlPlane.shared();
+        kubectl = cluster.kubectl();
+        client = cluster.adminClient();
+        dir = Files.createTempDirectory("jk-cluster-node");
+        String node = "node-" + UUID.randomUUID().toString().substring(0, 8);
+        agent = Agent.clusterNode(dir, node, cluster.nodeKubeconfig(node),
+                "--node-ip", "127.0.0.1", "--node-status-update-frequency", "2s",
+                "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
+                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                org.assertj.core.api.Assertions.assertThat(kubectl.run("get", "node", agent.nodeName).out())
+                        .containsPattern(agent.nodeName + "\\s+Ready\\s"));
+    }
+
+    @AfterAll
+    static void leaveTheCluster() throws Exception {
+        if (agent != null) {
+            agent.stop();
+            Docker.removeAll(agent.nodeName);
+            unmountUnder(dir);
+            if (System.getenv("JK_E2E_SHOW_LOGS") != null) {
+                System.out.println(agent.logText());
+            }
+            kubectl.run("delete", "node", agent.nodeName, "--wait=false");
+            ControlPlane.deleteTree(dir);
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    /** Secret and projected volumes are tmpfs mounts a stopped agent leaves; they go before the directory. */
+    static void unmountUnder(Path root) throws IOException, InterruptedException {
+        List<String> mounts = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            String[] f = line.split(" ");
+            if (f.length > 4 && f[4].startsWith(root.toString())) {
+                mounts.add(f[4]);
+            }
+        }
+        for (String m : mounts.reversed()) {
+            new ProcessBuilder("umount", m).inheritIO().start().waitFor();
+        }
+    }
+
+    /** {@code kubectl create -f -} of a pod; {@code spec} is the YAML under {@code spec:}, indented by two. */
+    static void createPod(String name, String spec) {
+        kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: %s, namespace: default}
+                spec:
+                %s""".formatted(name, spec), "create", "-f", "-").ok();
+    }
+
+    /** A pod bound to this node with one container {@code app} running {@code script} in sh. */
+    static void createShellPod(String name, String script) {
+        createPod(name, """
+                  nodeName: %s
+                  terminationGracePeriodSeconds: 5
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sh", "-c", %s]
+                """.formatted(agent.nodeName, IMAGE, quote(script)));
+    }
+
+    static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    static Pod pod(String name) {
+        return client.pods().inNamespace("default").withName(name).get();
+    }
+
+    static String phase(String name) {
+        Pod p = pod(name);
+        return p == null || p.getStatus() == null ? null : p.getStatus().getPhase();
+    }
+
+    static boolean running(String name) {
+        Pod p = pod(name);
+        return p != null && p.getStatus() != null && "Running".equals(p.getStatus().getPhase())
+                && p.getStatus().getPodIP() != null && !p.getStatus().getPodIP().isEmpty();
+    }
+
+    static void awaitRunning(String name) {
+        await("pod " + name + " Running in the apiserver").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                .until(() -> running(name));
+    }
+
+    static void awaitPhase(String name, String phase) {
+        await("pod " + name + " " + phase + " in the apiserver").atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500)).until(() -> phase.equals(phase(name)));
+    }
+
+    /** The output of {@code kubectl exec NAME -- sh -c SCRIPT}. */
+    static String exec(String name, String script) {
+        return kubectl.run("exec", name, "--", "sh", "-c", script).ok().out();
+    }
+}
