@@ -154,7 +154,7 @@ final class KubeletApp implements AutoCloseable {
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, kubeClient),
                 pod -> QosClass.of(pod).value(),
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity),
-                io.jkubelet.cmd.apiserver.PodObjectsWiring.create(kubeClient, clock));
+                io.jkubelet.cmd.apiserver.PodObjectsWiring.create(kubeClient, clock, closeables));
         closeables.add(kubelet);
 
         PodConfig podConfig = new PodConfig((pod, reason, message) ->

@@ -8,14 +8,19 @@ import java.time.Clock;
 import java.util.Optional;
 
 /**
- * Where pods' ConfigMaps, Secrets and service account tokens come from: the apiserver when the node has a
+ * Where pods' ConfigMaps, Secrets, service account tokens and Services come from: the apiserver when the node has a
  * {@code --kubeconfig}, else nothing (configMap and secret volumes and env references fail with a message saying
  * the node has no apiserver).
  */
 public final class PodObjectsWiring {
     private PodObjectsWiring() {}
 
-    public static PodObjects create(Optional<KubernetesClient> kubeClient, Clock clock) {
-        return kubeClient.map(c -> ApiObjectManagers.podObjects(c, clock)).orElseGet(PodObjects::standalone);
+    /** @param closeables gets the Service informer, to be closed with the agent */
+    public static PodObjects create(Optional<KubernetesClient> kubeClient, Clock clock, java.util.List<AutoCloseable> closeables) {
+        return kubeClient.map(c -> {
+            io.jkubelet.core.objects.ServiceInformer services = new io.jkubelet.core.objects.ServiceInformer(c);
+            closeables.add(services);
+            return ApiObjectManagers.podObjects(c, clock, services);
+        }).orElseGet(PodObjects::standalone);
     }
 }

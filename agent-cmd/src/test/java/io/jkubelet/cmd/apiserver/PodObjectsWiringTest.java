@@ -21,7 +21,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PodObjectsWiringTest {
     @Test
     void aStandaloneNodeSaysItHasNoApiserver() {
-        PodObjects objects = PodObjectsWiring.create(Optional.empty(), Clock.systemUTC());
+        PodObjects objects = PodObjectsWiring.create(Optional.empty(), Clock.systemUTC(), new java.util.ArrayList<>());
+        assertThat(objects.services().hasSynced()).isTrue();
+        assertThat(objects.services().list()).isEmpty();
         assertThat(objects.fromApiserver()).isFalse();
         assertThatThrownBy(() -> objects.configMaps().getConfigMap("prod", "settings"))
                 .hasMessage("couldn't get configMap prod/settings, no kubeClient defined");
@@ -35,8 +37,19 @@ class PodObjectsWiringTest {
         try (KubernetesClient client = server.createClient()) {
             client.configMaps().inNamespace("prod").resource(new ConfigMapBuilder().withNewMetadata().withName("settings")
                     .endMetadata().withData(Map.of("mode", "fast")).build()).create();
-            PodObjects objects = PodObjectsWiring.create(Optional.of(client), Clock.systemUTC());
+            client.services().inNamespace("prod").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder().withNewMetadata()
+                    .withName("db").endMetadata().withNewSpec().withClusterIP("10.0.0.9").addNewPort().withPort(5432).endPort()
+                    .endSpec().build()).create();
+            java.util.List<AutoCloseable> closeables = new java.util.ArrayList<>();
+            PodObjects objects = PodObjectsWiring.create(Optional.of(client), Clock.systemUTC(), closeables);
             assertThat(objects.fromApiserver()).isTrue();
+            // The Services of every namespace, listed once the informer has synced; it closes with the agent.
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> objects.services().hasSynced());
+            assertThat(objects.services().list()).extracting(s -> s.getMetadata().getName()).containsExactly("db");
+            assertThat(closeables).hasSize(1);
+            for (AutoCloseable c : closeables) {
+                c.close();
+            }
             assertThat(objects.configMaps().getConfigMap("prod", "settings").getData()).containsEntry("mode", "fast");
             assertThatThrownBy(() -> objects.secrets().getSecret("prod", "absent"))
                     .isInstanceOfSatisfying(ObjectException.class, e -> assertThat(e.notFound()).isTrue())

@@ -55,6 +55,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import io.jkubelet.core.lifecycle.ActiveDeadline;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -107,6 +108,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private final ExecutorService workerExecutor = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timers = DaemonThreads.scheduler("kubelet-timers");
     private volatile BooleanSupplier sourcesReady = () -> true;
+    private final ActiveDeadline activeDeadline;
     private final Set<String> seenSources = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The apiserver side, when the node has one: mirror pods of static pods and status writes. */
     private final Optional<MirrorClient> mirrorClient;
@@ -132,8 +134,9 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         this.deps = deps;
         this.dirs = new PodDirs(settings.rootDir());
         this.volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, settings.node().nodeName(),
-                settings.node()::hostIps, deps.clock()));
+                settings.node()::hostIps, this::allocatable, deps.clock()));
         this.statusManager = new StatusManager(deps.clock());
+        this.activeDeadline = new ActiveDeadline(deps.clock());
         this.kubeletMetrics = new KubeletMetrics(settings.node().nodeName());
         // Every runtime call the kubelet makes is counted and timed (upstream's instrumented services).
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), kubeletMetrics);
@@ -145,7 +148,7 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.serializeImagePulls(),
                 pod -> objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY);
         this.runtimeManager = new RuntimeManager(runtime, imageManager,
-                new ContainerConfigFactory(settings.node(), oomPolicy, objects, deps.recorder()), volumes, dirs, settings.node(), deps.recorder(),
+                new ContainerConfigFactory(settings.node(), oomPolicy, objects, deps.recorder(), this::allocatable), volumes, dirs, settings.node(), deps.recorder(),
                 deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
         this.podWorkers = new PodWorkers(this, deps.clock(), settings.syncFrequency(), BACK_OFF_PERIOD, workerExecutor);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
@@ -184,6 +187,12 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
             Node n = node.get();
             return n != null ? n : machineNode;
         };
+    }
+
+    /** The node's allocatable as registered (the machine's before that): downward API limits default to it. */
+    private Map<String, io.fabric8.kubernetes.api.model.Quantity> allocatable() {
+        Node n = node.get();
+        return n.getStatus() == null || n.getStatus().getAllocatable() == null ? Map.of() : n.getStatus().getAllocatable();
     }
 
     /** Housekeeping waits until every source has delivered its pods once, so nothing is killed too early. */
@@ -439,6 +448,11 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
         if (result.failed() && retryAfter == null) {
             retryAfter = BACK_OFF_PERIOD;
         }
+        // A pod with a deadline is synced again as it passes (upstream's ShouldSync), not at the next resync.
+        Optional<Duration> deadline = activeDeadline.remaining(pod, apiStatus).map(d -> d.plusMillis(100));
+        if (deadline.isPresent() && (retryAfter == null || deadline.get().compareTo(retryAfter) < 0)) {
+            retryAfter = deadline.get();
+        }
         return new PodWorkers.SyncOutcome(false, retryAfter);
     }
 
@@ -502,7 +516,17 @@ public final class Kubelet implements PodWorkers.SyncHandler, AutoCloseable {
     private PodStatus generateStatus(Pod pod, io.jkubelet.core.container.PodStatus podStatus, boolean terminal) {
         PodStatus old = statusManager.getPodStatus(pod.getMetadata().getUid())
                 .orElse(pod.getStatus() == null ? new PodStatus() : pod.getStatus());
-        return statusGenerator.generate(pod, podStatus, old, terminal, settings.node().hostIps(), ConfigAnnotations.isStaticPod(pod));
+        PodStatus s = statusGenerator.generate(pod, podStatus, old, terminal, settings.node().hostIps(), ConfigAnnotations.isStaticPod(pod));
+        if (activeDeadline.exceeded(pod, s)) {
+            // Upstream's eviction by a pod sync handler: the pod fails, and syncing it kills its containers.
+            if (!ActiveDeadline.REASON.equals(old.getReason())) {
+                deps.recorder().event(References.pod(pod), EventRecorder.NORMAL, ActiveDeadline.REASON, ActiveDeadline.MESSAGE);
+            }
+            s.setPhase(PodPhases.FAILED);
+            s.setReason(ActiveDeadline.REASON);
+            s.setMessage(ActiveDeadline.MESSAGE);
+        }
+        return s;
     }
 
     // ---- housekeeping and garbage collection ----

@@ -57,19 +57,25 @@ public final class ContainerConfigFactory {
     private final NodeContext node;
     private final OomScorePolicy oomPolicy;
     private final EnvRefs envRefs;
+    private final io.jkubelet.core.objects.ServiceLister services;
+    private final java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
-        this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { });
+        this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
     }
 
     /**
      * @param objects the ConfigMaps and Secrets of {@code envFrom} and {@code valueFrom} references
      * @param recorder gets the {@code InvalidEnvironmentVariableNames} events of {@code envFrom}
+     * @param allocatable the node's allocatable, which {@code resourceFieldRef} limits a container does not set default to
      */
-    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder) {
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
+            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable) {
         this.node = node;
         this.oomPolicy = oomPolicy;
         this.envRefs = new EnvRefs(objects, recorder);
+        this.services = objects.services();
+        this.allocatable = allocatable;
     }
 
     /** The pod's log directory: {@code <podLogsDir>/<namespace>_<name>_<uid>}. */
@@ -280,16 +286,23 @@ public final class ContainerConfigFactory {
         return mounts;
     }
 
-    /** Env in kubelet's order: each value expanded against the ones before it (upstream {@code makeEnvironmentVariables}). */
+    /**
+     * Env in kubelet's order (upstream {@code makeEnvironmentVariables}): {@code envFrom}, then {@code env}, each value
+     * expanded against the variables before it and the service variables; then the service variables the container
+     * does not set itself.
+     */
     List<KeyValue> envs(Pod pod, Container c, String podIp) throws ConfigException {
-        List<KeyValue> out = new ArrayList<>();
+        Boolean links = pod.getSpec().getEnableServiceLinks();
+        Map<String, String> serviceEnv = ServiceEnv.forPod(services, pod.getMetadata().getNamespace(), links == null || links);
         Map<String, String> tmp = new LinkedHashMap<>();
         envRefs.envFrom(pod, c, tmp);
         if (c.getEnv() != null) {
             for (EnvVar e : c.getEnv()) {
                 String value;
                 if (e.getValueFrom() == null) {
-                    value = Expansion.expand(e.getValue() == null ? "" : e.getValue(), tmp);
+                    Map<String, String> visible = new HashMap<>(serviceEnv);
+                    visible.putAll(tmp);
+                    value = Expansion.expand(e.getValue() == null ? "" : e.getValue(), visible);
                 } else {
                     value = valueFrom(pod, c, e, podIp);
                 }
@@ -298,7 +311,13 @@ public final class ContainerConfigFactory {
                 }
             }
         }
+        List<KeyValue> out = new ArrayList<>();
         tmp.forEach((k, v) -> out.add(new KeyValue(k, v)));
+        serviceEnv.forEach((k, v) -> {
+            if (!tmp.containsKey(k)) {
+                out.add(new KeyValue(k, v));
+            }
+        });
         return out;
     }
 
@@ -359,28 +378,12 @@ public final class ContainerConfigFactory {
         return sb.toString().stripTrailing();
     }
 
-    private static String resourceFieldRef(Container c, ResourceFieldSelector sel) throws ConfigException {
-        String res = sel.getResource();
-        BigDecimal divisor = sel.getDivisor() == null ? BigDecimal.ONE
-                : io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(sel.getDivisor());
-        if (divisor.signum() == 0) {
-            divisor = BigDecimal.ONE;
+    private String resourceFieldRef(Container c, ResourceFieldSelector sel) throws ConfigException {
+        try {
+            return io.jkubelet.core.volume.DownwardApi.containerResourceValue(c, sel, allocatable.get());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
-        var q = switch (res) {
-            case "limits.cpu" -> Resources.limit(c, "cpu");
-            case "limits.memory" -> Resources.limit(c, "memory");
-            case "limits.ephemeral-storage" -> Resources.limit(c, "ephemeral-storage");
-            case "requests.cpu" -> Resources.request(c, "cpu");
-            case "requests.memory" -> Resources.request(c, "memory");
-            case "requests.ephemeral-storage" -> Resources.request(c, "ephemeral-storage");
-            default -> throw new ConfigException("unsupported container resource \"" + res + "\"");
-        };
-        if (q == null) {
-            // Limits default to the node's allocatable; without it known here, report 0 rather than guess.
-            return "0";
-        }
-        BigDecimal v = io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(q);
-        return v.divide(divisor, 0, RoundingMode.CEILING).toPlainString();
     }
 
     private LinuxContainerResources resources(Pod pod, Container c) {

@@ -41,10 +41,10 @@ public final class ApiObjectManagers {
         }, clock);
     }
 
-    /** A node with an apiserver: cached GETs of ConfigMaps and Secrets, TokenRequests for tokens. */
-    public static PodObjects podObjects(KubernetesClient client, Clock clock) {
+    /** A node with an apiserver: cached GETs of ConfigMaps and Secrets, TokenRequests for tokens, and {@code services}. */
+    public static PodObjects podObjects(KubernetesClient client, Clock clock, ServiceLister services) {
         return new PodObjects(configMaps(client, clock, CachedGet.DEFAULT_TTL), secrets(client, clock, CachedGet.DEFAULT_TTL),
-                tokens(client, clock), true);
+                tokens(client, clock), services, true);
     }
 
     public static Duration defaultTtl() {

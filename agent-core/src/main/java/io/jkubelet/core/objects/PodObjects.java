@@ -3,14 +3,15 @@ package io.jkubelet.core.objects;
 import io.jkubelet.core.token.TokenManager;
 
 /**
- * Where a pod's referenced API objects come from: ConfigMaps, Secrets and service account tokens.
+ * Where a pod's referenced API objects come from: ConfigMaps, Secrets, service account tokens, and the Services
+ * that make its containers' service environment variables.
  * {@link #standalone()} is the null object of a node without an apiserver: every lookup fails with upstream's
  * {@code no kubeClient defined} message, and volumes that need the apiserver say so.
  *
  * @param fromApiserver false on a standalone node
  */
 public record PodObjects(ConfigMapManager configMaps, SecretManager secrets, TokenManager tokens,
-                         boolean fromApiserver) {
+                         ServiceLister services, boolean fromApiserver) {
 
     public static PodObjects standalone() {
         return new PodObjects(
@@ -24,6 +25,6 @@ public record PodObjects(ConfigMapManager configMaps, SecretManager secrets, Tok
                     throw new ObjectException("cannot request a token for service account " + ns + "/" + sa
                             + ", no kubeClient defined", false);
                 }, java.time.Clock.systemUTC()),
-                false);
+                ServiceLister.NONE, false);
     }
 }

@@ -45,12 +45,20 @@ public final class ApiVolumes {
     private final String nodeName;
     private final Supplier<List<String>> hostIps;
     private final Clock clock;
+    private final Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable;
 
     public ApiVolumes(PodDirs dirs, PodObjects objects, String nodeName, Supplier<List<String>> hostIps, Clock clock) {
+        this(dirs, objects, nodeName, hostIps, Map::of, clock);
+    }
+
+    /** @param allocatable the node's allocatable, which downward API limits a container does not set default to */
+    public ApiVolumes(PodDirs dirs, PodObjects objects, String nodeName, Supplier<List<String>> hostIps,
+            Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable, Clock clock) {
         this.dirs = dirs;
         this.objects = objects;
         this.nodeName = nodeName;
         this.hostIps = hostIps;
+        this.allocatable = allocatable;
         this.clock = clock;
     }
 
@@ -213,7 +221,7 @@ public final class ApiVolumes {
                 if (f.getFieldRef() != null) {
                     value = DownwardApi.fieldValue(pod, f.getFieldRef().getFieldPath(), nodeName, hostIps.get());
                 } else if (f.getResourceFieldRef() != null) {
-                    value = DownwardApi.resourceValue(pod, f.getResourceFieldRef());
+                    value = DownwardApi.resourceValue(pod, f.getResourceFieldRef(), allocatable.get());
                 } else {
                     continue;
                 }

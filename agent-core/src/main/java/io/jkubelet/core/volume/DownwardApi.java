@@ -88,11 +88,13 @@ public final class DownwardApi {
 
     /**
      * A container's resource as a string, divided by the divisor and rounded up (upstream
-     * {@code ExtractContainerResourceValue}).
+     * {@code ExtractResourceValueByContainerNameAndNodeAllocatable}): a limit the container does not set is the node's
+     * allocatable, as upstream's kubelet defaults limits for the downward API.
      *
+     * @param allocatable the node's allocatable ({@code cpu}, {@code memory}, {@code ephemeral-storage})
      * @throws IllegalArgumentException naming a missing container or an unsupported resource
      */
-    public static String resourceValue(Pod pod, ResourceFieldSelector sel) {
+    public static String resourceValue(Pod pod, ResourceFieldSelector sel, Map<String, Quantity> allocatable) {
         String name = sel.getContainerName();
         Container c = null;
         List<Container> all = new ArrayList<>(PodSpecs.initContainers(pod));
@@ -105,11 +107,16 @@ public final class DownwardApi {
         if (c == null) {
             throw new IllegalArgumentException("container " + name + " not found");
         }
+        return containerResourceValue(c, sel, allocatable);
+    }
+
+    /** {@link #resourceValue} of container {@code c} (env's {@code resourceFieldRef}, which names no container). */
+    public static String containerResourceValue(Container c, ResourceFieldSelector sel, Map<String, Quantity> allocatable) {
         String res = sel.getResource();
         Quantity q = switch (res) {
-            case "limits.cpu" -> Resources.limit(c, "cpu");
-            case "limits.memory" -> Resources.limit(c, "memory");
-            case "limits.ephemeral-storage" -> Resources.limit(c, "ephemeral-storage");
+            case "limits.cpu" -> limitOrAllocatable(c, "cpu", allocatable);
+            case "limits.memory" -> limitOrAllocatable(c, "memory", allocatable);
+            case "limits.ephemeral-storage" -> limitOrAllocatable(c, "ephemeral-storage", allocatable);
             case "requests.cpu" -> Resources.request(c, "cpu");
             case "requests.memory" -> Resources.request(c, "memory");
             case "requests.ephemeral-storage" -> Resources.request(c, "ephemeral-storage");
@@ -123,6 +130,11 @@ public final class DownwardApi {
             divisor = BigDecimal.ONE;
         }
         return Quantity.getAmountInBytes(q).divide(divisor, 0, RoundingMode.CEILING).toPlainString();
+    }
+
+    private static Quantity limitOrAllocatable(Container c, String resource, Map<String, Quantity> allocatable) {
+        Quantity limit = Resources.limit(c, resource);
+        return limit != null ? limit : allocatable == null ? null : allocatable.get(resource);
     }
 
     private static String nullToEmpty(String s) {

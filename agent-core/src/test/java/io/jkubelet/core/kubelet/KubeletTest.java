@@ -275,4 +275,37 @@ class KubeletTest {
         assertThat(runtime.calls()).doesNotContain("stopContainer", "stopPodSandbox");
         assertThat(containers(ContainerState.CONTAINER_RUNNING)).hasSize(1);
     }
+
+    @Test
+    void aPodPastItsActiveDeadlineFailsWithDeadlineExceededAndItsContainersAreKilled() {
+        Pod pod = new PodBuilder(pod("job", sleeper("a"))).editSpec().withActiveDeadlineSeconds(30L).endSpec().build();
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        clock.advance(Duration.ofSeconds(20));
+        assertThat(status("job").orElseThrow().getStatus().getPhase()).isEqualTo("Running");
+        clock.advance(Duration.ofSeconds(11));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "Failed".equals(status("job").orElseThrow().getStatus().getPhase()));
+        var st = status("job").orElseThrow().getStatus();
+        assertThat(st.getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(st.getMessage()).isEqualTo("Pod was active on the node longer than the specified deadline");
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).isEmpty());
+        assertThat(events.events()).filteredOn(e -> e.reason().equals("DeadlineExceeded")).hasSize(1)
+                .allMatch(e -> e.type().equals("Normal"));
+        // Failed for good: nothing restarts it.
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).isEmpty();
+    }
+
+    @Test
+    void aDeadlineShortenedByAnUpdateTakesEffect() {
+        Pod pod = new PodBuilder(pod("long", sleeper("a"))).editSpec().withActiveDeadlineSeconds(3600L).endSpec().build();
+        kubelet.handlePodAdditions(List.of(pod));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(status("long").orElseThrow().getStatus().getPhase()).isEqualTo("Running");
+        kubelet.handlePodUpdates(List.of(new PodBuilder(pod).editSpec().withActiveDeadlineSeconds(10L).endSpec().build()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "Failed".equals(status("long").orElseThrow().getStatus().getPhase()));
+        assertThat(status("long").orElseThrow().getStatus().getReason()).isEqualTo("DeadlineExceeded");
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).isEmpty());
+    }
 }

@@ -61,10 +61,10 @@ class ApiVolumesSyncTest {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         PodDirs dirs = new PodDirs(root.resolve("kubelet"));
-        PodObjects objects = ApiObjectManagers.podObjects(client, clock);
+        PodObjects objects = ApiObjectManagers.podObjects(client, clock, io.jkubelet.core.objects.ServiceLister.NONE);
         volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, "node-a", node::hostIps, clock));
         manager = new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
-                new ContainerConfigFactory(node, (p, c) -> 0, objects, events), volumes, dirs, node,
+                new ContainerConfigFactory(node, (p, c) -> 0, objects, events, java.util.Map::of), volumes, dirs, node,
                 events, clock, (action, c, host, timeout) -> { });
     }
 

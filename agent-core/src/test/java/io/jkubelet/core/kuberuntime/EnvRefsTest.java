@@ -24,7 +24,7 @@ class EnvRefsTest {
     private final FakeObjects objects = new FakeObjects();
     private final List<String> events = new ArrayList<>();
     private final EventRecorder recorder = (ref, type, reason, message) -> events.add(type + " " + reason + " " + message);
-    private final ContainerConfigFactory factory = new ContainerConfigFactory(node, (p, c) -> 0, objects.podObjects(), recorder);
+    private final ContainerConfigFactory factory = new ContainerConfigFactory(node, (p, c) -> 0, objects.podObjects(), recorder, java.util.Map::of);
 
     private static Pod pod(Container c) {
         return new PodBuilder().withNewMetadata().withName("web").withNamespace("prod").withUid("u1").endMetadata()
@@ -33,6 +33,21 @@ class EnvRefsTest {
 
     private List<KeyValue> env(Container c) throws Exception {
         return factory.containerConfig(pod(c), c, 0, "10.0.0.1", Map.of(), null, null).envs();
+    }
+
+    @Test
+    void resourceFieldRefLimitsDefaultToTheNodesAllocatable() throws Exception {
+        ContainerConfigFactory onANode = new ContainerConfigFactory(node, (p, c) -> 0, objects.podObjects(), recorder,
+                () -> Map.of("cpu", new io.fabric8.kubernetes.api.model.Quantity("2"),
+                        "memory", new io.fabric8.kubernetes.api.model.Quantity("4Gi")));
+        Container c = new ContainerBuilder().withName("app").withImage("busybox")
+                .addNewEnv().withName("CPU").withNewValueFrom().withNewResourceFieldRef().withResource("limits.cpu")
+                .endResourceFieldRef().endValueFrom().endEnv()
+                .addNewEnv().withName("MEM_MI").withNewValueFrom().withNewResourceFieldRef().withResource("limits.memory")
+                .withDivisor(new io.fabric8.kubernetes.api.model.Quantity("1Mi")).endResourceFieldRef().endValueFrom().endEnv()
+                .build();
+        assertThat(onANode.containerConfig(pod(c), c, 0, "10.0.0.1", Map.of(), null, null).envs())
+                .contains(new KeyValue("CPU", "2"), new KeyValue("MEM_MI", "4096"));
     }
 
     @Test

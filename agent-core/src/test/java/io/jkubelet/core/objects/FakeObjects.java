@@ -32,6 +32,8 @@ public final class FakeObjects {
         return this;
     }
 
+    private final java.util.List<io.fabric8.kubernetes.api.model.Service> services = new java.util.ArrayList<>();
+
     public PodObjects podObjects(TokenManager tokens) {
         return new PodObjects(
                 (ns, name) -> {
@@ -48,7 +50,14 @@ public final class FakeObjects {
                     }
                     return s;
                 },
-                tokens, true);
+                tokens, ServiceLister.of(services), true);
+    }
+
+    /** A Service with a cluster IP and ports, as {@code kubectl expose} makes one. */
+    public FakeObjects service(String ns, String name, String clusterIp, io.fabric8.kubernetes.api.model.ServicePort... ports) {
+        services.add(new io.fabric8.kubernetes.api.model.ServiceBuilder().withNewMetadata().withNamespace(ns).withName(name)
+                .endMetadata().withNewSpec().withClusterIP(clusterIp).withPorts(ports).endSpec().build());
+        return this;
     }
 
     public PodObjects podObjects() {

@@ -20,7 +20,8 @@ class DownwardApiTest {
             .withNewSpec().withNodeName("n1").withServiceAccountName("builder")
             .addNewContainer().withName("c").withNewResources()
             .withLimits(Map.of("cpu", new Quantity("250m"), "memory", new Quantity("64Mi")))
-            .withRequests(Map.of("memory", new Quantity("32Mi"))).endResources().endContainer().endSpec()
+            .withRequests(Map.of("memory", new Quantity("32Mi"))).endResources().endContainer()
+            .addNewContainer().withName("bare").endContainer().endSpec()
             .withNewStatus().withPodIP("10.0.0.7").endStatus().build();
 
     @Test
@@ -46,10 +47,31 @@ class DownwardApiTest {
 
     @Test
     void resourcesAreDividedAndRoundedUp() {
-        assertThat(DownwardApi.resourceValue(pod, sel("limits.cpu", null))).isEqualTo("1");
-        assertThat(DownwardApi.resourceValue(pod, sel("limits.cpu", "1m"))).isEqualTo("250");
-        assertThat(DownwardApi.resourceValue(pod, sel("limits.memory", "1Mi"))).isEqualTo("64");
-        assertThat(DownwardApi.resourceValue(pod, sel("requests.memory", null))).isEqualTo("33554432");
+        assertThat(DownwardApi.resourceValue(pod, sel("limits.cpu", null), Map.of())).isEqualTo("1");
+        assertThat(DownwardApi.resourceValue(pod, sel("limits.cpu", "1m"), Map.of())).isEqualTo("250");
+        assertThat(DownwardApi.resourceValue(pod, sel("limits.memory", "1Mi"), Map.of())).isEqualTo("64");
+        assertThat(DownwardApi.resourceValue(pod, sel("requests.memory", null), Map.of())).isEqualTo("33554432");
+    }
+
+    @Test
+    void limitsAContainerDoesNotSetAreTheNodesAllocatable() {
+        Map<String, Quantity> allocatable = Map.of("cpu", new Quantity("1500m"), "memory", new Quantity("3Gi"),
+                "ephemeral-storage", new Quantity("10Gi"));
+        ResourceFieldSelector cpu = sel("limits.cpu", null);
+        cpu.setContainerName("bare");
+        ResourceFieldSelector memory = sel("limits.memory", "1Mi");
+        memory.setContainerName("bare");
+        ResourceFieldSelector storage = sel("limits.ephemeral-storage", "1Gi");
+        storage.setContainerName("bare");
+        ResourceFieldSelector request = sel("requests.memory", null);
+        request.setContainerName("bare");
+        assertThat(DownwardApi.resourceValue(pod, cpu, allocatable)).isEqualTo("2");
+        assertThat(DownwardApi.resourceValue(pod, memory, allocatable)).isEqualTo("3072");
+        assertThat(DownwardApi.resourceValue(pod, storage, allocatable)).isEqualTo("10");
+        // Requests have no such default.
+        assertThat(DownwardApi.resourceValue(pod, request, allocatable)).isEqualTo("0");
+        // A limit the container sets wins.
+        assertThat(DownwardApi.resourceValue(pod, sel("limits.cpu", "1m"), allocatable)).isEqualTo("250");
     }
 
     private static ResourceFieldSelector sel(String res, String divisor) {

@@ -47,7 +47,7 @@ class ProjectedTokenVolumeTest {
         server.init();
         client = server.createClient();
         PodDirs dirs = new PodDirs(root);
-        volumes = new VolumeManager(dirs, new ApiVolumes(dirs, ApiObjectManagers.podObjects(client, clock), "node-a",
+        volumes = new VolumeManager(dirs, new ApiVolumes(dirs, ApiObjectManagers.podObjects(client, clock, io.jkubelet.core.objects.ServiceLister.NONE), "node-a",
                 () -> List.of("192.168.1.10"), clock));
     }
 
