@@ -190,4 +190,48 @@ class ClusterNodeIT extends RealClusterBase {
         assertThat(agent.logText()).doesNotContain("Killing unwanted pod default/survivor");
         assertThat(pod("survivor").getStatus().getContainerStatuses().getFirst().getRestartCount()).isZero();
     }
+
+    @Test
+    void callersOfTheKubeletPortAreAuthenticatedAndAuthorizedByTheApiserver() throws Exception {
+        // Two service accounts: one bound to a role that may read nodes/proxy, one with nothing.
+        kubectl.run("create", "serviceaccount", "reader").ok();
+        kubectl.run("create", "serviceaccount", "nobody").ok();
+        kubectl.run("create", "clusterrole", "node-proxy-reader", "--verb=get", "--resource=nodes/proxy").ok();
+        kubectl.run("create", "clusterrolebinding", "reader-node-proxy", "--clusterrole=node-proxy-reader",
+                "--serviceaccount=default:reader").ok();
+        String reader = serviceAccountToken("reader");
+        String nobody = serviceAccountToken("nobody");
+        // TokenReview authenticates, SubjectAccessReview authorizes GET /pods as nodes/proxy.
+        assertThat(kubeletGet("/pods", reader)).startsWith("200 ").contains("\"kind\":\"PodList\"");
+        assertThat(kubeletGet("/pods", nobody)).startsWith("403 ").contains("Forbidden (user=system:serviceaccount:default:nobody, "
+                + "verb=get, resource=nodes, subresource=proxy)");
+        assertThat(kubeletGet("/pods", "not-a-token")).startsWith("401 ");
+        assertThat(kubeletGet("/pods", null)).startsWith("401 ");
+    }
+
+    /** The token of a service account's token Secret, made by the controller manager (v1.20 still makes them). */
+    static String serviceAccountToken(String name) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            var sa = client.serviceAccounts().inNamespace("default").withName(name).get();
+            return sa != null && sa.getSecrets() != null && !sa.getSecrets().isEmpty();
+        });
+        String secret = client.serviceAccounts().inNamespace("default").withName(name).get().getSecrets().getFirst().getName();
+        return new String(java.util.Base64.getDecoder().decode(
+                client.secrets().inNamespace("default").withName(secret).get().getData().get("token")), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** {@code curl -k https://127.0.0.1:<kubelet port><path>} with a bearer token (none when null): "status body". */
+    static String kubeletGet(String path, String token) throws Exception {
+        // -k: the node's serving certificate is self-signed for its hostname, as upstream's is.
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("curl", "-sk", "-m", "20", "-w", "\n%{http_code}"));
+        if (token != null) {
+            cmd.addAll(java.util.List.of("-H", "Authorization: Bearer " + token));
+        }
+        cmd.add("https://127.0.0.1:" + agent.port + path);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        p.waitFor();
+        int nl = out.lastIndexOf('\n');
+        return out.substring(nl + 1) + " " + out.substring(0, nl);
+    }
 }
