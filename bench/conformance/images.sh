@@ -1,0 +1,136 @@
+# The images upstream's NodeConformance specs run, made locally under their upstream names (nothing can be
+# pulled here). Sourced by bench/conformance/run after common.sh and kube-build.sh.
+
+# A busybox-static root filesystem in $1 (what jkubelet/busybox is made of).
+cf_busybox_rootfs() {
+  local dir=$1 applet
+  mkdir -p "$dir/bin" "$dir/etc" "$dir/tmp" "$dir/proc" "$dir/sys" "$dir/dev" "$dir/root"
+  cp /bin/busybox "$dir/bin/busybox"
+  for applet in $("$dir/bin/busybox" --list); do
+    [ "$applet" = busybox ] || ln -sf busybox "$dir/bin/$applet"
+  done
+  mkdir -p "$dir/usr"; ln -sfn ../bin "$dir/usr/bin"; ln -sfn bin "$dir/sbin"
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\nnginx:x:101:101:nginx:/:/bin/false\n' >"$dir/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\nnginx:x:101:\n' >"$dir/etc/group"
+  echo "hosts: files dns" >"$dir/etc/nsswitch.conf"
+  chmod 1777 "$dir/tmp"
+}
+
+# Imports the root filesystem $1 as image $2 with docker import changes $3...
+cf_import() {
+  local dir=$1 image=$2; shift 2
+  local changes=(-c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
+  for c in "$@"; do changes+=(-c "$c"); done
+  tar -C "$dir" -c . | docker import "${changes[@]}" - "$image" >/dev/null || jk_die "docker import of $image failed"
+}
+
+cf_have() { docker image inspect "$1" >/dev/null 2>&1; }
+
+cf_ensure_images() {
+  local work; work=$(mktemp -d)
+  if ! cf_have docker.io/library/busybox:1.29; then
+    cf_busybox_rootfs "$work/busybox"
+    cf_import "$work/busybox" docker.io/library/busybox:1.29 'CMD ["sh"]'
+  fi
+  if ! cf_have gcr.io/kubernetes-e2e-test-images/nonroot:1.0; then
+    cf_busybox_rootfs "$work/nonroot"
+    cf_import "$work/nonroot" gcr.io/kubernetes-e2e-test-images/nonroot:1.0 'USER 1234' 'CMD ["sh"]'
+  fi
+  if ! cf_have k8s.gcr.io/e2e-test-images/agnhost:2.21; then
+    # agnhost builds as a static binary only through the tree's make (KUBE_STATIC_OVERRIDES).
+    jk_ensure_kube_binaries test/images/agnhost
+    cf_busybox_rootfs "$work/agnhost"
+    cp "$JK_KUBE_BIN/agnhost" "$work/agnhost/agnhost"
+    cf_import "$work/agnhost" k8s.gcr.io/e2e-test-images/agnhost:2.21 'ENTRYPOINT ["/agnhost"]' 'CMD ["pause"]'
+  fi
+  if ! cf_have gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0; then
+    # The tree's test/images/nonewprivs: a setuid Go program that prints its effective uid.
+    cf_busybox_rootfs "$work/nonewprivs"
+    mkdir -p "$work/nonewprivs/usr/local/bin"
+    jk_ensure_kube_binaries test/images/nonewprivs
+    cp "$JK_KUBE_BIN/nonewprivs" "$work/nonewprivs/usr/local/bin/nnp"
+    chmod u+s "$work/nonewprivs/usr/local/bin/nnp"
+    cf_import "$work/nonewprivs" gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0 'CMD ["nnp"]'
+  fi
+  if ! cf_have k8s.gcr.io/pause:3.2; then
+    mkdir -p "$work/pause"
+    gcc -static -O2 -DVERSION=v3.2 -o "$work/pause/pause" "$JK_KUBE_TREE/build/pause/linux/pause.c" \
+      || jk_die "building pause failed"
+    cf_import "$work/pause" k8s.gcr.io/pause:3.2 'ENTRYPOINT ["/pause"]' 'USER 65535:65535'
+  fi
+  if ! cf_have docker.io/library/nginx:1.14-alpine; then
+    cf_nginx_rootfs "$work/nginx"
+    cf_import "$work/nginx" docker.io/library/nginx:1.14-alpine 'EXPOSE 80' \
+      'CMD ["nginx", "-g", "daemon off;"]'
+  fi
+  rm -rf "$work"
+}
+
+# Debian's nginx with the libraries it links, on busybox, serving /usr/share/nginx/html on port 80 as the
+# upstream image does.
+cf_nginx_rootfs() {
+  local dir=$1 lib
+  jk_apt_install nginx-light
+  cf_busybox_rootfs "$dir"
+  mkdir -p "$dir/usr/sbin" "$dir/etc/nginx" "$dir/var/log/nginx" "$dir/var/cache/nginx" "$dir/run" \
+    "$dir/usr/share/nginx/html" "$dir/var/lib/nginx"
+  rm -f "$dir/usr/bin"; mkdir -p "$dir/usr/bin"
+  cp /usr/sbin/nginx "$dir/usr/sbin/nginx"
+  for lib in $(ldd /usr/sbin/nginx | grep -o '/[^ ]*'); do
+    mkdir -p "$dir$(dirname "$lib")"; cp -L "$lib" "$dir$lib"
+  done
+  cp /etc/nginx/mime.types "$dir/etc/nginx/mime.types"
+  cat >"$dir/etc/nginx/nginx.conf" <<'CONF'
+user nginx;
+worker_processes 1;
+error_log /dev/stderr warn;
+pid /run/nginx.pid;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log /dev/stdout;
+  server {
+    listen 80;
+    location / { root /usr/share/nginx/html; index index.html; }
+  }
+}
+CONF
+  echo '<h1>Welcome to nginx!</h1>' >"$dir/usr/share/nginx/html/index.html"
+}
+
+# dockerd's default runtime becomes a wrapper of runc that rewrites a negative oomScoreAdj to 0 (reloaded with
+# SIGHUP: runtimes and default-runtime are live-reloadable); cf_default_runtime_runc puts runc back.
+CF_DAEMON_JSON=/etc/docker/daemon.json
+cf_default_runtime_clamped() {
+  local wrapper=/usr/local/libexec/jkubelet-runc-oom-clamp
+  mkdir -p "$(dirname "$wrapper")"
+  cat >"$wrapper" <<'WRAPPER'
+#!/bin/sh
+# runc, with a negative oomScoreAdj in the bundle's config.json raised to 0 (no CAP_SYS_RESOURCE here).
+bundle=
+prev=
+for a in "$@"; do
+  [ "$prev" = "--bundle" ] || [ "$prev" = "-b" ] && bundle=$a
+  prev=$a
+done
+if [ -n "$bundle" ] && [ -f "$bundle/config.json" ]; then
+  sed -i 's/"oomScoreAdj":-[0-9]*/"oomScoreAdj":0/' "$bundle/config.json"
+fi
+exec /usr/sbin/runc "$@"
+WRAPPER
+  chmod +x "$wrapper"
+  [ -f "$CF_DAEMON_JSON" ] && cp "$CF_DAEMON_JSON" "$CF_DAEMON_JSON.jkubelet-saved"
+  mkdir -p /etc/docker
+  echo "{\"runtimes\": {\"oom-clamp\": {\"path\": \"$wrapper\"}}, \"default-runtime\": \"oom-clamp\"}" >"$CF_DAEMON_JSON"
+  pkill -HUP -x dockerd
+  sleep 2
+}
+
+cf_default_runtime_runc() {
+  if [ -f "$CF_DAEMON_JSON.jkubelet-saved" ]; then
+    mv "$CF_DAEMON_JSON.jkubelet-saved" "$CF_DAEMON_JSON"
+  else
+    rm -f "$CF_DAEMON_JSON"
+  fi
+  pkill -HUP -x dockerd || true
+}
