@@ -16,6 +16,19 @@ cf_busybox_rootfs() {
   chmod 1777 "$dir/tmp"
 }
 
+# Copies each binary (and the libraries it links) into the root filesystem $1 at the same path.
+cf_add_binaries() {
+  local dir=$1 bin lib; shift
+  [ -L "$dir/usr/bin" ] && { rm -f "$dir/usr/bin"; mkdir -p "$dir/usr/bin"; }
+  mkdir -p "$dir/usr/local/bin"
+  for bin in "$@"; do
+    mkdir -p "$dir$(dirname "$bin")"; cp -L "$bin" "$dir$bin"
+    for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+      mkdir -p "$dir$(dirname "$lib")"; cp -Ln "$lib" "$dir$lib"
+    done
+  done
+}
+
 # Imports the root filesystem $1 as image $2 with docker import changes $3...
 cf_import() {
   local dir=$1 image=$2; shift 2
@@ -41,6 +54,17 @@ cf_ensure_images() {
     jk_ensure_kube_binaries test/images/agnhost
     cf_busybox_rootfs "$work/agnhost"
     cp "$JK_KUBE_BIN/agnhost" "$work/agnhost/agnhost"
+    # What the image's Dockerfile adds on alpine: curl, netcat-openbsd, iproute2, bash (Debian's here), the
+    # agnhost-2 link the entrypoint specs run, /uploads and porter's certificate.
+    jk_apt_install curl netcat-openbsd iproute2 bash
+    cf_add_binaries "$work/agnhost" /usr/bin/curl /usr/bin/nc.openbsd /usr/bin/bash /usr/bin/ip
+    ln -sf /usr/bin/nc.openbsd "$work/agnhost/usr/local/bin/nc"
+    # Debian's busybox ash runs its own applets before PATH (standalone shell), alpine's does not: sh is bash here.
+    ln -sf /usr/bin/bash "$work/agnhost/bin/sh"
+    ln -s agnhost "$work/agnhost/agnhost-2"
+    mkdir -p "$work/agnhost/uploads"
+    cp "$JK_KUBE_TREE/test/images/agnhost/porter/localhost.crt" "$JK_KUBE_TREE/test/images/agnhost/porter/localhost.key" \
+      "$work/agnhost/"
     cf_import "$work/agnhost" k8s.gcr.io/e2e-test-images/agnhost:2.21 'ENTRYPOINT ["/agnhost"]' 'CMD ["pause"]'
   fi
   if ! cf_have gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0; then
