@@ -30,8 +30,6 @@ import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.util.Expansion;
 import io.jkubelet.core.volume.ApiVolumes;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -296,18 +294,20 @@ public final class ContainerConfigFactory {
         Map<String, String> serviceEnv = ServiceEnv.forPod(services, pod.getMetadata().getNamespace(), links == null || links);
         Map<String, String> tmp = new LinkedHashMap<>();
         envRefs.envFrom(pod, c, tmp);
+        // What $(VAR) sees: the container's variables so far, over the service variables.
+        Map<String, String> visible = new HashMap<>(serviceEnv);
+        visible.putAll(tmp);
         if (c.getEnv() != null) {
             for (EnvVar e : c.getEnv()) {
                 String value;
                 if (e.getValueFrom() == null) {
-                    Map<String, String> visible = new HashMap<>(serviceEnv);
-                    visible.putAll(tmp);
                     value = Expansion.expand(e.getValue() == null ? "" : e.getValue(), visible);
                 } else {
                     value = valueFrom(pod, c, e, podIp);
                 }
                 if (value != null) {
                     tmp.put(e.getName(), value);
+                    visible.put(e.getName(), value);
                 }
             }
         }
