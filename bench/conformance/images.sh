@@ -1,19 +1,15 @@
 # The images upstream's NodeConformance specs run, made locally under their upstream names (nothing can be
 # pulled here). Sourced by bench/conformance/run after common.sh and kube-build.sh.
 
-# A busybox-static root filesystem in $1 (what jkubelet/busybox is made of).
+# jk_busybox_rootfs in $1, with what the upstream images' bases also have: /usr/bin and /sbin, /root, an nginx
+# user, nsswitch.conf.
 cf_busybox_rootfs() {
-  local dir=$1 applet
-  mkdir -p "$dir/bin" "$dir/etc" "$dir/tmp" "$dir/proc" "$dir/sys" "$dir/dev" "$dir/root"
-  cp /bin/busybox "$dir/bin/busybox"
-  for applet in $("$dir/bin/busybox" --list); do
-    [ "$applet" = busybox ] || ln -sf busybox "$dir/bin/$applet"
-  done
-  mkdir -p "$dir/usr"; ln -sfn ../bin "$dir/usr/bin"; ln -sfn bin "$dir/sbin"
-  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\nnginx:x:101:101:nginx:/:/bin/false\n' >"$dir/etc/passwd"
-  printf 'root:x:0:\nnogroup:x:65534:\nnginx:x:101:\n' >"$dir/etc/group"
+  local dir=$1
+  jk_busybox_rootfs "$dir"
+  mkdir -p "$dir/root" "$dir/usr"; ln -sfn ../bin "$dir/usr/bin"; ln -sfn bin "$dir/sbin"
+  echo 'nginx:x:101:101:nginx:/:/bin/false' >>"$dir/etc/passwd"
+  echo 'nginx:x:101:' >>"$dir/etc/group"
   echo "hosts: files dns" >"$dir/etc/nsswitch.conf"
-  chmod 1777 "$dir/tmp"
 }
 
 # Copies each binary (and the libraries it links) into the root filesystem $1 at the same path.

@@ -90,22 +90,28 @@ jk_ensure_docker() {
 
 # Builds local images from Debian's busybox-static (nothing is pulled): jkubelet/busybox:1.0 (an app
 # image with no CMD) and jkubelet/pause:3.9 (sleeps until SIGTERM/SIGINT, like the pause container).
-jk_ensure_images() {
-  jk_ensure_docker
-  if docker image inspect jkubelet/busybox:1.0 >/dev/null 2>&1 && docker image inspect jkubelet/pause:3.9 >/dev/null 2>&1; then
-    return 0
-  fi
+# A root filesystem of Debian's busybox-static in $1: the binary, a link per applet in /bin, root and nobody.
+jk_busybox_rootfs() {
+  local dir=$1 applet
   jk_apt_install busybox-static
-  local dir; dir=$(mktemp -d)
-  mkdir -p "$dir/bin" "$dir/etc" "$dir/tmp" "$dir/var/www" "$dir/proc" "$dir/sys" "$dir/dev"
+  mkdir -p "$dir/bin" "$dir/etc" "$dir/tmp" "$dir/proc" "$dir/sys" "$dir/dev"
   cp /bin/busybox "$dir/bin/busybox"
-  local applet
   for applet in $("$dir/bin/busybox" --list); do
     [ "$applet" = busybox ] || ln -sf busybox "$dir/bin/$applet"
   done
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$dir/etc/passwd"
   printf 'root:x:0:\nnogroup:x:65534:\n' >"$dir/etc/group"
   chmod 1777 "$dir/tmp"
+}
+
+jk_ensure_images() {
+  jk_ensure_docker
+  if docker image inspect jkubelet/busybox:1.0 >/dev/null 2>&1 && docker image inspect jkubelet/pause:3.9 >/dev/null 2>&1; then
+    return 0
+  fi
+  local dir; dir=$(mktemp -d)
+  jk_busybox_rootfs "$dir"
+  mkdir -p "$dir/var/www"
   tar -C "$dir" -c . | docker import -c 'ENV PATH=/bin' - jkubelet/busybox:1.0 >/dev/null
   # pause: PID 1 ignores signals without handlers, so trap them explicitly and sleep in the background.
   tar -C "$dir" -c . | docker import -c 'ENV PATH=/bin' \
