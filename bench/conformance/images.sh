@@ -89,16 +89,12 @@ cf_ensure_images() {
 # Debian's nginx with the libraries it links, on busybox, serving /usr/share/nginx/html on port 80 as the
 # upstream image does.
 cf_nginx_rootfs() {
-  local dir=$1 lib
+  local dir=$1
   jk_apt_install nginx-light
   cf_busybox_rootfs "$dir"
-  mkdir -p "$dir/usr/sbin" "$dir/etc/nginx" "$dir/var/log/nginx" "$dir/var/cache/nginx" "$dir/run" \
-    "$dir/usr/share/nginx/html" "$dir/var/lib/nginx"
-  rm -f "$dir/usr/bin"; mkdir -p "$dir/usr/bin"
-  cp /usr/sbin/nginx "$dir/usr/sbin/nginx"
-  for lib in $(ldd /usr/sbin/nginx | grep -o '/[^ ]*'); do
-    mkdir -p "$dir$(dirname "$lib")"; cp -L "$lib" "$dir$lib"
-  done
+  cf_add_binaries "$dir" /usr/sbin/nginx
+  mkdir -p "$dir/etc/nginx" "$dir/var/log/nginx" "$dir/var/cache/nginx" "$dir/run" "$dir/usr/share/nginx/html" \
+    "$dir/var/lib/nginx"
   cp /etc/nginx/mime.types "$dir/etc/nginx/mime.types"
   cat >"$dir/etc/nginx/nginx.conf" <<'CONF'
 user nginx;
