@@ -9,22 +9,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.cmd.apiserver.KubeClients;
 import io.jkubelet.cmd.apiserver.NodeApiserverSync;
 import io.jkubelet.core.nodestatus.NodeIdentity;
-import io.jkubelet.core.config.ApiserverSource;
-import io.jkubelet.core.config.FileSource;
-import io.jkubelet.core.config.HttpSource;
-import io.jkubelet.core.config.PodConfig;
-import io.jkubelet.core.config.PodSources;
-import io.jkubelet.core.config.PodUpdate;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.events.References;
 import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.kubelet.KubeletDeps;
 import io.jkubelet.core.kubelet.KubeletSettings;
+import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.qos.OomScoreAdjuster;
-import io.jkubelet.core.qos.OomScorePolicy;
 import io.jkubelet.core.qos.QosClass;
 import io.jkubelet.core.stats.ProcNode;
 import io.jkubelet.core.stats.StatsProvider;
@@ -149,22 +142,15 @@ final class KubeletApp implements AutoCloseable {
                 oom::clamp);
         boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion());
-        long memoryCapacity = memoryCapacity();
+                CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
+                memoryCapacity());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, kubeClient),
-                pod -> QosClass.of(pod).value(),
-                (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity),
                 io.jkubelet.cmd.apiserver.PodObjectsWiring.create(kubeClient, clock, closeables));
         closeables.add(kubelet);
-
-        PodConfig podConfig = new PodConfig((pod, reason, message) ->
-                recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message), clock);
-        // Sources register with PodConfig now, so that housekeeping waits for all of them from the start.
-        List<Runnable> sourceStarts = createSources(config, nodeName, podConfig, kubeClient);
-        kubelet.setSourcesReady(() -> podConfig.seenAllSources(kubelet.seenSources()));
-        Thread dispatcher = Thread.ofPlatform().daemon().name("pod-config").start(() -> dispatch(podConfig, kubelet));
-        closeables.add(dispatcher::interrupt);
-        kubelet.run();
+        if (kubelet.sourceNames().isEmpty()) {
+            log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
+        }
+        kubelet.start();
         // Stats are collected on their own period and served from memory (cAdvisor's housekeeping, upstream).
         StatsProvider stats = new StatsProvider(kubelet.runtimeService(), kubelet.imageService(), nodeName,
                 new StatsProvider.NodePaths(rootDir, Path.of(config.podLogsDir()), new ProcNode(Path.of("/proc"))), clock,
@@ -181,40 +167,24 @@ final class KubeletApp implements AutoCloseable {
             kubelet.setNodeSupplier(nodeSync.node());
         }
         warmUp(nodeName);
-        sourceStarts.forEach(Runnable::run);
+        kubelet.startSources();
         log.info("jkubelet started in {} ms", sinceProcessStart());
     }
 
-    /** Creates (and registers) the configured sources; returns what starts each. */
-    private List<Runnable> createSources(KubeletConfiguration config, String nodeName, PodConfig podConfig,
-            Optional<KubernetesClient> kubeClient) throws StartupException {
-        List<Runnable> starts = new ArrayList<>();
-        if (kubeClient.isPresent()) {
-            ApiserverSource api = new ApiserverSource(kubeClient.get(), nodeName, podConfig.channel(PodSources.API));
-            closeables.add(api);
-            starts.add(api::start);
-        }
-        if (config.staticPodPath() != null && !config.staticPodPath().isEmpty()) {
-            FileSource files = new FileSource(Path.of(config.staticPodPath()), nodeName, config.fileCheckFrequency(),
-                    podConfig.channel(PodSources.FILE));
-            closeables.add(files);
-            starts.add(files::start);
-        }
+    /** The static pod directory and manifest URL, as configured. */
+    private static PodSourceSettings podSources(KubeletConfiguration config) throws StartupException {
+        Optional<Path> path = config.staticPodPath() == null || config.staticPodPath().isEmpty() ? Optional.empty()
+                : Optional.of(Path.of(config.staticPodPath()));
+        Optional<URI> url = Optional.empty();
         if (config.staticPodURL() != null && !config.staticPodURL().isEmpty()) {
-            HttpSource http;
             try {
-                http = new HttpSource(URI.create(config.staticPodURL()), config.staticPodURLHeader(), nodeName,
-                        config.httpCheckFrequency(), podConfig.channel(PodSources.HTTP));
+                url = Optional.of(URI.create(config.staticPodURL()));
             } catch (IllegalArgumentException e) {
                 throw new StartupException("staticPodURL (--manifest-url): " + e.getMessage());
             }
-            closeables.add(http);
-            starts.add(http::start);
         }
-        if (podConfig.sources().isEmpty()) {
-            log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
-        }
-        return starts;
+        return new PodSourceSettings(path, config.fileCheckFrequency(), url, config.staticPodURLHeader(),
+                config.httpCheckFrequency());
     }
 
     /**
@@ -241,20 +211,6 @@ final class KubeletApp implements AutoCloseable {
         QosClass.of(io.jkubelet.core.config.PodCodec.deepCopy(new PodBuilder().withNewSpec().addNewContainer()
                 .withName("c").endContainer().endSpec().build()));
         io.jkubelet.core.kuberuntime.ContainerHash.of(new ContainerBuilder().withName("c").withImage("x").build());
-    }
-
-    /** Hands every merged update to the kubelet, as {@code syncLoopIteration}'s configCh case does. */
-    private static void dispatch(PodConfig podConfig, Kubelet kubelet) {
-        while (!Thread.currentThread().isInterrupted()) {
-            PodUpdate u;
-            try {
-                u = podConfig.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            log.debug("SyncLoop {}", u);
-            kubelet.handlePodUpdate(u);
-        }
     }
 
     private void startServers(KubeletConfiguration config, Kubelet kubelet, StatsProvider stats, ContainerAccess containers,

@@ -32,7 +32,15 @@ public final class PodConfig {
     /** The capacity of the updates queue, as upstream's channel buffer. */
     public static final int UPDATES_CAPACITY = 50;
 
-    private final BlockingQueue<PodUpdate> updates = new ArrayBlockingQueue<>(UPDATES_CAPACITY);
+    /** Where the merged updates go: the sync loop, or this config's own queue. */
+    @FunctionalInterface
+    public interface Output {
+        /** Hands over one update; may block while the receiver is full. */
+        void put(PodUpdate update) throws InterruptedException;
+    }
+
+    /** Its own queue when it has no other output; the sync loop takes from it then. */
+    private final BlockingQueue<PodUpdate> updates;
     private final PodStorage storage;
     private final Set<String> sources = new TreeSet<>();
 
@@ -41,8 +49,16 @@ public final class PodConfig {
      * @param clock    the time for {@code kubernetes.io/config.seen}
      */
     public PodConfig(PodEventRecorder recorder, Clock clock) {
-        this.storage = new PodStorage(updates, Objects.requireNonNull(recorder, "recorder"),
+        this.updates = new ArrayBlockingQueue<>(UPDATES_CAPACITY);
+        this.storage = new PodStorage(updates::put, Objects.requireNonNull(recorder, "recorder"),
                 Objects.requireNonNull(clock, "clock"));
+    }
+
+    /** A PodConfig that sends its updates to {@code output} (the sync loop) instead of its own queue. */
+    public PodConfig(PodEventRecorder recorder, Clock clock, Output output) {
+        this.updates = null;
+        this.storage = new PodStorage(Objects.requireNonNull(output, "output"),
+                Objects.requireNonNull(recorder, "recorder"), Objects.requireNonNull(clock, "clock"));
     }
 
     /** A PodConfig with no event recorder, on the system clock. */
@@ -68,17 +84,24 @@ public final class PodConfig {
      * Never a SET, except the one {@link #sync()} asks for.
      */
     public BlockingQueue<PodUpdate> updates() {
-        return updates;
+        return ownQueue();
     }
 
     /** Waits for the next update. */
     public PodUpdate take() throws InterruptedException {
-        return updates.take();
+        return ownQueue().take();
     }
 
     /** Waits at most {@code timeout} for the next update; {@code null} when none came. */
     public PodUpdate poll(Duration timeout) throws InterruptedException {
-        return updates.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return ownQueue().poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private BlockingQueue<PodUpdate> ownQueue() {
+        if (updates == null) {
+            throw new IllegalStateException("this pod config sends its updates to its output");
+        }
+        return updates;
     }
 
     /** The names of the registered sources. */

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +26,7 @@ final class PodStorage {
 
     private static final Logger log = LoggerFactory.getLogger(PodStorage.class);
 
-    private final BlockingQueue<PodUpdate> updates;
+    private final PodConfig.Output updates;
     private final PodEventRecorder recorder;
     private final Clock clock;
 
@@ -38,7 +37,7 @@ final class PodStorage {
     /** source -> UIDs of pods dropped for a duplicate full name, so each is reported once. */
     private final Map<String, Set<String>> droppedDuplicates = new HashMap<>();
 
-    PodStorage(BlockingQueue<PodUpdate> updates, PodEventRecorder recorder, Clock clock) {
+    PodStorage(PodConfig.Output updates, PodEventRecorder recorder, Clock clock) {
         this.updates = updates;
         this.recorder = recorder;
         this.clock = clock;

@@ -14,7 +14,9 @@ import java.time.Duration;
  * @param maxPods {@code maxPods}
  * @param kubeletVersion the version the kubelet reports, e.g. {@code v1.30.0}; probes and hooks send it in
  *     their {@code User-Agent}
+ * @param sources the static pod directory and manifest URL
+ * @param memoryCapacity the machine's memory in bytes: Burstable containers' OOM scores are scaled by it
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               Duration containerGcPeriod, int maxPods, boolean serializeImagePulls,
-                              String kubeletVersion) {}
+                              String kubeletVersion, PodSourceSettings sources, long memoryCapacity) {}

@@ -28,18 +28,6 @@ public final class PodWorkers {
 
     public enum UpdateType { CREATE, UPDATE, SYNC, KILL }
 
-    /** What a worker calls; implemented by the kubelet. Called on the pod's own worker thread only. */
-    public interface SyncHandler {
-        /** Syncs a pod that should run; returns what to do next. */
-        SyncOutcome syncPod(UpdateType type, Pod pod) throws Exception;
-
-        /** Stops every container of the pod. */
-        void syncTerminatingPod(Pod pod, Long gracePeriodOverride) throws Exception;
-
-        /** Releases what the stopped pod still holds (volumes). */
-        void syncTerminatedPod(Pod pod) throws Exception;
-    }
-
     /**
      * @param terminal the pod will never run again (Succeeded or Failed)
      * @param retryAfter when to sync again sooner than the resync interval (a back-off ending), or null
@@ -72,7 +60,7 @@ public final class PodWorkers {
         }
     }
 
-    private final SyncHandler handler;
+    private final PodSyncer handler;
     private final Clock clock;
     private final Duration resyncInterval;
     private final Duration backOffPeriod;
@@ -80,7 +68,7 @@ public final class PodWorkers {
     private final Map<String, Worker> workers = new HashMap<>();
     private final Map<String, Instant> workQueue = new ConcurrentHashMap<>();
 
-    public PodWorkers(SyncHandler handler, Clock clock, Duration resyncInterval, Duration backOffPeriod, Executor executor) {
+    public PodWorkers(PodSyncer handler, Clock clock, Duration resyncInterval, Duration backOffPeriod, Executor executor) {
         this.handler = handler;
         this.clock = clock;
         this.resyncInterval = resyncInterval;

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.jkubelet.core.config.PodOperation;
+import io.jkubelet.core.config.PodUpdate;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -52,10 +54,12 @@ class ClusterKubeletTest {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0"),
-                new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, Optional.of(client)),
-                p -> "BestEffort", (p, c) -> 1000);
-        kubelet.run();
+                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
+                new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, Optional.of(client)));
+        kubelet.start();
+        // The apiserver source (not started here: the tests deliver its pods) has listed once, so housekeeping runs.
+        kubelet.sourceChannel(io.jkubelet.core.config.PodSources.API)
+                .send(PodUpdate.set(io.jkubelet.core.config.PodSources.API, List.of()));
     }
 
     @AfterEach
@@ -75,7 +79,7 @@ class ClusterKubeletTest {
                 .withTerminationGracePeriodSeconds(30L).endSpec().build()).create();
         Pod delivered = new PodBuilder(created).editMetadata()
                 .addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "api").endMetadata().build();
-        kubelet.handlePodAdditions(List.of(delivered));
+        kubelet.deliver(new PodUpdate(List.of(delivered), PodOperation.ADD, "test"));
         return delivered;
     }
 
@@ -106,7 +110,7 @@ class ClusterKubeletTest {
 
         Pod deleting = new PodBuilder(pod).editMetadata().withDeletionTimestamp("2026-12-03T10:00:00Z")
                 .withDeletionGracePeriodSeconds(30L).endMetadata().build();
-        kubelet.handlePodDeletes(List.of(deleting));
+        kubelet.deliver(new PodUpdate(List.of(deleting), PodOperation.DELETE, "test"));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> inApiserver("web") == null);
         assertThat(running()).as("its containers were stopped first").isZero();
@@ -118,7 +122,7 @@ class ClusterKubeletTest {
                 .withUid("hash1").addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "file")
                 .addToAnnotations(ConfigAnnotations.CONFIG_HASH, "hash1").endMetadata()
                 .withNewSpec().withNodeName("node-a").withContainers(sleeper()).endSpec().build();
-        kubelet.handlePodAdditions(List.of(staticPod));
+        kubelet.deliver(new PodUpdate(List.of(staticPod), PodOperation.ADD, "test"));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace("kube-system").withName("etcd-node-a").get() != null);
         Pod mirror = client.pods().inNamespace("kube-system").withName("etcd-node-a").get();
@@ -135,7 +139,7 @@ class ClusterKubeletTest {
 
         // A user deletes the mirror pod: the static pod keeps running and its mirror pod comes back.
         client.pods().inNamespace("kube-system").withName("etcd-node-a").delete();
-        kubelet.handlePodRemoves(List.of(mirrored(mirror)));
+        kubelet.deliver(new PodUpdate(List.of(mirrored(mirror)), PodOperation.REMOVE, "test"));
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             Pod again = client.pods().inNamespace("kube-system").withName("etcd-node-a").get();
             return again != null && !again.getMetadata().getUid().equals(mirror.getMetadata().getUid());
@@ -144,8 +148,8 @@ class ClusterKubeletTest {
 
         // The manifest goes away: the static pod stops and its mirror pod is deleted.
         Pod second = client.pods().inNamespace("kube-system").withName("etcd-node-a").get();
-        kubelet.handlePodAdditions(List.of(mirrored(second)));
-        kubelet.handlePodRemoves(List.of(staticPod));
+        kubelet.deliver(new PodUpdate(List.of(mirrored(second)), PodOperation.ADD, "test"));
+        kubelet.deliver(new PodUpdate(List.of(staticPod), PodOperation.REMOVE, "test"));
         await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace("kube-system").withName("etcd-node-a").get() == null);
         await().atMost(Duration.ofSeconds(20)).until(() -> running() == 0);
     }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
+import io.jkubelet.core.config.PodOperation;
+import io.jkubelet.core.config.PodUpdate;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -49,9 +51,9 @@ class KubeletTest {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0"),
-                new KubeletDeps(runtime, runtime, events, clock), p -> "BestEffort", (p, c) -> 1000);
-        kubelet.run();
+                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
+                new KubeletDeps(runtime, runtime, events, clock));
+        kubelet.start();
     }
 
     @AfterEach
@@ -80,7 +82,7 @@ class KubeletTest {
     @Test
     void addedPodRunsWithSandboxAndReportsRunning() {
         Pod pod = pod("web", sleeper("a"), sleeper("b"));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("web").map(p -> p.getStatus() != null
                 && "Running".equals(p.getStatus().getPhase())
                 && p.getStatus().getContainerStatuses().stream().allMatch(ContainerStatus::getReady)).orElse(false));
@@ -100,7 +102,7 @@ class KubeletTest {
         kubelet.setNodeSupplier(() -> io.jkubelet.core.admission.MachineNode.of("node-a", 110, 1, 1L << 30, 10L << 30));
         Container big = new ContainerBuilder(sleeper("a")).withNewResources()
                 .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("2")).endResources().build();
-        kubelet.handlePodAdditions(List.of(pod("big", big)));
+        kubelet.deliver(new PodUpdate(List.of(pod("big", big)), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("big").map(p -> p.getStatus() != null
                 && "Failed".equals(p.getStatus().getPhase())).orElse(false));
         var st = status("big").orElseThrow().getStatus();
@@ -109,7 +111,7 @@ class KubeletTest {
                 "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 0, capacity: 1000");
         assertThat(events.events()).anyMatch(e -> e.type().equals("Warning") && e.reason().equals("OutOfcpu"));
         // A pod that fits still runs beside it; the rejected one never reached the runtime.
-        kubelet.handlePodAdditions(List.of(pod("small", sleeper("a"))));
+        kubelet.deliver(new PodUpdate(List.of(pod("small", sleeper("a"))), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).hasSize(1)
                 .allMatch(s -> s.metadata().name().equals("small"));
@@ -118,14 +120,14 @@ class KubeletTest {
     @Test
     void nodeSupplierWithoutANodeYetFallsBackToTheMachine() {
         kubelet.setNodeSupplier(() -> null);
-        kubelet.handlePodAdditions(List.of(pod("early", sleeper("a"))));
+        kubelet.deliver(new PodUpdate(List.of(pod("early", sleeper("a"))), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
     }
 
     @Test
     void podBeyondMaxPodsIsRejectedOutOfpods() {
         kubelet.setNodeSupplier(() -> io.jkubelet.core.admission.MachineNode.of("node-a", 1, 1, 1L << 30, 10L << 30));
-        kubelet.handlePodAdditions(List.of(pod("first", sleeper("a")), pod("second", sleeper("a"))));
+        kubelet.deliver(new PodUpdate(List.of(pod("first", sleeper("a")), pod("second", sleeper("a"))), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("second").map(p -> p.getStatus() != null
                 && "Failed".equals(p.getStatus().getPhase())).orElse(false));
         assertThat(status("second").orElseThrow().getStatus().getReason()).isEqualTo("OutOfpods");
@@ -136,7 +138,7 @@ class KubeletTest {
     @Test
     void crashingContainerBacksOffWithGrowingDelays() {
         Pod pod = pod("crash", sleeper("a"));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
 
         // First death: restarted at once.
@@ -177,7 +179,7 @@ class KubeletTest {
     @Test
     void onFailurePodEndsSucceeded() {
         Pod pod = pod("job", "OnFailure", List.of(), List.of(sleeper("a")));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 0, "Completed");
         await().atMost(Duration.ofSeconds(10)).until(() -> "Succeeded".equals(status("job").orElseThrow().getStatus().getPhase()));
@@ -187,9 +189,9 @@ class KubeletTest {
     @Test
     void removedPodIsStoppedAndCleanedUp() {
         Pod pod = pod("gone", sleeper("a"));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
-        kubelet.handlePodRemoves(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.REMOVE, "test"));
         await().atMost(Duration.ofSeconds(15)).until(() -> runtime.listContainers(ContainerFilter.ALL).isEmpty()
                 && runtime.listPodSandbox(PodSandboxFilter.ALL).isEmpty());
         assertThat(kubelet.pods()).isEmpty();
@@ -202,11 +204,11 @@ class KubeletTest {
     @Test
     void podRemovedAndAddedBackRunsAgain() {
         Pod pod = pod("back", sleeper("a"));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         String first = containers(ContainerState.CONTAINER_RUNNING).get(0).id();
-        kubelet.handlePodRemoves(List.of(pod));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.REMOVE, "test"));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(15)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
                 && !containers(ContainerState.CONTAINER_RUNNING).get(0).id().equals(first));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("back").map(p -> p.getStatus() != null
@@ -216,12 +218,12 @@ class KubeletTest {
     @Test
     void editedContainerRestartsAlone() {
         Pod pod = pod("edit", sleeper("a"), sleeper("b"));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 2);
         String aId = containers(ContainerState.CONTAINER_RUNNING).stream()
                 .filter(c -> c.metadata().name().equals("a")).findFirst().orElseThrow().id();
         Pod edited = new PodBuilder(pod).editSpec().editLastContainer().withCommand("sleep", "7200").endContainer().endSpec().build();
-        kubelet.handlePodUpdates(List.of(edited));
+        kubelet.deliver(new PodUpdate(List.of(edited), PodOperation.UPDATE, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).stream()
                 .anyMatch(c -> c.metadata().name().equals("b") && c.metadata().attempt() == 1));
         assertThat(containers(ContainerState.CONTAINER_RUNNING)).extracting(c -> c.id()).contains(aId);
@@ -231,13 +233,13 @@ class KubeletTest {
     @Test
     void restartedAgentRestartsNothing() {
         Pod pod = pod("keep", sleeper("a"));
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         String id = containers(ContainerState.CONTAINER_RUNNING).get(0).id();
         kubelet.close();
         runtime.clearCalls();
         start();
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("keep").map(p -> p.getStatus() != null
                 && "Running".equals(p.getStatus().getPhase())).orElse(false));
         assertThat(containers(ContainerState.CONTAINER_RUNNING)).extracting(c -> c.id()).containsExactly(id);
@@ -245,41 +247,9 @@ class KubeletTest {
     }
 
     @Test
-    void housekeepingQueuedBeforeARestartedSourceDeliversKillsNothingOfIt() throws Exception {
-        Pod pod = pod("keep", sleeper("a"));
-        kubelet.handlePodAdditions(List.of(pod));
-        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
-        kubelet.close();
-        runtime.clearCalls();
-        start();
-        kubelet.setSourcesReady(() -> kubelet.seenSources().contains("api"));
-        // The loop is busy while a housekeeping pass queues, then the source's first update.
-        java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
-        kubelet.handlePodUpdate(new io.jkubelet.core.config.PodUpdate(List.of(), io.jkubelet.core.config.PodOperation.RECONCILE, "file"));
-        kubelet.runOnSyncLoop(() -> {
-            try {
-                busy.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        kubelet.requestHousekeeping();
-        kubelet.handlePodUpdate(new io.jkubelet.core.config.PodUpdate(List.of(pod), io.jkubelet.core.config.PodOperation.ADD, "api"));
-        busy.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(() -> status("keep").map(p -> p.getStatus() != null
-                && "Running".equals(p.getStatus().getPhase())).orElse(false));
-        kubelet.requestHousekeeping();
-        java.util.concurrent.CountDownLatch housekept = new java.util.concurrent.CountDownLatch(1);
-        kubelet.runOnSyncLoop(housekept::countDown);
-        assertThat(housekept.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        assertThat(runtime.calls()).doesNotContain("stopContainer", "stopPodSandbox");
-        assertThat(containers(ContainerState.CONTAINER_RUNNING)).hasSize(1);
-    }
-
-    @Test
     void aPodPastItsActiveDeadlineFailsWithDeadlineExceededAndItsContainersAreKilled() {
         Pod pod = new PodBuilder(pod("job", sleeper("a"))).editSpec().withActiveDeadlineSeconds(30L).endSpec().build();
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         clock.advance(Duration.ofSeconds(20));
         assertThat(status("job").orElseThrow().getStatus().getPhase()).isEqualTo("Running");
@@ -299,11 +269,11 @@ class KubeletTest {
     @Test
     void aDeadlineShortenedByAnUpdateTakesEffect() {
         Pod pod = new PodBuilder(pod("long", sleeper("a"))).editSpec().withActiveDeadlineSeconds(3600L).endSpec().build();
-        kubelet.handlePodAdditions(List.of(pod));
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         clock.advance(Duration.ofSeconds(60));
         assertThat(status("long").orElseThrow().getStatus().getPhase()).isEqualTo("Running");
-        kubelet.handlePodUpdates(List.of(new PodBuilder(pod).editSpec().withActiveDeadlineSeconds(10L).endSpec().build()));
+        kubelet.deliver(new PodUpdate(List.of(new PodBuilder(pod).editSpec().withActiveDeadlineSeconds(10L).endSpec().build()), PodOperation.UPDATE, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> "Failed".equals(status("long").orElseThrow().getStatus().getPhase()));
         assertThat(status("long").orElseThrow().getStatus().getReason()).isEqualTo("DeadlineExceeded");
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).isEmpty());

@@ -18,7 +18,7 @@ import static org.awaitility.Awaitility.await;
 
 class PodWorkersTest {
     /** Records calls; termination waits for the test to let it go. */
-    static final class Handler implements PodWorkers.SyncHandler {
+    static final class Handler implements PodSyncer {
         final List<String> calls = new CopyOnWriteArrayList<>();
         final CountDownLatch terminating = new CountDownLatch(1);
         final CountDownLatch releaseTermination = new CountDownLatch(1);

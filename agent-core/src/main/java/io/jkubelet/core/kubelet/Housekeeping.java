@@ -1,0 +1,171 @@
+package io.jkubelet.core.kubelet;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
+import io.jkubelet.core.kuberuntime.NodeContext;
+import io.jkubelet.core.kuberuntime.RuntimeManager;
+import io.jkubelet.core.pleg.GenericPleg;
+import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.prober.ProbeManager;
+import io.jkubelet.core.status.ReasonCache;
+import io.jkubelet.core.status.StatusManager;
+import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.VolumeManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+
+/**
+ * Upstream {@code HandlePodCleanups}: kills what runs but no source wants, and cleans up what removed pods left
+ * behind (containers, sandboxes, volumes, pod directories, logs, probe workers, statuses, mirror pods). Decides on
+ * the loop thread from memory; everything that touches the runtime, the disk or the apiserver runs on the
+ * executor, so an {@code umount} that hangs never holds the loop.
+ */
+final class Housekeeping {
+    private static final Logger log = LoggerFactory.getLogger(Housekeeping.class);
+
+    private final PodManager podManager;
+    private final PodWorkers podWorkers;
+    private final GenericPleg pleg;
+    private final ProbeManager probeManager;
+    private final StatusManager statusManager;
+    private final ReasonCache reasonCache;
+    private final RuntimeManager runtimeManager;
+    private final VolumeManager volumes;
+    private final PodDirs dirs;
+    private final NodeContext node;
+    private final MirrorPodSync mirrorPods;
+    private final Executor executor;
+    /** Pods whose clean-up is on its way: one at a time per pod. */
+    private final Set<String> cleaning = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean scanningDirs = new AtomicBoolean();
+
+    Housekeeping(PodManager podManager, PodWorkers podWorkers, GenericPleg pleg, ProbeManager probeManager,
+                 StatusManager statusManager, ReasonCache reasonCache, RuntimeManager runtimeManager,
+                 VolumeManager volumes, PodDirs dirs, NodeContext node, MirrorPodSync mirrorPods, Executor executor) {
+        this.podManager = podManager;
+        this.podWorkers = podWorkers;
+        this.pleg = pleg;
+        this.probeManager = probeManager;
+        this.statusManager = statusManager;
+        this.reasonCache = reasonCache;
+        this.runtimeManager = runtimeManager;
+        this.volumes = volumes;
+        this.dirs = dirs;
+        this.node = node;
+        this.mirrorPods = mirrorPods;
+        this.executor = executor;
+    }
+
+    /** One pass; on the loop thread, only once every source has delivered its pods. */
+    void cleanupPods() {
+        Set<String> desired = podManager.uids();
+        // Pods whose workers finished and that no source wants any more.
+        for (String uid : podWorkers.knownUids()) {
+            if (!desired.contains(uid) && podWorkers.isTerminated(uid)) {
+                cleanupRemovedPod(uid);
+                podWorkers.forget(uid);
+            }
+        }
+        // Pods running on the runtime that nobody wants (removed while the agent was down).
+        for (RunningPod rp : pleg.runningPods()) {
+            if (desired.contains(rp.uid()) || podWorkers.isKnown(rp.uid())) {
+                continue;
+            }
+            boolean anyRunning = rp.members().stream().anyMatch(RunningPod.Member::running);
+            if (anyRunning) {
+                log.info("Killing unwanted pod {}/{} ({})", rp.namespace(), rp.name(), rp.uid());
+                podWorkers.updatePod(PodWorkers.UpdateType.KILL, orphan(rp), 1L);
+            } else {
+                cleanupRemovedPod(rp.uid());
+            }
+        }
+        probeManager.cleanupPods(desired);
+        statusManager.removeOrphanedStatuses(desired);
+        cleanupOrphanedPodDirs(desired);
+        mirrorPods.deleteOrphanedMirrorPods();
+    }
+
+    private static Pod orphan(RunningPod rp) {
+        return new PodBuilder().withNewMetadata().withUid(rp.uid()).withName(rp.name()).withNamespace(rp.namespace())
+                .endMetadata().withNewSpec().endSpec().build();
+    }
+
+    private void cleanupRemovedPod(String uid) {
+        if (!cleaning.add(uid)) {
+            return;
+        }
+        executor.execute(() -> {
+            try {
+                var rp = pleg.runningPod(uid);
+                runtimeManager.removePod(uid);
+                volumes.cleanupPod(uid);
+                reasonCache.removePod(uid);
+                rp.ifPresent(p -> removePodLogs(p.namespace(), p.name(), uid));
+                pleg.requestRelist();
+            } finally {
+                cleaning.remove(uid);
+            }
+        });
+    }
+
+    private void removePodLogs(String namespace, String name, String uid) {
+        Path dir = ContainerConfigFactory.podLogsDir(node.podLogsDir(), namespace, name, uid);
+        try {
+            VolumeManager.deleteRecursively(dir);
+            Path links = node.containerLogsDir();
+            if (Files.isDirectory(links)) {
+                try (var s = Files.list(links)) {
+                    for (Path l : s.filter(p -> p.getFileName().toString().startsWith(name + "_" + namespace + "_")).toList()) {
+                        if (Files.isSymbolicLink(l) && !Files.exists(l)) {
+                            Files.deleteIfExists(l);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Failed to remove logs of pod {}/{}: {}", namespace, name, e.getMessage());
+        }
+    }
+
+    /** Pod directories of pods that neither a source, the runtime nor a worker knows; one scan at a time. */
+    private void cleanupOrphanedPodDirs(Set<String> desired) {
+        if (!scanningDirs.compareAndSet(false, true)) {
+            return;
+        }
+        Set<String> running = pleg.runningPods().stream().map(RunningPod::uid).collect(Collectors.toSet());
+        executor.execute(() -> {
+            try {
+                scanPodDirs(desired, running);
+            } finally {
+                scanningDirs.set(false);
+            }
+        });
+    }
+
+    private void scanPodDirs(Set<String> desired, Set<String> running) {
+        Path pods = dirs.podsDir();
+        if (!Files.isDirectory(pods)) {
+            return;
+        }
+        try (var s = Files.list(pods)) {
+            for (Path p : s.toList()) {
+                String uid = p.getFileName().toString();
+                if (!desired.contains(uid) && !running.contains(uid) && !podWorkers.isKnown(uid) && !cleaning.contains(uid)) {
+                    volumes.cleanupPod(uid);
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Failed to list {}: {}", pods, e.getMessage());
+        }
+    }
+}
