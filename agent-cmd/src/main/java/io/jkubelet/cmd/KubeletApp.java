@@ -19,9 +19,10 @@ import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.qos.QosClass;
-import io.jkubelet.core.stats.ProcNode;
+import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
+import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
 import io.jkubelet.docker.DockerUnavailableException;
@@ -58,6 +59,8 @@ final class KubeletApp implements AutoCloseable {
     /** The PLEG's safety-net relist when runtime events drive it. */
     static final Duration RELIST_PERIOD = Duration.ofSeconds(10);
     static final Duration CONTAINER_GC_PERIOD = Duration.ofMinutes(1);
+    /** How long a stop may take; with the JVM's own exit, the process is gone within 5 s of SIGTERM. */
+    static final Duration STOP_DEADLINE = Duration.ofSeconds(4);
 
     /** Start-up failed; the message says what and what to do. */
     static final class StartupException extends Exception {
@@ -316,11 +319,11 @@ final class KubeletApp implements AutoCloseable {
     private static io.jkubelet.core.stats.SystemContainers systemContainers() {
         try {
             return io.jkubelet.core.stats.SystemContainers.of(
-                    io.jkubelet.core.stats.cgroup.CgroupReader.forRoot(io.jkubelet.core.stats.cgroup.CgroupReader.DEFAULT_ROOT),
+                    io.jkubelet.core.cadvisor.CgroupReader.forRoot(io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT),
                     Path.of("/proc"), Path.of("/var/run/docker.pid"));
         } catch (IOException e) {
             log.warn("Cannot read cgroups at {}: the stats summary will have no system containers ({})",
-                    io.jkubelet.core.stats.cgroup.CgroupReader.DEFAULT_ROOT, e.getMessage());
+                    io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT, e.getMessage());
             return null;
         }
     }
@@ -389,16 +392,24 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops everything in reverse order of start within {@link #STOP_DEADLINE}: the node's apiserver loops and the
+     * servers first (no more intake), then the kubelet (its sources, loop, workers, status flush), the event
+     * recorder (its last events), the runtime connection and the apiserver client. Containers keep running.
+     * Idempotent.
+     */
     @Override
     public void close() {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            try {
-                closeables.get(i).close();
-            } catch (Exception e) {
-                log.debug("close: {}", e.getMessage());
+        StopSequence parts = new StopSequence();
+        for (AutoCloseable c : closeables) {
+            if (c instanceof Kubelet k) {
+                parts.add("kubelet", k::stop);
+            } else {
+                parts.add(c.getClass().getSimpleName(), c);
             }
         }
         closeables.clear();
+        parts.stopAll(STOP_DEADLINE);
         stopped.countDown();
     }
 }

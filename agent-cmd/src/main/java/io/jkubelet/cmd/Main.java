@@ -31,7 +31,8 @@ public final class Main {
             System.exit(1);
             return;
         }
-        // The kubelet outlives its pods' agent: stopping it leaves every container running.
+        // The kubelet's pods outlive it: stopping it leaves every container running.
+        TerminationSignals.install(app::close);
         Runtime.getRuntime().addShutdownHook(new Thread(app::close, "shutdown"));
         app.awaitTermination();
     }

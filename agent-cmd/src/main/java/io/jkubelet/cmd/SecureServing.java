@@ -13,9 +13,9 @@ import io.jkubelet.server.healthz.HealthChecker;
 import io.jkubelet.server.streaming.StreamingSessions;
 import io.jkubelet.server.http.HttpServerConfig;
 import io.jkubelet.server.tls.ServerTls;
+import io.jkubelet.server.tls.TlsContext;
 import io.jkubelet.server.tls.ServingCertificate;
 import io.jkubelet.server.tls.TlsConfigException;
-import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -34,11 +34,11 @@ import java.util.function.IntConsumer;
 final class SecureServing {
 
     private final KubeletConfiguration config;
-    private final SslContext tls;
+    private final TlsContext tls;
     private final AuthFilter auth;
     private final ServingCertificate certificate;
 
-    private SecureServing(KubeletConfiguration config, SslContext tls, AuthFilter auth, ServingCertificate certificate) {
+    private SecureServing(KubeletConfiguration config, TlsContext tls, AuthFilter auth, ServingCertificate certificate) {
         this.config = config;
         this.tls = tls;
         this.auth = auth;
@@ -72,7 +72,7 @@ final class SecureServing {
             List<X509Certificate> clientCAs = caFile == null || caFile.isEmpty()
                     ? List.of()
                     : ServingCertificate.readCertificates(Path.of(caFile), "authentication.x509.clientCAFile (--client-ca-file)");
-            SslContext tls = ServerTls.context(certificate, config.tlsMinVersion(), config.tlsCipherSuites(), clientCAs);
+            TlsContext tls = ServerTls.context(certificate, config.tlsMinVersion(), config.tlsCipherSuites(), clientCAs);
             // Standalone (no client): there is no apiserver to review tokens or access, so the webhook modes are refused.
             AuthFilter auth = KubeletAuth.filter(config.authentication(), config.authorization(), nodeName, clientCAs,
                     kubeClient.map(io.jkubelet.cmd.apiserver.ClientTokenReviewer::new),

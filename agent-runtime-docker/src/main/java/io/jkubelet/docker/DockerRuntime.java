@@ -97,7 +97,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.clock = Objects.requireNonNull(clock, "clock");
         this.images = new DockerImages(requests, streams);
         this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
-        this.stats = new DockerStats(requests, clock, Path.of("/proc"), io.jkubelet.core.stats.cgroup.CgroupReader.DEFAULT_ROOT);
+        this.stats = new DockerStats(requests, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
         this.streaming = new DockerStreaming(requests, endpoint, exec, this::podSandboxStatus);
     }
 

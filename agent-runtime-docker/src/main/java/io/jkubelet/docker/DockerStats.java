@@ -12,10 +12,10 @@ import io.jkubelet.core.runtime.NetworkUsage;
 import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxStats;
 import io.jkubelet.core.runtime.WritableLayerUsage;
-import io.jkubelet.core.stats.DirUsage;
-import io.jkubelet.core.stats.NetDev;
-import io.jkubelet.core.stats.cgroup.CgroupReader;
-import io.jkubelet.core.stats.cgroup.CgroupSample;
+import io.jkubelet.core.cadvisor.DirUsage;
+import io.jkubelet.core.cadvisor.NetDev;
+import io.jkubelet.core.cadvisor.CgroupReader;
+import io.jkubelet.core.cadvisor.CgroupSample;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -179,7 +179,7 @@ final class DockerStats {
         }
         try {
             return new NetworkUsage(clock.instant(),
-                    NetDev.parse(io.jkubelet.core.stats.PseudoFiles.read(proc.resolve(Long.toString(pid)).resolve("net/dev"))));
+                    NetDev.parse(io.jkubelet.core.cadvisor.PseudoFiles.read(proc.resolve(Long.toString(pid)).resolve("net/dev"))));
         } catch (IOException e) {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.id(), pid, e.getMessage());
             return null;

@@ -4,7 +4,7 @@ import io.jkubelet.server.http.HttpServer;
 import io.jkubelet.server.http.HttpServerConfig;
 import io.jkubelet.server.http.RequestFilter;
 import io.jkubelet.server.http.Router;
-import io.netty.handler.ssl.SslContext;
+import io.jkubelet.server.tls.TlsContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -30,9 +30,9 @@ public final class SecureServer implements AutoCloseable {
      * @param debug the debugging extras, served only with {@code debugging}
      * @throws IOException when the address cannot be bound; the message names it
      */
-    public static SecureServer start(HttpServerConfig config, SslContext tls, RequestFilter auth, KubeletHandlers handlers,
+    public static SecureServer start(HttpServerConfig config, TlsContext tls, RequestFilter auth, KubeletHandlers handlers,
             boolean debugging, DebugHandlers debug) throws IOException {
-        return new SecureServer(HttpServer.start(config, router(handlers, debugging, debug), tls, auth));
+        return new SecureServer(HttpServer.start(config, router(handlers, debugging, debug), tls.sslContext(), auth));
     }
 
     static Router router(KubeletHandlers handlers, boolean debugging, DebugHandlers debug) {

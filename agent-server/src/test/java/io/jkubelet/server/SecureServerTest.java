@@ -13,9 +13,9 @@ import io.jkubelet.server.auth.X509Authenticator;
 import io.jkubelet.server.healthz.HealthChecker;
 import io.jkubelet.server.http.HttpServerConfig;
 import io.jkubelet.server.tls.ServerTls;
+import io.jkubelet.server.tls.TlsContext;
 import io.jkubelet.server.tls.ServingCertificate;
 import io.jkubelet.server.tls.TestPki;
-import io.netty.handler.ssl.SslContext;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -67,7 +67,7 @@ class SecureServerTest {
     }
 
     private SecureServer start(boolean anonymous, boolean debugging, String minVersion) throws Exception {
-        SslContext tls = ServerTls.context(serving, minVersion, List.of(), List.of(clientCa.caCertificate()));
+        TlsContext tls = ServerTls.context(serving, minVersion, List.of(), List.of(clientCa.caCertificate()));
         Authorizer authorizer = attrs -> {
             asked.add(attrs);
             Authorizer.Decision d = decision.get();

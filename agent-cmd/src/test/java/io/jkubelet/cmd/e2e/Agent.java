@@ -117,6 +117,15 @@ final class Agent implements AutoCloseable {
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
+    /** SIGTERM; returns the exit code once the agent has exited. */
+    int terminate() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("jkubelet did not exit after SIGTERM:\n" + logText());
+        }
+        return process.exitValue();
+    }
+
     /** SIGTERM and wait for the agent to exit. */
     void stop() throws InterruptedException {
         if (process != null && process.isAlive()) {

@@ -3,7 +3,7 @@ package io.jkubelet.core.events;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.podutil.PodSpecs;
 
 /** Object references for events, with the field paths the kubelet uses for containers. */
 public final class References {

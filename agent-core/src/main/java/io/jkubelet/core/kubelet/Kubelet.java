@@ -40,15 +40,15 @@ import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.DaemonThreads;
+import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +67,8 @@ import java.util.function.Supplier;
  * which run the {@link KubeletPodSyncer}; {@link Housekeeping} and {@link ContainerGc} clean up after them.
  */
 public final class Kubelet implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(Kubelet.class);
+    /** How long {@link #close()} gives the parts to stop. */
+    public static final Duration DEFAULT_STOP_DEADLINE = Duration.ofSeconds(3);
 
     private final KubeletSettings settings;
     private final KubeletDeps deps;
@@ -92,13 +93,15 @@ public final class Kubelet implements AutoCloseable {
     private final ExecutorService workerExecutor = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("pod-worker-", 0).factory());
     private final ScheduledExecutorService timers = DaemonThreads.scheduler("kubelet-timers");
+    /** What runs, in the order it started: stopped in reverse. */
+    private final StopSequence running = new StopSequence();
     /** The node admission checks pods against: the registered node on a cluster node, else this machine. */
     private volatile Supplier<Node> node;
     /** The node built from this machine (upstream's {@code initialNode}): what admission uses until a node object is known. */
     private final Node machineNode;
 
     /** A source of pods, started once the kubelet runs. */
-    private record PodSource(Runnable start, AutoCloseable stop) {}
+    private record PodSource(String name, Runnable start, AutoCloseable stop) {}
 
     /** A standalone node: no apiserver objects for volumes, env and pull secrets. */
     public Kubelet(KubeletSettings settings, KubeletDeps deps) {
@@ -191,11 +194,11 @@ public final class Kubelet implements AutoCloseable {
         PodSourceSettings s = settings.sources();
         deps.kubeClient().ifPresent(client -> {
             ApiserverSource api = new ApiserverSource(client, nodeName, podConfig.channel(PodSources.API));
-            sources.add(new PodSource(api::start, api));
+            sources.add(new PodSource(PodSources.API, api::start, api));
         });
         s.staticPodPath().ifPresent(path -> {
             FileSource files = new FileSource(path, nodeName, s.fileCheckFrequency(), podConfig.channel(PodSources.FILE));
-            sources.add(new PodSource(files::start, files));
+            sources.add(new PodSource(PodSources.FILE, files::start, files));
         });
         if (s.staticPodUrl().isPresent()) {
             HttpSource http;
@@ -205,7 +208,7 @@ public final class Kubelet implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("staticPodURL (--manifest-url): " + e.getMessage(), e);
             }
-            sources.add(new PodSource(http::start, http));
+            sources.add(new PodSource(PodSources.HTTP, http::start, http));
         }
     }
 
@@ -241,16 +244,31 @@ public final class Kubelet implements AutoCloseable {
             throw new IllegalStateException("cannot create " + dirs.podsDir() + ": " + e.getMessage(), e);
         }
         pleg.start();
-        apiStatusSync.ifPresent(ApiStatusSync::start);
-        syncLoop.start();
+        running.add("pleg", pleg);
+        apiStatusSync.ifPresent(s -> {
+            s.start();
+            running.add("status-sync", s::stop); // flushes the statuses the workers wrote last
+        });
+        running.add("pod-workers", within -> {
+            // Interrupted, not waited for to the end of a kill: the containers keep running, as upstream's do.
+            workerExecutor.shutdownNow();
+            workerExecutor.awaitTermination(within.toMillis(), TimeUnit.MILLISECONDS);
+        });
+        running.add("probes", probeManager);
         long gcMillis = settings.containerGcPeriod().toMillis();
         timers.scheduleWithFixedDelay(() -> workerExecutor.execute(containerGc::garbageCollect),
                 gcMillis, gcMillis, TimeUnit.MILLISECONDS);
+        running.add("kubelet-timers", timers::shutdownNow);
+        syncLoop.start();
+        running.add("sync-loop", syncLoop::stop);
     }
 
     /** Starts reading the pod sources: from now on pods arrive. */
     public void startSources() {
-        sources.forEach(s -> s.start().run());
+        for (PodSource s : sources) {
+            s.start().run();
+            running.add("source-" + s.name(), s.stop());
+        }
     }
 
     /** Hands an update to the loop as the pod config does (tests, which have no sources, feed pods through it). */
@@ -320,28 +338,20 @@ public final class Kubelet implements AutoCloseable {
     }
 
     /**
-     * Stops in reverse order of start: no more pods come in (sources), the loop stops taking events, the timers
-     * and probers stop, the workers are interrupted, the last statuses are written, the PLEG stops. The runtime's
-     * containers keep running, as upstream's do: the next start adopts them.
+     * Stops in reverse order of start, within {@code deadline}: no more pods come in (sources), the loop stops
+     * taking events, the timers and probers stop, the workers are interrupted and awaited, the last statuses are
+     * written, the PLEG stops. The runtime's containers keep running, as upstream's do: the next start adopts them.
      */
-    @Override
-    public void close() {
-        for (PodSource s : sources) {
-            closeQuietly("pod source", s.stop());
-        }
-        syncLoop.stop(java.time.Duration.ofSeconds(1));
+    public void stop(Duration deadline) {
+        running.stopAll(deadline);
+        // Parts built but never started hold threads only once used; these make sure none is left.
         timers.shutdownNow();
-        probeManager.close();
         workerExecutor.shutdownNow();
-        apiStatusSync.ifPresent(ApiStatusSync::close);
-        pleg.close();
+        probeManager.close();
     }
 
-    private static void closeQuietly(String what, AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception e) {
-            log.debug("closing {}: {}", what, e.toString());
-        }
+    @Override
+    public void close() {
+        stop(DEFAULT_STOP_DEADLINE);
     }
 }

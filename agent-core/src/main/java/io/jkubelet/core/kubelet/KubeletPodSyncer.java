@@ -2,10 +2,11 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
-import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.kuberuntime.SyncResult;
 import io.jkubelet.core.lifecycle.ActiveDeadline;
@@ -131,7 +132,7 @@ final class KubeletPodSyncer implements PodSyncer {
         return new PodWorkers.SyncOutcome(false, retryAfter);
     }
 
-    private Duration crashLoopRemaining(Pod pod, io.jkubelet.core.container.PodStatus podStatus, String name) {
+    private Duration crashLoopRemaining(Pod pod, RuntimePodStatus podStatus, String name) {
         // A little past the end, so the next sync is sure to be out of back-off.
         return runtimeManager.crashLoopRemaining(pod, podStatus, name).map(d -> d.plusMillis(100)).orElse(BACK_OFF_PERIOD);
     }
@@ -157,7 +158,7 @@ final class KubeletPodSyncer implements PodSyncer {
         statusSyncRequest.accept(pod.getMetadata().getUid());
     }
 
-    private PodStatus generateStatus(Pod pod, io.jkubelet.core.container.PodStatus podStatus, boolean terminal) {
+    private PodStatus generateStatus(Pod pod, RuntimePodStatus podStatus, boolean terminal) {
         PodStatus old = statusManager.getPodStatus(pod.getMetadata().getUid())
                 .orElse(pod.getStatus() == null ? new PodStatus() : pod.getStatus());
         PodStatus s = statusGenerator.generate(pod, podStatus, old, terminal, hostIps.get(), ConfigAnnotations.isStaticPod(pod));

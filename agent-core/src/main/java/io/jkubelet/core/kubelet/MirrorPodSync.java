@@ -2,7 +2,7 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.config.ConfigAnnotations;
-import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.pod.MirrorClient;
 import io.jkubelet.core.pod.MirrorPods;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.podutil.PodSpecs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

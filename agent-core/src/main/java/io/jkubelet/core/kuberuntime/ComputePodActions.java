@@ -1,9 +1,12 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.prober.ProbeVerdicts;
+import io.jkubelet.core.container.ContainerRestarts;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.container.ContainerStatus;
-import io.jkubelet.core.container.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.container.State;
 
@@ -24,7 +27,7 @@ public final class ComputePodActions {
     public static final String REASON_LIVENESS_PROBE = "Liveness";
     public static final String REASON_STARTUP_PROBE = "Startup";
 
-    public static PodActions compute(Pod pod, PodStatus podStatus, ProbeVerdicts probes) {
+    public static PodActions compute(Pod pod, RuntimePodStatus podStatus, ProbeVerdicts probes) {
         SandboxChange sandbox = podSandboxChanged(pod, podStatus);
         List<Container> containers = PodSpecs.containers(pod);
         List<Container> initContainers = PodSpecs.initContainers(pod);
@@ -95,7 +98,7 @@ public final class ComputePodActions {
             Container container = containers.get(i);
             Optional<ContainerStatus> status = podStatus.findContainerStatusByName(container.getName());
             if (status.isEmpty() || status.get().state() != State.RUNNING) {
-                if (PodSpecs.shouldContainerBeRestarted(container, pod, podStatus)) {
+                if (ContainerRestarts.shouldContainerBeRestarted(container, pod, podStatus)) {
                     toStart.add(i);
                     if (status.isPresent() && status.get().state() == State.UNKNOWN) {
                         toKill.put(status.get().id(), new PodActions.ContainerToKill(container.getName(), container,
@@ -136,7 +139,7 @@ public final class ComputePodActions {
     private record SandboxChange(boolean create, int attempt, String id) {}
 
     /** Whether the pod needs a new sandbox: none yet, not ready, more than one ready, or a wrong network. */
-    static SandboxChange podSandboxChanged(Pod pod, PodStatus podStatus) {
+    static SandboxChange podSandboxChanged(Pod pod, RuntimePodStatus podStatus) {
         List<SandboxStatus> sandboxes = podStatus.sandboxes();
         if (sandboxes.isEmpty()) {
             return new SandboxChange(true, 0, null);
@@ -156,7 +159,7 @@ public final class ComputePodActions {
         return new SandboxChange(false, latest.attempt(), latest.id());
     }
 
-    private static boolean containerSucceeded(Container c, PodStatus podStatus) {
+    private static boolean containerSucceeded(Container c, RuntimePodStatus podStatus) {
         return podStatus.findContainerStatusByName(c.getName())
                 .map(s -> s.state() == State.EXITED && s.exitCode() == 0)
                 .orElse(false);
@@ -169,7 +172,7 @@ public final class ComputePodActions {
     private record InitProgress(ContainerStatus lastStatus, Container next, boolean done) {}
 
     /** Whether a regular container was ever created here, so initialisation happened (upstream {@code hasAnyRegularContainerCreated}). */
-    static boolean hasAnyRegularContainerCreated(Pod pod, PodStatus podStatus) {
+    static boolean hasAnyRegularContainerCreated(Pod pod, RuntimePodStatus podStatus) {
         for (Container c : PodSpecs.containers(pod)) {
             Optional<ContainerStatus> s = podStatus.findContainerStatusByName(c.getName());
             if (s.isPresent() && s.get().state() != State.UNKNOWN) {
@@ -195,7 +198,7 @@ public final class ComputePodActions {
      * whatever the pod's restart policy; kill and restart a sidecar whose startup or liveness probe failed.
      * Walks the init containers backwards, as the runtime may have removed completed ones.
      */
-    static InitActions computeInitContainerActions(Pod pod, PodStatus podStatus, ProbeVerdicts probes,
+    static InitActions computeInitContainerActions(Pod pod, RuntimePodStatus podStatus, ProbeVerdicts probes,
                                                    Map<String, PodActions.ContainerToKill> toKill) {
         List<Container> init = PodSpecs.initContainers(pod);
         if (init.isEmpty()) {
@@ -293,7 +296,7 @@ public final class ComputePodActions {
     }
 
     /** Which init container runs next (upstream {@code findNextInitContainerToRun}). */
-    static InitProgress findNextInitContainerToRun(Pod pod, PodStatus podStatus) {
+    static InitProgress findNextInitContainerToRun(Pod pod, RuntimePodStatus podStatus) {
         List<Container> init = PodSpecs.initContainers(pod);
         if (init.isEmpty()) {
             return new InitProgress(null, null, true);

@@ -1,5 +1,7 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.podutil.Resources;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;

@@ -1,10 +1,12 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.prober.ProbeVerdicts;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.jkubelet.core.container.ContainerStatus;
-import io.jkubelet.core.container.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.container.State;
 import io.jkubelet.core.events.EventRecorder;
@@ -128,7 +130,7 @@ public final class RuntimeManager {
     }
 
     /** Everything the runtime has of one pod (upstream {@code GetPodStatus}). */
-    public PodStatus getPodStatus(String uid, String name, String namespace) {
+    public RuntimePodStatus getPodStatus(String uid, String name, String namespace) {
         List<SandboxStatus> sandboxes = new ArrayList<>();
         List<String> ips = List.of();
         for (PodSandbox sb : runtime.listPodSandbox(scoped(PodSandboxFilter.forPodUid(uid)))) {
@@ -162,7 +164,7 @@ public final class RuntimeManager {
                 // removed between list and inspect
             }
         }
-        return new PodStatus(uid, name, namespace, ips, sandboxes, containers);
+        return new RuntimePodStatus(uid, name, namespace, ips, sandboxes, containers);
     }
 
     private PodSandboxFilter scoped(PodSandboxFilter f) {
@@ -247,7 +249,7 @@ public final class RuntimeManager {
      * Brings the runtime in line with the pod spec (upstream {@code SyncPod}): kills what must go, creates the
      * sandbox when needed, then starts the next init container or the app containers.
      */
-    public SyncResult syncPod(Pod pod, PodStatus podStatus, ProbeVerdicts probes) {
+    public SyncResult syncPod(Pod pod, RuntimePodStatus podStatus, ProbeVerdicts probes) {
         SyncResult result = new SyncResult();
         PodActions actions = ComputePodActions.compute(pod, podStatus, probes);
         log.debug("computePodActions for pod {}: {}", PodSpecs.format(pod), actions);
@@ -347,7 +349,7 @@ public final class RuntimeManager {
         return l.isEmpty() ? null : l.get(0);
     }
 
-    private SyncResult.StartResult start(Pod pod, PodStatus podStatus, Container c, String sandboxId,
+    private SyncResult.StartResult start(Pod pod, RuntimePodStatus podStatus, Container c, String sandboxId,
                                          PodSandboxConfig sandboxConfig, String podIp, Map<String, Path> volumePaths,
                                          Path etcHosts) {
         String name = c.getName();
@@ -442,7 +444,7 @@ public final class RuntimeManager {
      * How long the named container's crash-loop back-off still runs, or empty when it is not backing off
      * from a known exit (no exited instance, or no such container in the spec).
      */
-    public Optional<Duration> crashLoopRemaining(Pod pod, PodStatus podStatus, String containerName) {
+    public Optional<Duration> crashLoopRemaining(Pod pod, RuntimePodStatus podStatus, String containerName) {
         Optional<ContainerStatus> exited = podStatus.containersByName(containerName).stream()
                 .filter(s -> s.state() == State.EXITED && s.finishedAt() != null).findFirst();
         Optional<Container> spec = PodSpecs.findContainer(pod, containerName);
@@ -657,7 +659,7 @@ public final class RuntimeManager {
      * {@code killContainersWithSyncResult}). With sidecars, a {@link TerminationOrdering} makes them stop
      * after the regular containers, in reverse order.
      */
-    public void killPod(Pod pod, PodStatus podStatus, Long gracePeriodOverride) {
+    public void killPod(Pod pod, RuntimePodStatus podStatus, Long gracePeriodOverride) {
         List<ContainerStatus> running = podStatus.runningContainers();
         if (!running.isEmpty()) {
             TerminationOrdering ordering = PodSpecs.hasRestartableInitContainer(pod)

@@ -1,5 +1,6 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.podutil.PodSpecs;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 

@@ -1,6 +1,5 @@
 package io.jkubelet.core.objects;
 
-import io.jkubelet.core.token.TokenManager;
 
 /**
  * Where a pod's referenced API objects come from: ConfigMaps, Secrets, service account tokens, and the Services

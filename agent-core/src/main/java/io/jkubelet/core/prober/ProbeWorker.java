@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Probe;
-import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.probe.ProbeResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.TCPSocketAction;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
-import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.probe.ContainerPorts;
 import io.jkubelet.core.probe.ExecProber;
 import io.jkubelet.core.probe.GrpcProber;

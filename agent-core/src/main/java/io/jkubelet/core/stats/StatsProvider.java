@@ -1,5 +1,10 @@
 package io.jkubelet.core.stats;
 
+import io.jkubelet.core.cadvisor.PseudoFiles;
+import io.jkubelet.core.cadvisor.ProcNode;
+import io.jkubelet.core.cadvisor.NetDev;
+import io.jkubelet.core.cadvisor.FsUsage;
+import io.jkubelet.core.cadvisor.DirUsage;
 import io.jkubelet.core.runtime.ContainerStats;
 import io.jkubelet.core.runtime.CpuUsage;
 import io.jkubelet.core.runtime.FilesystemUsage;

@@ -1,7 +1,7 @@
 package io.jkubelet.core.stats;
 
-import io.jkubelet.core.stats.cgroup.CgroupReader;
-import io.jkubelet.core.stats.cgroup.CgroupSample;
+import io.jkubelet.core.cadvisor.CgroupReader;
+import io.jkubelet.core.cadvisor.CgroupSample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

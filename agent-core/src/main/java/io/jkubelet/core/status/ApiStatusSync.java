@@ -85,6 +85,8 @@ public final class ApiStatusSync implements AutoCloseable {
     private final ScheduledExecutorService batch = DaemonThreads.scheduler("status-batch");
     private final Thread worker;
     private volatile boolean closed;
+    /** Stopping: the queued statuses are written, then the worker ends. */
+    private volatile boolean draining;
 
     public ApiStatusSync(KubernetesClient client, StatusManager statusManager, Pods pods) {
         this.client = client;
@@ -129,6 +131,9 @@ public final class ApiStatusSync implements AutoCloseable {
             String uid;
             synchronized (queue) {
                 while (queue.isEmpty() && !closed) {
+                    if (draining) {
+                        return;
+                    }
                     try {
                         queue.wait();
                     } catch (InterruptedException e) {
@@ -248,6 +253,26 @@ public final class ApiStatusSync implements AutoCloseable {
         PodStatus merged = new PodStatusBuilder(kubeletStatus).build();
         merged.setConditions(conditions);
         return merged;
+    }
+
+    /**
+     * Writes the statuses still queued, then stops; what is not written {@code within} is left (the next start
+     * writes it, as every start syncs every pod's status).
+     */
+    public void stop(java.time.Duration within) {
+        batch.shutdownNow();
+        draining = true;
+        synchronized (queue) {
+            queue.notifyAll();
+        }
+        if (worker.getState() != Thread.State.NEW) {
+            try {
+                worker.join(within);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        close();
     }
 
     @Override

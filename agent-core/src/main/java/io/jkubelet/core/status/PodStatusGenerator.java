@@ -1,5 +1,6 @@
 package io.jkubelet.core.status;
 
+import io.jkubelet.core.container.ContainerRestarts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateRunning;
@@ -11,8 +12,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.State;
-import io.jkubelet.core.kuberuntime.PodSpecs;
+import io.jkubelet.core.podutil.PodSpecs;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,7 +53,7 @@ public final class PodStatusGenerator {
      * @param hostIps the node's IPs
      * @param staticPod whether the pod came from a file or URL (never made terminal, as upstream)
      */
-    public PodStatus generate(Pod pod, io.jkubelet.core.container.PodStatus podStatus, PodStatus oldStatus,
+    public PodStatus generate(Pod pod, RuntimePodStatus podStatus, PodStatus oldStatus,
                               boolean podIsTerminal, List<String> hostIps, boolean staticPod) {
         PodStatus s = new PodStatus();
         List<String> podIps = PodSpecs.hostNetwork(pod) ? hostIps : podStatus.ips();
@@ -174,7 +176,7 @@ public final class PodStatusGenerator {
         return io.jkubelet.core.container.ContainerStatus.runtimeId(cs.getContainerID());
     }
 
-    private List<ContainerStatus> convert(Pod pod, io.jkubelet.core.container.PodStatus podStatus,
+    private List<ContainerStatus> convert(Pod pod, RuntimePodStatus podStatus,
                                           List<ContainerStatus> previous, List<Container> containers,
                                           boolean hasInitContainers, boolean isInit) {
         Map<String, ContainerStatus> old = new HashMap<>();
@@ -256,7 +258,7 @@ public final class PodStatusGenerator {
                     continue;
                 }
             }
-            if (!PodSpecs.shouldContainerBeRestarted(c, pod, podStatus)) {
+            if (!ContainerRestarts.shouldContainerBeRestarted(c, pod, podStatus)) {
                 continue;
             }
             var reason = reasonCache.get(pod.getMetadata().getUid(), c.getName());

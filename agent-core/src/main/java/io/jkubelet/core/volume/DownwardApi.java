@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceFieldSelector;
-import io.jkubelet.core.kuberuntime.PodSpecs;
-import io.jkubelet.core.kuberuntime.Resources;
+import io.jkubelet.core.podutil.PodSpecs;
+import io.jkubelet.core.podutil.Resources;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,5 +1,6 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.prober.ProbeVerdicts;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -1,10 +1,11 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.prober.ProbeVerdicts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.container.ContainerStatus;
-import io.jkubelet.core.container.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.container.State;
 import org.junit.jupiter.api.Test;
@@ -28,8 +29,8 @@ class ComputePodActionsTest {
                 ContainerHash.of(c), restartCount, "", "", "sb1", "/dev/termination-log", "");
     }
 
-    private static PodStatus podStatus(Pod pod, boolean sandboxReady, ContainerStatus... cs) {
-        return new PodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default", List.of("10.0.0.2"),
+    private static RuntimePodStatus podStatus(Pod pod, boolean sandboxReady, ContainerStatus... cs) {
+        return new RuntimePodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default", List.of("10.0.0.2"),
                 List.of(new SandboxStatus("sb1", 0, sandboxReady, T0, sandboxReady ? List.of("10.0.0.2") : List.of(), false)),
                 List.of(cs));
     }
@@ -37,7 +38,7 @@ class ComputePodActionsTest {
     @Test
     void newPodCreatesSandboxAndStartsAllContainers() {
         Pod pod = pod("web", container("a"), container("b"));
-        PodActions a = ComputePodActions.compute(pod, PodStatus.empty("uid-web", "web", "default"), ProbeVerdicts.NONE);
+        PodActions a = ComputePodActions.compute(pod, RuntimePodStatus.empty("uid-web", "web", "default"), ProbeVerdicts.NONE);
         assertThat(a.createSandbox()).isTrue();
         assertThat(a.attempt()).isZero();
         assertThat(a.containersToStart()).containsExactly(0, 1);
@@ -47,7 +48,7 @@ class ComputePodActionsTest {
     @Test
     void newPodWithInitContainersStartsOnlyTheFirstInitContainer() {
         Pod pod = pod("p", "Always", List.of(container("i1"), container("i2")), List.of(container("a")));
-        PodActions a = ComputePodActions.compute(pod, PodStatus.empty("uid-p", "p", "default"), ProbeVerdicts.NONE);
+        PodActions a = ComputePodActions.compute(pod, RuntimePodStatus.empty("uid-p", "p", "default"), ProbeVerdicts.NONE);
         assertThat(a.createSandbox()).isTrue();
         assertThat(a.nextInitContainerToStart().getName()).isEqualTo("i1");
         assertThat(a.containersToStart()).isEmpty();
@@ -111,7 +112,7 @@ class ComputePodActionsTest {
     void changedSpecRestartsOnlyThatContainer() {
         Container a = container("a"), b = container("b");
         Pod pod = pod("p", a, b);
-        PodStatus running = podStatus(pod, true, status(a, State.RUNNING, 0, 0), status(b, State.RUNNING, 0, 0));
+        RuntimePodStatus running = podStatus(pod, true, status(a, State.RUNNING, 0, 0), status(b, State.RUNNING, 0, 0));
         Container b2 = new ContainerBuilder(b).withImage("busybox:1.37").build();
         Pod edited = pod("p", a, b2);
         PodActions actions = ComputePodActions.compute(edited, running, ProbeVerdicts.NONE);

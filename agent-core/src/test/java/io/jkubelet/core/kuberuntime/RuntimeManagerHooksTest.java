@@ -1,10 +1,11 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.prober.ProbeVerdicts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.jkubelet.core.container.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.lifecycle.HttpHookClient;
@@ -62,7 +63,7 @@ class RuntimeManagerHooksTest {
                 }, (latch, timeout) -> waits.await(latch, timeout));
     }
 
-    private PodStatus status(Pod pod) {
+    private RuntimePodStatus status(Pod pod) {
         return manager.getPodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default");
     }
 

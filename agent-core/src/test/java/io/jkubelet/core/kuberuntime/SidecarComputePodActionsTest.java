@@ -1,10 +1,11 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.prober.ProbeVerdicts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.container.ContainerStatus;
-import io.jkubelet.core.container.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.container.State;
 import org.junit.jupiter.api.Test;
@@ -40,8 +41,8 @@ class SidecarComputePodActionsTest {
                 ContainerHash.of(c), 0, "", "", "sb1", "/dev/termination-log", "");
     }
 
-    private static PodStatus running(Pod pod, ContainerStatus... cs) {
-        return new PodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default", List.of("10.0.0.2"),
+    private static RuntimePodStatus running(Pod pod, ContainerStatus... cs) {
+        return new RuntimePodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default", List.of("10.0.0.2"),
                 List.of(new SandboxStatus("sb1", 0, true, T0, List.of("10.0.0.2"), false)), List.of(cs));
     }
 
@@ -56,7 +57,7 @@ class SidecarComputePodActionsTest {
         @Override public boolean startupSucceeded(String id) { return started == null || started.contains(id); }
     }
 
-    record Case(String name, Pod pod, PodStatus status, Verdicts probes, boolean killPod, List<Integer> initToStart,
+    record Case(String name, Pod pod, RuntimePodStatus status, Verdicts probes, boolean killPod, List<Integer> initToStart,
                 List<Integer> toStart, List<String> killed) {}
 
     @Test
@@ -72,7 +73,7 @@ class SidecarComputePodActionsTest {
         Pod twoSidecars = pod("p", "Always", List.of(s1, sidecar("s2")), List.of(app));
 
         List<Case> cases = List.of(
-                new Case("new pod starts the first init container", always, PodStatus.empty("uid-p", "p", "default"),
+                new Case("new pod starts the first init container", always, RuntimePodStatus.empty("uid-p", "p", "default"),
                         Verdicts.none(), true, List.of(0), List.of(), List.of()),
                 new Case("running sidecar lets the next init container start", always, running(always,
                         status(s1, State.RUNNING, 0)), Verdicts.none(), false, List.of(1), List.of(), List.of()),
@@ -131,7 +132,7 @@ class SidecarComputePodActionsTest {
     @Test
     void podsWithoutSidecarsKeepUsingNextInitContainer() {
         Pod pod = pod("p", "Always", List.of(container("i1")), List.of(container("a")));
-        PodActions a = ComputePodActions.compute(pod, PodStatus.empty("uid-p", "p", "default"), ProbeVerdicts.NONE);
+        PodActions a = ComputePodActions.compute(pod, RuntimePodStatus.empty("uid-p", "p", "default"), ProbeVerdicts.NONE);
         assertThat(a.nextInitContainerToStart().getName()).isEqualTo("i1");
         assertThat(a.initContainersToStart()).isEmpty();
     }

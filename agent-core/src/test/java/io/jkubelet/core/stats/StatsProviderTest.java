@@ -1,5 +1,6 @@
 package io.jkubelet.core.stats;
 
+import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.ContainerResourceSpec;
 import io.jkubelet.core.runtime.ContainerStats;
@@ -148,7 +149,7 @@ class StatsProviderTest {
         Files.createDirectories(proc.resolve("4242"));
         Files.writeString(proc.resolve("4242/cgroup"), "9:memory:" + kubeletCgroup + "\n2:cpu,cpuacct:" + kubeletCgroup
                 + "\n1:name=systemd:" + kubeletCgroup + "\n");
-        SystemContainers system = new SystemContainers(io.jkubelet.core.stats.cgroup.CgroupReader.forRoot(cgroups), proc,
+        SystemContainers system = new SystemContainers(io.jkubelet.core.cadvisor.CgroupReader.forRoot(cgroups), proc,
                 Map.of(SystemContainers.KUBELET, () -> java.util.OptionalLong.of(4242),
                         // A runtime whose process is gone is left out.
                         SystemContainers.RUNTIME, java.util.OptionalLong::empty));

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.ContainerStatus;
 import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.container.State;
@@ -33,7 +34,7 @@ class PodStatusGeneratorTest {
     }
 
     private PodStatus generate(Pod pod, ContainerStatus... statuses) {
-        var runtime = new io.jkubelet.core.container.PodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(),
+        var runtime = new RuntimePodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(),
                 "default", List.of("172.17.0.5"), List.of(new SandboxStatus("sb", 0, true, T0, List.of("172.17.0.5"), false)),
                 List.of(statuses));
         return generator.generate(pod, runtime, new PodStatus(), false, List.of("192.168.1.10"), true);
@@ -133,7 +134,7 @@ class PodStatusGeneratorTest {
         Pod pod = pod("p", "OnFailure", List.of(), List.of(a));
         PodStatus old = new PodStatus();
         old.setPhase("Succeeded");
-        var runtime = new io.jkubelet.core.container.PodStatus("uid-p", "p", "default", List.of(), List.of(),
+        var runtime = new RuntimePodStatus("uid-p", "p", "default", List.of(), List.of(),
                 List.of(cs(a, State.RUNNING, 0, 0, "")));
         PodStatus s = generator.generate(pod, runtime, old, false, List.of(), true);
         assertThat(s.getPhase()).isEqualTo("Succeeded");

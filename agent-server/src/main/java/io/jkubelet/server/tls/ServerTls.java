@@ -58,7 +58,7 @@ public final class ServerTls {
      * @param clientCAs the x509 client CAs, empty when client certificates are not requested
      * @throws TlsConfigException naming the bad version or suite
      */
-    public static SslContext context(ServingCertificate serving, String minVersion, List<String> cipherSuites,
+    public static TlsContext context(ServingCertificate serving, String minVersion, List<String> cipherSuites,
             List<X509Certificate> clientCAs) throws TlsConfigException {
         SslContextBuilder builder = SslContextBuilder
                 .forServer(serving.key(), serving.chain().toArray(X509Certificate[]::new))
@@ -72,7 +72,7 @@ public final class ServerTls {
             builder.clientAuth(ClientAuth.OPTIONAL).trustManager(new RequestOnlyTrustManagerFactory(clientCAs));
         }
         try {
-            return builder.build();
+            return new TlsContext(builder.build());
         } catch (SSLException e) {
             throw new TlsConfigException("cannot set up TLS with " + serving.certFile() + " and " + serving.keyFile() + ": "
                     + e.getMessage(), e);

@@ -1,9 +1,8 @@
-package io.jkubelet.core.token;
+package io.jkubelet.core.objects;
 
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestSpec;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestStatus;
-import io.jkubelet.core.objects.ObjectException;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.Test;
 

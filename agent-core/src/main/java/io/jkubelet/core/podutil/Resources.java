@@ -1,4 +1,4 @@
-package io.jkubelet.core.kuberuntime;
+package io.jkubelet.core.podutil;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;

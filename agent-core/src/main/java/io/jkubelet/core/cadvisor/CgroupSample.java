@@ -1,4 +1,4 @@
-package io.jkubelet.core.stats.cgroup;
+package io.jkubelet.core.cadvisor;
 
 /**
  * One reading of a cgroup's counters, in cAdvisor's terms. A value the hierarchy does not provide is -1.

@@ -1,4 +1,4 @@
-package io.jkubelet.core.stats.cgroup;
+package io.jkubelet.core.cadvisor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,7 +60,7 @@ final class CgroupFiles {
 
     static String readOrNull(Path file) {
         try {
-            return io.jkubelet.core.stats.PseudoFiles.read(file);
+            return io.jkubelet.core.cadvisor.PseudoFiles.read(file);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {

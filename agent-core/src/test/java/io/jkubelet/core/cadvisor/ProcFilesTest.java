@@ -1,4 +1,4 @@
-package io.jkubelet.core.stats;
+package io.jkubelet.core.cadvisor;
 
 import io.jkubelet.core.runtime.NetworkInterfaceUsage;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,7 @@
-package io.jkubelet.core.kuberuntime;
+package io.jkubelet.core.podutil;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.jkubelet.core.container.ContainerStatus;
-import io.jkubelet.core.container.PodStatus;
-import io.jkubelet.core.container.State;
 
 import java.util.List;
 import java.util.Optional;
@@ -73,33 +70,5 @@ public final class PodSpecs {
     public static String format(Pod pod) {
         return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()
                 + "(" + pod.getMetadata().getUid() + ")";
-    }
-
-    /**
-     * Whether a non-running container will be (re)started (upstream {@code ShouldContainerBeRestarted}).
-     */
-    public static boolean shouldContainerBeRestarted(Container container, Pod pod, PodStatus podStatus) {
-        if (isBeingDeleted(pod)) {
-            return false;
-        }
-        Optional<ContainerStatus> status = podStatus.findContainerStatusByName(container.getName());
-        if (status.isEmpty()) {
-            return true;
-        }
-        State state = status.get().state();
-        if (state == State.RUNNING) {
-            return false;
-        }
-        if (state == State.UNKNOWN || state == State.CREATED) {
-            return true;
-        }
-        String policy = restartPolicy(pod);
-        if (RESTART_NEVER.equals(policy)) {
-            return false;
-        }
-        if (RESTART_ON_FAILURE.equals(policy) && status.get().exitCode() == 0) {
-            return false;
-        }
-        return true;
     }
 }

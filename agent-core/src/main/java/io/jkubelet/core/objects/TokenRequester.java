@@ -1,7 +1,6 @@
-package io.jkubelet.core.token;
+package io.jkubelet.core.objects;
 
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
-import io.jkubelet.core.objects.ObjectException;
 
 /** Sends a TokenRequest ({@code POST serviceaccounts/<name>/token}) and returns the apiserver's answer. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package io.jkubelet.core.stats.cgroup;
+package io.jkubelet.core.cadvisor;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

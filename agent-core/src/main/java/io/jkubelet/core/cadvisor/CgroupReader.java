@@ -1,4 +1,4 @@
-package io.jkubelet.core.stats.cgroup;
+package io.jkubelet.core.cadvisor;
 
 import java.io.IOException;
 import java.nio.file.Files;

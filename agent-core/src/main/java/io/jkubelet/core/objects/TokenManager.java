@@ -1,9 +1,8 @@
-package io.jkubelet.core.token;
+package io.jkubelet.core.objects;
 
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestSpec;
-import io.jkubelet.core.objects.ObjectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

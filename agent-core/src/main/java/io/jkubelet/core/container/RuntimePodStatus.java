@@ -8,7 +8,7 @@ import java.util.Optional;
  * Everything the runtime knows about one pod (upstream {@code kubecontainer.PodStatus}): its sandboxes and
  * every container instance, newest first, so that the first match by name is the latest instance.
  */
-public record PodStatus(String uid, String name, String namespace, List<String> ips,
+public record RuntimePodStatus(String uid, String name, String namespace, List<String> ips,
                         List<SandboxStatus> sandboxes, List<ContainerStatus> containers) {
 
     /** Newest first; the restart count breaks ties, since runtimes may stamp two creations alike. */
@@ -21,14 +21,14 @@ public record PodStatus(String uid, String name, String namespace, List<String> 
                     .thenComparing(SandboxStatus::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
                     .reversed();
 
-    public PodStatus {
+    public RuntimePodStatus {
         ips = List.copyOf(ips);
         sandboxes = sandboxes.stream().sorted(NEWEST_SANDBOX_FIRST).toList();
         containers = containers.stream().sorted(NEWEST_CONTAINER_FIRST).toList();
     }
 
-    public static PodStatus empty(String uid, String name, String namespace) {
-        return new PodStatus(uid, name, namespace, List.of(), List.of(), List.of());
+    public static RuntimePodStatus empty(String uid, String name, String namespace) {
+        return new RuntimePodStatus(uid, name, namespace, List.of(), List.of(), List.of());
     }
 
     /** The latest instance of the named container. */

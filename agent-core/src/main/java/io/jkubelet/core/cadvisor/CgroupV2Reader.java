@@ -1,4 +1,4 @@
-package io.jkubelet.core.stats.cgroup;
+package io.jkubelet.core.cadvisor;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

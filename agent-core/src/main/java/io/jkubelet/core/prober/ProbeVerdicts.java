@@ -1,8 +1,9 @@
-package io.jkubelet.core.kuberuntime;
+package io.jkubelet.core.prober;
 
 /**
- * The liveness and startup results {@link ComputePodActions} needs to decide whether a running container
- * must be killed, and whether a sidecar has started. Owned by its consumer; the probe manager implements it.
+ * The liveness and startup results the runtime manager's {@code ComputePodActions} needs to decide whether a
+ * running container must be killed, and whether a sidecar has started (upstream's {@code proberesults} as
+ * {@code kuberuntime} reads them). The probe manager implements it.
  * Thread-safe implementations; each call answers for the container's current probe results.
  */
 public interface ProbeVerdicts {
