@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.NodeContext;
-import io.jkubelet.core.kuberuntime.RuntimeManager;
+import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.pleg.GenericPleg;
 import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.prober.ProbeManager;
@@ -39,7 +39,7 @@ final class Housekeeping {
     private final ProbeManager probeManager;
     private final StatusManager statusManager;
     private final ReasonCache reasonCache;
-    private final RuntimeManager runtimeManager;
+    private final KubeRuntime runtime;
     private final VolumeManager volumes;
     private final PodDirs dirs;
     private final NodeContext node;
@@ -50,7 +50,7 @@ final class Housekeeping {
     private final AtomicBoolean scanningDirs = new AtomicBoolean();
 
     Housekeeping(PodManager podManager, PodWorkers podWorkers, GenericPleg pleg, ProbeManager probeManager,
-                 StatusManager statusManager, ReasonCache reasonCache, RuntimeManager runtimeManager,
+                 StatusManager statusManager, ReasonCache reasonCache, KubeRuntime runtime,
                  VolumeManager volumes, PodDirs dirs, NodeContext node, MirrorPodSync mirrorPods, Executor executor) {
         this.podManager = podManager;
         this.podWorkers = podWorkers;
@@ -58,7 +58,7 @@ final class Housekeeping {
         this.probeManager = probeManager;
         this.statusManager = statusManager;
         this.reasonCache = reasonCache;
-        this.runtimeManager = runtimeManager;
+        this.runtime = runtime;
         this.volumes = volumes;
         this.dirs = dirs;
         this.node = node;
@@ -107,7 +107,7 @@ final class Housekeeping {
         executor.execute(() -> {
             try {
                 var rp = pleg.runningPod(uid);
-                runtimeManager.removePod(uid);
+                runtime.removePod(uid);
                 volumes.cleanupPod(uid);
                 reasonCache.removePod(uid);
                 rp.ifPresent(p -> removePodLogs(p.namespace(), p.name(), uid));

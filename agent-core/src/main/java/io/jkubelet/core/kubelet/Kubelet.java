@@ -19,6 +19,7 @@ import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
+import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.lifecycle.HttpGetHookClient;
 import io.jkubelet.core.metrics.InstrumentedImageService;
@@ -45,6 +46,8 @@ import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -64,9 +67,11 @@ import java.util.function.Supplier;
  * The node agent, assembled (upstream {@code NewMainKubelet} and {@code Run}): builds every part from the settings
  * and the dependencies in one place, starts them in dependency order and stops them in reverse. The pod sources
  * feed the {@link PodConfig}, which feeds the one {@link SyncLoop}; the loop hands pods to their {@link PodWorkers},
- * which run the {@link KubeletPodSyncer}; {@link Housekeeping} and {@link ContainerGc} clean up after them.
+ * which run the {@link KubeletPodSyncer}; {@link Housekeeping} and the container GC clean up after them.
  */
 public final class Kubelet implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Kubelet.class);
+
     /** How long {@link #close()} gives the parts to stop. */
     public static final Duration DEFAULT_STOP_DEADLINE = Duration.ofSeconds(3);
 
@@ -83,7 +88,7 @@ public final class Kubelet implements AutoCloseable {
     /** The runtime and image services, instrumented: what every part of the kubelet calls. */
     private final RuntimeService runtime;
     private final ImageService images;
-    private final ContainerGc containerGc;
+    private final KubeRuntime runtimeManager;
     private final PodConfig podConfig;
     private final SyncLoopInbox inbox = new SyncLoopInbox();
     private final SyncLoop syncLoop;
@@ -136,7 +141,7 @@ public final class Kubelet implements AutoCloseable {
         ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.serializeImagePulls(),
                 pod -> objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY);
         long memoryCapacity = settings.memoryCapacity();
-        RuntimeManager runtimeManager = new RuntimeManager(runtime, imageManager,
+        KubeRuntime runtimeManager = new RuntimeManager(runtime, imageManager,
                 new ContainerConfigFactory(settings.node(),
                         (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
                         deps.recorder(), this::allocatable),
@@ -157,7 +162,7 @@ public final class Kubelet implements AutoCloseable {
                 KubeletPodSyncer.BACK_OFF_PERIOD, workerExecutor);
         Housekeeping housekeeping = new Housekeeping(podManager, podWorkers, pleg, probeManager, statusManager,
                 reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, workerExecutor);
-        this.containerGc = new ContainerGc(podManager, pleg, runtimeManager);
+        this.runtimeManager = runtimeManager;
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, () -> node.get(),
                 deps.recorder(), statusSyncRequest, housekeeping);
 
@@ -256,11 +261,20 @@ public final class Kubelet implements AutoCloseable {
         });
         running.add("probes", probeManager);
         long gcMillis = settings.containerGcPeriod().toMillis();
-        timers.scheduleWithFixedDelay(() -> workerExecutor.execute(containerGc::garbageCollect),
+        timers.scheduleWithFixedDelay(() -> workerExecutor.execute(this::garbageCollectContainers),
                 gcMillis, gcMillis, TimeUnit.MILLISECONDS);
         running.add("kubelet-timers", timers::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);
+    }
+
+    /** Container GC, on its own timer and off the loop: the newest dead instance of each container is kept. */
+    private void garbageCollectContainers() {
+        try {
+            runtimeManager.garbageCollect(pleg.runningPods(), podManager.uids()::contains);
+        } catch (RuntimeException e) {
+            log.warn("Container garbage collection failed: {}", e.getMessage());
+        }
     }
 
     /** Starts reading the pod sources: from now on pods arrive. */

@@ -7,6 +7,7 @@ import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.podutil.PodSpecs;
+import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.kuberuntime.SyncResult;
 import io.jkubelet.core.lifecycle.ActiveDeadline;
@@ -41,7 +42,7 @@ final class KubeletPodSyncer implements PodSyncer {
     /** Retry after a failed pod sync (upstream {@code backOffPeriod}). */
     static final Duration BACK_OFF_PERIOD = Duration.ofSeconds(10);
 
-    private final RuntimeManager runtimeManager;
+    private final KubeRuntime runtime;
     private final PodManager podManager;
     private final StatusManager statusManager;
     private final PodStatusGenerator statusGenerator;
@@ -55,11 +56,11 @@ final class KubeletPodSyncer implements PodSyncer {
     private final Supplier<List<String>> hostIps;
     private final Clock clock;
 
-    KubeletPodSyncer(RuntimeManager runtimeManager, PodManager podManager, StatusManager statusManager,
+    KubeletPodSyncer(KubeRuntime runtime, PodManager podManager, StatusManager statusManager,
                      PodStatusGenerator statusGenerator, ReasonCache reasonCache, ProbeManager probeManager,
                      MirrorPodSync mirrorPods, Consumer<String> statusSyncRequest, EventRecorder recorder,
                      KubeletMetrics metrics, Supplier<List<String>> hostIps, Clock clock) {
-        this.runtimeManager = runtimeManager;
+        this.runtime = runtime;
         this.podManager = podManager;
         this.statusManager = statusManager;
         this.statusGenerator = statusGenerator;
@@ -86,7 +87,7 @@ final class KubeletPodSyncer implements PodSyncer {
 
     private PodWorkers.SyncOutcome doSyncPod(Pod pod) {
         String uid = pod.getMetadata().getUid();
-        var podStatus = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        var podStatus = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         PodStatus apiStatus = generateStatus(pod, podStatus, false);
         observePodStart(pod, apiStatus);
         statusManager.setPodStatus(pod, apiStatus);
@@ -97,7 +98,7 @@ final class KubeletPodSyncer implements PodSyncer {
             return PodWorkers.SyncOutcome.TERMINAL;
         }
         probeManager.addPod(pod); // idempotent: a pod is probed from its first sync on (upstream SyncPod)
-        SyncResult result = runtimeManager.syncPod(pod, podStatus, probeManager);
+        SyncResult result = runtime.syncPod(pod, podStatus, probeManager);
         boolean reasonsChanged = false;
         Duration retryAfter = null;
         for (SyncResult.StartResult r : result.starts()) {
@@ -134,7 +135,7 @@ final class KubeletPodSyncer implements PodSyncer {
 
     private Duration crashLoopRemaining(Pod pod, RuntimePodStatus podStatus, String name) {
         // A little past the end, so the next sync is sure to be out of back-off.
-        return runtimeManager.crashLoopRemaining(pod, podStatus, name).map(d -> d.plusMillis(100)).orElse(BACK_OFF_PERIOD);
+        return runtime.crashLoopRemaining(pod, podStatus, name).map(d -> d.plusMillis(100)).orElse(BACK_OFF_PERIOD);
     }
 
     @Override
@@ -142,10 +143,10 @@ final class KubeletPodSyncer implements PodSyncer {
         String uid = pod.getMetadata().getUid();
         // A terminating pod's liveness must not restart what is being stopped; readiness goes on until it is.
         probeManager.stopLivenessAndStartup(pod);
-        var podStatus = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
-        runtimeManager.killPod(pod, podStatus, gracePeriodOverride);
+        var podStatus = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        runtime.killPod(pod, podStatus, gracePeriodOverride);
         probeManager.removePod(pod);
-        var after = runtimeManager.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        var after = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (podManager.get(uid).isPresent() && pod.getSpec() != null) {
             statusManager.setPodStatus(pod, generateStatus(pod, after, true));
         }

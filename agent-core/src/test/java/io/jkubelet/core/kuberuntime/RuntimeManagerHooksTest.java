@@ -159,7 +159,7 @@ class RuntimeManagerHooksTest {
         sync(pod);
         manager.killPod(pod, status(pod), null);
         assertThat(runtime.stopCalls()).extracting(FakeRuntime.StopCall::timeout)
-                .containsExactly(Duration.ofSeconds(RuntimeManager.MINIMUM_GRACE_PERIOD_SECONDS));
+                .containsExactly(Duration.ofSeconds(ContainerKiller.MINIMUM_GRACE_PERIOD_SECONDS));
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the hook was interrupted").isTrue();
         assertThat(events("FailedPreStopHook")).isEmpty();
     }

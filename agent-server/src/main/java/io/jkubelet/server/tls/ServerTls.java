@@ -1,7 +1,6 @@
 package io.jkubelet.server.tls;
 
 import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.SimpleTrustManagerFactory;
