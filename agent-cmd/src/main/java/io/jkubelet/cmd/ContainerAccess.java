@@ -47,6 +47,16 @@ public final class ContainerAccess {
         return new ContainerAccess(kubelet::pods, kubelet::runningPods, runtime);
     }
 
+    /** The desired pods with their latest status. */
+    List<Pod> pods() {
+        return pods.get();
+    }
+
+    /** The pods as the runtime runs them. */
+    List<RunningPod> runningPods() {
+        return runningPods.get();
+    }
+
     /** The runtime it asks; the streaming endpoints stream through the same one. */
     RuntimeService runtime() {
         return runtime;

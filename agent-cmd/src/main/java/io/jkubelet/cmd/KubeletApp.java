@@ -16,12 +16,10 @@ import io.jkubelet.core.kubelet.KubeletDeps;
 import io.jkubelet.core.kubelet.KubeletSettings;
 import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
-import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.qos.QosClass;
 import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.stats.StatsProvider;
-import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
@@ -221,53 +219,7 @@ final class KubeletApp implements AutoCloseable {
                 // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
                 // node object, so the relist's staleness is a check of its own here.
                 HealthChecker.named("pleg", kubelet::plegHealth));
-        KubeletView view = new KubeletView() {
-            @Override
-            public List<Pod> pods() {
-                return kubelet.pods();
-            }
-
-            @Override
-            public List<Pod> runningPods() {
-                return kubelet.runningPods().stream().map(KubeletApp::toApiPod).flatMap(Optional::stream).toList();
-            }
-
-            @Override
-            public io.prometheus.metrics.model.registry.PrometheusRegistry probeMetrics() {
-                return kubelet.probeMetrics();
-            }
-
-            @Override
-            public Optional<StatsSnapshot> stats() {
-                return stats.latest();
-            }
-
-            @Override
-            public io.prometheus.metrics.model.registry.PrometheusRegistry kubeletMetrics() {
-                return kubelet.kubeletMetrics();
-            }
-
-            @Override
-            public Optional<Pod> podByName(String namespace, String name) {
-                return containers.podByName(namespace, name);
-            }
-
-            @Override
-            public ContainerLog containerLog(String containerId) {
-                return containers.containerLog(containerId);
-            }
-
-            @Override
-            public byte[] runInContainer(String namespace, String podName, String podUid, String containerName,
-                    List<String> command) {
-                return containers.runInContainer(namespace, podName, containerName, command);
-            }
-
-            @Override
-            public io.jkubelet.server.streaming.ContainerStreaming streaming() {
-                return streaming;
-            }
-        };
+        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), stats::latest);
         try {
             if (secure.isPresent()) {
                 closeables.add(secure.get().start(view, checks, v -> setVerbosity(v)));
@@ -297,19 +249,6 @@ final class KubeletApp implements AutoCloseable {
         long limit = Math.max(syncFrequency.multipliedBy(2).toSeconds(), Duration.ofMinutes(5).toSeconds());
         return kubelet.secondsSinceSyncLoopIteration() > limit ? Optional.of("sync Loop took longer than expected")
                 : Optional.empty();
-    }
-
-    /** A running pod as upstream's {@code ToAPIPod}: name, namespace, UID and its running containers. */
-    static Optional<Pod> toApiPod(RunningPod rp) {
-        List<RunningPod.Member> running = rp.members().stream().filter(m -> !m.sandbox() && m.running()).toList();
-        boolean sandboxReady = rp.members().stream().anyMatch(m -> m.sandbox() && m.running());
-        if (running.isEmpty() && !sandboxReady) {
-            return Optional.empty();
-        }
-        return Optional.of(new PodBuilder().withNewMetadata().withName(rp.name()).withNamespace(rp.namespace())
-                .withUid(rp.uid()).endMetadata().withNewSpec()
-                .withContainers(running.stream().map(m -> new ContainerBuilder().withName(m.name()).withImage(m.image())
-                        .build()).toList()).endSpec().build());
     }
 
     /** The agent's and dockerd's cgroups for the Summary's systemContainers; none when cgroups cannot be read. */

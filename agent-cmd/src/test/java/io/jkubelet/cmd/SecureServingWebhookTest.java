@@ -1,6 +1,5 @@
 package io.jkubelet.cmd;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -8,10 +7,10 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.jkubelet.cmd.apiserver.ClientReviewersTest;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
+import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.SecureServer;
 import io.jkubelet.server.healthz.HealthChecker;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,22 +75,7 @@ class SecureServingWebhookTest {
     private void startServer() throws Exception {
         SecureServing serving = SecureServing.prepare(flags(), config(), "node-a", Clock.systemUTC(), Optional.of(client))
                 .orElseThrow();
-        KubeletView view = new KubeletView() {
-            @Override
-            public List<Pod> pods() {
-                return List.of();
-            }
-
-            @Override
-            public List<Pod> runningPods() {
-                return List.of();
-            }
-
-            @Override
-            public PrometheusRegistry probeMetrics() {
-                return new PrometheusRegistry();
-            }
-        };
+        KubeletView view = NodeView.of(new ContainerAccess(List::of, List::of, new FakeRuntime(Clock.systemUTC())));
         server = serving.start(view, List.of(HealthChecker.named("log", Optional::empty)), v -> {});
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.cmd.ContainerAccess;
+import io.jkubelet.cmd.NodeView;
 import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
@@ -13,7 +14,6 @@ import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.http.HttpServer;
 import io.jkubelet.server.http.HttpServerConfig;
 import io.jkubelet.server.http.Router;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +23,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -116,37 +115,7 @@ class DebuggingHandlersIT extends AgentTestBase {
     private void serveDebuggingHandlers() throws Exception {
         runtime = DockerRuntimeFactory.connect("unix:///var/run/docker.sock");
         ContainerAccess access = new ContainerAccess(agent::pods, () -> runningFromStatus(agent.pods()), runtime);
-        KubeletView view = new KubeletView() {
-            @Override
-            public List<Pod> pods() {
-                return agent.pods();
-            }
-
-            @Override
-            public List<Pod> runningPods() {
-                return List.of();
-            }
-
-            @Override
-            public PrometheusRegistry probeMetrics() {
-                return new PrometheusRegistry();
-            }
-
-            @Override
-            public Optional<Pod> podByName(String namespace, String name) {
-                return access.podByName(namespace, name);
-            }
-
-            @Override
-            public ContainerLog containerLog(String containerId) {
-                return access.containerLog(containerId);
-            }
-
-            @Override
-            public byte[] runInContainer(String namespace, String podName, String podUid, String containerName, List<String> command) {
-                return access.runInContainer(namespace, podName, containerName, command);
-            }
-        };
+        KubeletView view = NodeView.of(access);
         Router.Builder router = Router.builder();
         new KubeletHandlers(view, List.of(), new KubeletHandlers.DebuggingOptions(
                 agent.podLogs.getParent(), true, Duration.ofMillis(200), Clock.systemUTC())).installDebugging(router);

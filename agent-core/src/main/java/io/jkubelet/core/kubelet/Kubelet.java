@@ -13,6 +13,7 @@ import io.jkubelet.core.config.PodSources;
 import io.jkubelet.core.config.PodUpdate;
 import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.config.SourcesReady;
+import io.jkubelet.core.container.PodCache;
 import io.jkubelet.core.credentialprovider.DockerKeyring;
 import io.jkubelet.core.credentialprovider.PullSecrets;
 import io.jkubelet.core.events.EventRecorder;
@@ -56,6 +57,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -82,6 +84,8 @@ public final class Kubelet implements AutoCloseable {
     private final StatusManager statusManager;
     private final PodWorkers podWorkers;
     private final GenericPleg pleg;
+    /** The runtime's state of each pod as the PLEG last read it: what workers, GC and views read. */
+    private final PodCache podCache;
     private final ProbeManager probeManager;
     private final PrometheusRegistry probeMetrics = new PrometheusRegistry();
     private final KubeletMetrics kubeletMetrics;
@@ -146,8 +150,10 @@ public final class Kubelet implements AutoCloseable {
                         (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
                         deps.recorder(), this::allocatable),
                 volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
+        this.podCache = new PodCache(this::requestRelist);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
-                e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod());
+                e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod(), podCache,
+                runtimeManager::getPodStatus);
         pleg.observeRelists(kubeletMetrics::observeRelist);
 
         Optional<MirrorClient> mirrorClient = deps.kubeClient().map(c -> new MirrorClient(c, settings.node().nodeName()));
@@ -158,7 +164,8 @@ public final class Kubelet implements AutoCloseable {
         KubeletPodSyncer podSyncer = new KubeletPodSyncer(runtimeManager, podManager, statusManager, statusGenerator,
                 reasonCache, probeManager, mirrorPods, statusSyncRequest, deps.recorder(), kubeletMetrics,
                 settings.node()::hostIps, deps.clock());
-        this.podWorkers = new PodWorkers(podSyncer, deps.clock(), settings.syncFrequency(),
+        this.podWorkers = new PodWorkers(podSyncer,
+                new CachedPodStatuses(podCache, runtimeManager, settings.relistPeriod()), deps.clock(), settings.syncFrequency(),
                 KubeletPodSyncer.BACK_OFF_PERIOD, workerExecutor);
         Housekeeping housekeeping = new Housekeeping(podManager, podWorkers, pleg, probeManager, statusManager,
                 reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, workerExecutor);
@@ -271,10 +278,16 @@ public final class Kubelet implements AutoCloseable {
     /** Container GC, on its own timer and off the loop: the newest dead instance of each container is kept. */
     private void garbageCollectContainers() {
         try {
-            runtimeManager.garbageCollect(pleg.runningPods(), podManager.uids()::contains);
+            Set<String> wanted = podManager.uids();
+            runtimeManager.garbageCollect(pleg.runningPods().stream().filter(p -> wanted.contains(p.uid()))
+                    .map(p -> podCache.get(p.uid())).flatMap(Optional::stream).toList());
         } catch (RuntimeException e) {
             log.warn("Container garbage collection failed: {}", e.getMessage());
         }
+    }
+
+    private void requestRelist() {
+        pleg.requestRelist();
     }
 
     /** Starts reading the pod sources: from now on pods arrive. */

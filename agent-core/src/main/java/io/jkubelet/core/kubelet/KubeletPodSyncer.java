@@ -76,18 +76,17 @@ final class KubeletPodSyncer implements PodSyncer {
     }
 
     @Override
-    public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod) {
+    public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod, RuntimePodStatus podStatus) {
         long start = System.nanoTime();
         try {
-            return doSyncPod(pod);
+            return doSyncPod(pod, podStatus);
         } finally {
             metrics.observePodWorker(type.name().toLowerCase(Locale.ROOT), Duration.ofNanos(System.nanoTime() - start));
         }
     }
 
-    private PodWorkers.SyncOutcome doSyncPod(Pod pod) {
+    private PodWorkers.SyncOutcome doSyncPod(Pod pod, RuntimePodStatus podStatus) {
         String uid = pod.getMetadata().getUid();
-        var podStatus = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         PodStatus apiStatus = generateStatus(pod, podStatus, false);
         observePodStart(pod, apiStatus);
         statusManager.setPodStatus(pod, apiStatus);
@@ -139,13 +138,13 @@ final class KubeletPodSyncer implements PodSyncer {
     }
 
     @Override
-    public void syncTerminatingPod(Pod pod, Long gracePeriodOverride) {
+    public void syncTerminatingPod(Pod pod, RuntimePodStatus podStatus, Long gracePeriodOverride) {
         String uid = pod.getMetadata().getUid();
         // A terminating pod's liveness must not restart what is being stopped; readiness goes on until it is.
         probeManager.stopLivenessAndStartup(pod);
-        var podStatus = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         runtime.killPod(pod, podStatus, gracePeriodOverride);
         probeManager.removePod(pod);
+        // Read from the runtime, not the cache: the final status must show the containers stopped (upstream too).
         var after = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (podManager.get(uid).isPresent() && pod.getSpec() != null) {
             statusManager.setPodStatus(pod, generateStatus(pod, after, true));
@@ -153,7 +152,7 @@ final class KubeletPodSyncer implements PodSyncer {
     }
 
     @Override
-    public void syncTerminatedPod(Pod pod) {
+    public void syncTerminatedPod(Pod pod, RuntimePodStatus podStatus) {
         log.info("Pod {} terminated", PodSpecs.format(pod));
         // A pod deleted in the apiserver can now be removed from it (its final status first).
         statusSyncRequest.accept(pod.getMetadata().getUid());

@@ -49,6 +49,8 @@ public final class PodWorkers {
         boolean finished;
         /** The source wants the pod again while it was being torn down: run it afresh once that is done. */
         boolean restartAfterTermination;
+        /** Taken as the last sync ended: the next one needs a runtime state read after it. */
+        long lastSyncMark;
 
         void resetToSyncing() {
             phase = Phase.SYNCING;
@@ -61,6 +63,7 @@ public final class PodWorkers {
     }
 
     private final PodSyncer handler;
+    private final PodStatusSource statuses;
     private final Clock clock;
     private final Duration resyncInterval;
     private final Duration backOffPeriod;
@@ -68,8 +71,9 @@ public final class PodWorkers {
     private final Map<String, Worker> workers = new HashMap<>();
     private final Map<String, Instant> workQueue = new ConcurrentHashMap<>();
 
-    public PodWorkers(PodSyncer handler, Clock clock, Duration resyncInterval, Duration backOffPeriod, Executor executor) {
+    public PodWorkers(PodSyncer handler, PodStatusSource statuses, Clock clock, Duration resyncInterval, Duration backOffPeriod, Executor executor) {
         this.handler = handler;
+        this.statuses = statuses;
         this.clock = clock;
         this.resyncInterval = resyncInterval;
         this.backOffPeriod = backOffPeriod;
@@ -125,6 +129,7 @@ public final class PodWorkers {
             Phase phase;
             UpdateType type;
             Long grace;
+            long lastSyncMark;
             synchronized (this) {
                 Worker w = workers.get(uid);
                 if (w == null || w.pendingType == null || w.finished) {
@@ -140,13 +145,15 @@ public final class PodWorkers {
                 phase = w.phase;
                 type = w.pendingType;
                 grace = w.gracePeriodOverride;
+                lastSyncMark = w.lastSyncMark;
                 w.pendingType = null;
             }
             workQueue.remove(uid);
             try {
+                var podStatus = statuses.newerThan(pod, lastSyncMark);
                 switch (phase) {
                     case SYNCING -> {
-                        SyncOutcome out = handler.syncPod(type, pod);
+                        SyncOutcome out = handler.syncPod(type, pod, podStatus);
                         if (out.terminal()) {
                             transition(uid, Phase.TERMINATING);
                         } else if (out.retryAfter() != null && out.retryAfter().compareTo(resyncInterval) < 0) {
@@ -156,11 +163,11 @@ public final class PodWorkers {
                         }
                     }
                     case TERMINATING -> {
-                        handler.syncTerminatingPod(pod, grace);
+                        handler.syncTerminatingPod(pod, podStatus, grace);
                         transition(uid, Phase.TERMINATED);
                     }
                     case TERMINATED -> {
-                        handler.syncTerminatedPod(pod);
+                        handler.syncTerminatedPod(pod, podStatus);
                         synchronized (this) {
                             Worker w = workers.get(uid);
                             if (w.restartAfterTermination) {
@@ -171,9 +178,26 @@ public final class PodWorkers {
                         }
                     }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                synchronized (this) {
+                    workers.get(uid).working = false;
+                }
+                return; // the kubelet is stopping
             } catch (Exception e) {
                 log.error("Error syncing pod {}, skipping: {}", PodSpecs.format(pod), e.toString(), e);
                 enqueue(uid, jitter(backOffPeriod));
+            }
+            markSynced(uid);
+        }
+    }
+
+    private void markSynced(String uid) {
+        long mark = statuses.mark();
+        synchronized (this) {
+            Worker w = workers.get(uid);
+            if (w != null) {
+                w.lastSyncMark = mark;
             }
         }
     }

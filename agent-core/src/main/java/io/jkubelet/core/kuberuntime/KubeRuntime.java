@@ -2,13 +2,11 @@ package io.jkubelet.core.kuberuntime;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.container.RuntimePodStatus;
-import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.prober.ProbeVerdicts;
 
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /**
  * What the kubelet asks of the container runtime at the level of pods (upstream {@code kubecontainer.Runtime}):
@@ -47,10 +45,10 @@ public interface KubeRuntime {
     void removePod(String uid);
 
     /**
-     * Removes the older dead instances of the wanted pods' containers (upstream {@code GarbageCollect}).
+     * Removes the older dead instances of these pods' containers (upstream {@code GarbageCollect}); pods that are
+     * no longer wanted are housekeeping's to remove whole.
      *
-     * @param onRuntime the pods as the runtime runs them
-     * @param podWanted whether a pod (by UID) is still wanted; the others are housekeeping's to remove
+     * @param wantedPods the runtime's state of the pods still wanted
      */
-    void garbageCollect(Collection<RunningPod> onRuntime, Predicate<String> podWanted);
+    void garbageCollect(Collection<RuntimePodStatus> wantedPods);
 }

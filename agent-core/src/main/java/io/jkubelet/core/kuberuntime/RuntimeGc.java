@@ -2,7 +2,7 @@ package io.jkubelet.core.kuberuntime;
 
 import io.jkubelet.core.container.ContainerStatus;
 import io.jkubelet.core.container.State;
-import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.core.runtime.RuntimeService;
@@ -15,7 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -31,27 +30,22 @@ final class RuntimeGc {
 
     private final RuntimeService runtime;
     private final NodeScope scope;
-    private final PodStatusReader statuses;
     private final Backoff crashBackoff;
 
-    RuntimeGc(RuntimeService runtime, NodeScope scope, PodStatusReader statuses, Backoff crashBackoff) {
+    RuntimeGc(RuntimeService runtime, NodeScope scope, Backoff crashBackoff) {
         this.runtime = runtime;
         this.scope = scope;
-        this.statuses = statuses;
         this.crashBackoff = crashBackoff;
     }
 
-    void garbageCollect(Collection<RunningPod> onRuntime, Predicate<String> podWanted) {
-        for (RunningPod rp : onRuntime) {
-            if (podWanted.test(rp.uid())) {
-                removeDeadInstances(rp); // pods that are not wanted are removed whole by housekeeping
-            }
+    void garbageCollect(Collection<RuntimePodStatus> wantedPods) {
+        for (RuntimePodStatus status : wantedPods) {
+            removeDeadInstances(status);
         }
         crashBackoff.gc();
     }
 
-    private void removeDeadInstances(RunningPod rp) {
-        var status = statuses.getPodStatus(rp.uid(), rp.name(), rp.namespace());
+    private void removeDeadInstances(RuntimePodStatus status) {
         // The pod status lists each container's instances newest first: the first of each name is its latest.
         Set<String> latestIds = new HashSet<>();
         status.containers().stream().collect(Collectors.groupingBy(ContainerStatus::name))

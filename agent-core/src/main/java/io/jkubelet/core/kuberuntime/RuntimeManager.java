@@ -11,7 +11,6 @@ import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerStarter.StartRequest;
 import io.jkubelet.core.lifecycle.HandlerRunner;
 import io.jkubelet.core.lifecycle.HttpHookClient;
-import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.prober.ProbeVerdicts;
 import io.jkubelet.core.runtime.PodSandboxConfig;
@@ -33,7 +32,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /**
  * Runs pods on the runtime port (upstream {@code kubeGenericRuntimeManager}): acts on {@link ComputePodActions}'
@@ -91,7 +89,7 @@ public final class RuntimeManager implements KubeRuntime {
         this.starter = new ContainerStarter(runtime, images, configs, dirs, node.containerLogsDir(), recorder,
                 crashBackoff, hooks, killer);
         this.hostsFile = new EtcHostsFile(dirs, node.clusterDomain());
-        this.gc = new RuntimeGc(runtime, scope, statuses, crashBackoff);
+        this.gc = new RuntimeGc(runtime, scope, crashBackoff);
     }
 
     /** The IPs an {@code httpGet} hook without a host goes to: the node's for a host-network pod. */
@@ -245,7 +243,7 @@ public final class RuntimeManager implements KubeRuntime {
     }
 
     @Override
-    public void garbageCollect(Collection<RunningPod> onRuntime, Predicate<String> podWanted) {
-        gc.garbageCollect(onRuntime, podWanted);
+    public void garbageCollect(Collection<RuntimePodStatus> wantedPods) {
+        gc.garbageCollect(wantedPods);
     }
 }

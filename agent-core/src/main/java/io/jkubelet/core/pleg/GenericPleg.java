@@ -1,5 +1,7 @@
 package io.jkubelet.core.pleg;
 
+import io.jkubelet.core.container.PodCache;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
@@ -17,10 +19,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,10 +59,28 @@ public final class GenericPleg implements AutoCloseable {
     private volatile Instant lastRelist;
     private AutoCloseable subscription;
 
+    private final PodCache cache;
+    private final PodStatusProvider statuses;
+    /** Pods whose reading failed: read again at the next relist (upstream {@code podsToReinspect}). */
+    private Set<String> toReinspect = Set.of();
+
     private record Record(String podUid, boolean running, boolean exited) {}
 
+    /** Reads one pod's whole runtime state (upstream's {@code runtime.GetPodStatus}). */
+    @FunctionalInterface
+    public interface PodStatusProvider {
+        RuntimePodStatus getPodStatus(String uid, String name, String namespace);
+    }
+
+    /**
+     * @param cache    where each relist puts the state of the pods whose containers changed, before it sends
+     *                 their events; null for none
+     * @param statuses reads those pods' state
+     */
     public GenericPleg(RuntimeService runtime, String nodeName, Consumer<PodLifecycleEvent> sink, Clock clock,
-                       Duration relistPeriod) {
+                       Duration relistPeriod, PodCache cache, PodStatusProvider statuses) {
+        this.cache = cache;
+        this.statuses = statuses;
         this.runtime = runtime;
         this.nodeName = nodeName;
         this.sink = sink;
@@ -100,6 +125,7 @@ public final class GenericPleg implements AutoCloseable {
         java.time.Instant started = clock.instant();
         Duration sincePrevious = lastRelistStart == null ? null : Duration.between(lastRelistStart, started);
         lastRelistStart = started;
+        long observation = cache == null ? 0 : cache.beginRelist();
         Map<String, String> scope = Map.of(Labels.NODE_NAME, nodeName);
         List<PodSandbox> sandboxes = runtime.listPodSandbox(new PodSandboxFilter(null, null, scope));
         List<Container> containers = runtime.listContainers(new ContainerFilter(null, null, null, scope));
@@ -153,9 +179,57 @@ public final class GenericPleg implements AutoCloseable {
                 events.add(new PodLifecycleEvent(before.podUid, PodLifecycleEvent.Type.CONTAINER_REMOVED, id));
             }
         });
+        if (cache != null) {
+            updateCache(changedPods(current), pods, observation);
+        }
         previous = current;
         for (PodLifecycleEvent e : events) {
             sink.accept(e);
+        }
+    }
+
+    /** The pods with a sandbox or container that appeared, changed state or went since the previous relist. */
+    private Set<String> changedPods(Map<String, Record> current) {
+        Set<String> changed = new HashSet<>(toReinspect);
+        current.forEach((id, now) -> {
+            if (!now.equals(previous.get(id))) {
+                changed.add(now.podUid());
+            }
+        });
+        previous.forEach((id, before) -> {
+            if (!current.containsKey(id)) {
+                changed.add(before.podUid());
+            }
+        });
+        return changed;
+    }
+
+    /**
+     * Reads the changed pods' state into the cache (in parallel: a burst changes many pods at once), then marks
+     * every pod as read in this relist, unless a reading failed: a worker waiting for one then reads the runtime.
+     */
+    private void updateCache(Set<String> changed, Map<String, RunningPod.Builder> onRuntime, long observation) {
+        Set<String> failed = ConcurrentHashMap.newKeySet();
+        try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (String uid : changed) {
+                RunningPod.Builder pod = onRuntime.get(uid);
+                if (pod == null) {
+                    cache.delete(uid); // nothing of it left on the runtime
+                    continue;
+                }
+                readers.execute(() -> {
+                    try {
+                        cache.set(statuses.getPodStatus(uid, pod.name, pod.namespace), observation);
+                    } catch (RuntimeException e) {
+                        log.warn("PLEG: failed to read the status of pod {}: {}", uid, e.getMessage());
+                        failed.add(uid);
+                    }
+                });
+            }
+        }
+        toReinspect = Set.copyOf(failed);
+        if (failed.isEmpty()) {
+            cache.markAllObserved(observation);
         }
     }
 

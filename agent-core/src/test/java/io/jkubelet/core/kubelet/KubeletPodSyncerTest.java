@@ -78,7 +78,7 @@ class KubeletPodSyncerTest {
             return r;
         });
 
-        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.SYNC, pod);
+        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.SYNC, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
 
         assertThat(out.terminal()).isFalse();
         assertThat(out.retryAfter()).as("a little past the back-off's end").isEqualTo(Duration.ofMillis(7100));
@@ -98,7 +98,7 @@ class KubeletPodSyncerTest {
             return r;
         });
 
-        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.CREATE, pod);
+        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.CREATE, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
 
         assertThat(out).isEqualTo(new PodWorkers.SyncOutcome(false, KubeletPodSyncer.BACK_OFF_PERIOD));
         assertThat(runtime.calls).containsExactly("syncPod web");
@@ -110,7 +110,7 @@ class KubeletPodSyncerTest {
         podManager.addOrUpdate(pod);
         runtime.setPodStatus(exited(pod, 3));
 
-        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.SYNC, pod);
+        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.SYNC, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
 
         assertThat(out.terminal()).isTrue();
         assertThat(runtime.calls).isEmpty();
@@ -123,8 +123,8 @@ class KubeletPodSyncerTest {
         podManager.addOrUpdate(pod);
         runtime.setPodStatus(exited(pod, 0));
 
-        syncer.syncTerminatingPod(pod, 5L);
-        syncer.syncTerminatedPod(pod);
+        syncer.syncTerminatingPod(pod, exited(pod, 0), 5L);
+        syncer.syncTerminatedPod(pod, RuntimePodStatus.empty(pod.getMetadata().getUid(), "gone", "default"));
 
         assertThat(runtime.calls).containsExactly("killPod gone 5");
         assertThat(statusWrites).containsExactly(pod.getMetadata().getUid());

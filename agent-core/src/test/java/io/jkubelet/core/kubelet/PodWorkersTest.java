@@ -1,6 +1,7 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.Test;
 
@@ -25,13 +26,13 @@ class PodWorkersTest {
         volatile boolean blockTermination;
 
         @Override
-        public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod) {
+        public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod, RuntimePodStatus status) {
             calls.add("sync:" + type + ":" + pod.getSpec().getContainers().get(0).getName());
             return PodWorkers.SyncOutcome.OK;
         }
 
         @Override
-        public void syncTerminatingPod(Pod pod, Long grace) throws InterruptedException {
+        public void syncTerminatingPod(Pod pod, RuntimePodStatus status, Long grace) throws InterruptedException {
             calls.add("terminating:" + grace);
             terminating.countDown();
             if (blockTermination) {
@@ -40,13 +41,27 @@ class PodWorkersTest {
         }
 
         @Override
-        public void syncTerminatedPod(Pod pod) {
+        public void syncTerminatedPod(Pod pod, RuntimePodStatus status) {
             calls.add("terminated");
         }
     }
 
     private final Handler handler = new Handler();
-    private final PodWorkers workers = new PodWorkers(handler, new FakeClock(), Duration.ofMinutes(1),
+    /** No runtime: every pod has nothing on it. */
+    private static final PodStatusSource NO_RUNTIME = new PodStatusSource() {
+        @Override
+        public long mark() {
+            return 0;
+        }
+
+        @Override
+        public RuntimePodStatus newerThan(Pod pod, long mark) {
+            var m = pod.getMetadata();
+            return RuntimePodStatus.empty(m.getUid(), m.getName(), m.getNamespace());
+        }
+    };
+
+    private final PodWorkers workers = new PodWorkers(handler, NO_RUNTIME, new FakeClock(), Duration.ofMinutes(1),
             Duration.ofSeconds(10), Executors.newVirtualThreadPerTaskExecutor());
 
     @Test

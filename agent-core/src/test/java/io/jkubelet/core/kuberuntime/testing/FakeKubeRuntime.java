@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.SyncResult;
-import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.prober.ProbeVerdicts;
 
 import java.time.Duration;
@@ -15,7 +14,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * A runtime at the level of pods, after upstream's {@code container/testing/fake_runtime.go}: each pod's status is
@@ -78,7 +76,7 @@ public final class FakeKubeRuntime implements KubeRuntime {
     }
 
     @Override
-    public void garbageCollect(Collection<RunningPod> onRuntime, Predicate<String> podWanted) {
+    public void garbageCollect(Collection<RuntimePodStatus> wantedPods) {
         calls.add("garbageCollect");
     }
 }

@@ -1,0 +1,102 @@
+package io.jkubelet.cmd;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.stats.StatsSnapshot;
+import io.jkubelet.server.KubeletView;
+import io.jkubelet.server.streaming.ContainerStreaming;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * What the HTTP servers read of a running node: its pods and their containers (through {@link ContainerAccess}),
+ * the stats provider's latest snapshot, the kubelet's and the probers' metrics, and streaming into containers.
+ * Public so that end-to-end tests put the servers' handlers over a real agent's pods and the real runtime.
+ */
+public final class NodeView implements KubeletView {
+    private final ContainerAccess containers;
+    private final ContainerStreaming streaming;
+    private final PrometheusRegistry probeMetrics;
+    private final PrometheusRegistry kubeletMetrics;
+    private final Supplier<Optional<StatsSnapshot>> stats;
+
+    public NodeView(ContainerAccess containers, ContainerStreaming streaming, PrometheusRegistry probeMetrics,
+                    PrometheusRegistry kubeletMetrics, Supplier<Optional<StatsSnapshot>> stats) {
+        this.containers = containers;
+        this.streaming = streaming;
+        this.probeMetrics = probeMetrics;
+        this.kubeletMetrics = kubeletMetrics;
+        this.stats = stats;
+    }
+
+    /** Over the pods and the runtime alone: no stats, no metrics, streaming through the same runtime. */
+    public static NodeView of(ContainerAccess containers) {
+        return new NodeView(containers, new KubeletStreaming(containers), new PrometheusRegistry(),
+                new PrometheusRegistry(), Optional::empty);
+    }
+
+    @Override
+    public List<Pod> pods() {
+        return containers.pods();
+    }
+
+    @Override
+    public List<Pod> runningPods() {
+        return containers.runningPods().stream().map(NodeView::toApiPod).flatMap(Optional::stream).toList();
+    }
+
+    @Override
+    public PrometheusRegistry probeMetrics() {
+        return probeMetrics;
+    }
+
+    @Override
+    public Optional<StatsSnapshot> stats() {
+        return stats.get();
+    }
+
+    @Override
+    public PrometheusRegistry kubeletMetrics() {
+        return kubeletMetrics;
+    }
+
+    @Override
+    public Optional<Pod> podByName(String namespace, String name) {
+        return containers.podByName(namespace, name);
+    }
+
+    @Override
+    public ContainerLog containerLog(String containerId) {
+        return containers.containerLog(containerId);
+    }
+
+    @Override
+    public byte[] runInContainer(String namespace, String podName, String podUid, String containerName,
+                                 List<String> command) {
+        return containers.runInContainer(namespace, podName, containerName, command);
+    }
+
+    @Override
+    public ContainerStreaming streaming() {
+        return streaming;
+    }
+
+    /** A running pod as upstream's {@code ToAPIPod}: name, namespace, UID and its running containers. */
+    static Optional<Pod> toApiPod(RunningPod rp) {
+        List<RunningPod.Member> running = rp.members().stream().filter(m -> !m.sandbox() && m.running()).toList();
+        boolean sandboxReady = rp.members().stream().anyMatch(m -> m.sandbox() && m.running());
+        if (running.isEmpty() && !sandboxReady) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodBuilder().withNewMetadata().withName(rp.name()).withNamespace(rp.namespace())
+                .withUid(rp.uid()).endMetadata().withNewSpec()
+                .withContainers(running.stream().map(m -> new ContainerBuilder().withName(m.name()).withImage(m.image())
+                        .build()).toList()).endSpec().build());
+    }
+
+}
