@@ -6,16 +6,10 @@ import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.jkubelet.server.http.HttpServer;
-import io.jkubelet.server.http.HttpServerConfig;
-import io.jkubelet.server.http.Router;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -47,8 +41,7 @@ class ContainerLogsEndpointTest {
     Path dir;
 
     private final FakeKubeletView view = new FakeKubeletView();
-    private HttpServer server;
-    private HttpClient client;
+    private ServedHandlers server;
     private Path currentLog;
     private Path previousLog;
 
@@ -73,19 +66,13 @@ class ContainerLogsEndpointTest {
         view.containers.put(PREVIOUS_ID, new KubeletView.ContainerLog(previousLog.toString(), false));
         view.pods.set(List.of(pod(true)));
 
-        Router.Builder router = Router.builder();
-        KubeletHandlers handlers = new KubeletHandlers(view, List.of(), new KubeletHandlers.DebuggingOptions(
-                dir, true, Duration.ofMillis(50), Clock.fixed(NOW, ZoneOffset.UTC)));
-        handlers.installAuthNotRequired(router);
-        handlers.installDebugging(router);
-        server = HttpServer.start(HttpServerConfig.kubeletDefaults("main", InetAddress.getLoopbackAddress(), 0), router.build());
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        server = ServedHandlers.start(new KubeletHandlers(view, List.of(), new KubeletHandlers.DebuggingOptions(
+                dir, true, Duration.ofMillis(50), Clock.fixed(NOW, ZoneOffset.UTC))));
     }
 
     @AfterEach
     void stop() {
         server.close();
-        client.close();
     }
 
     private static Pod pod(boolean restarted) {
@@ -109,8 +96,7 @@ class ContainerLogsEndpointTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return server.get(path);
     }
 
     private HttpResponse<String> logs(String query) throws Exception {
@@ -297,8 +283,7 @@ class ContainerLogsEndpointTest {
     @Test
     @Timeout(60)
     void followSendsAppendedLinesAndEndsWhenTheContainerStops() throws Exception {
-        HttpResponse<InputStream> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/containerLogs/default/web/app?follow=true&tailLines=1")).build(),
+        HttpResponse<InputStream> response = server.send(server.request("/containerLogs/default/web/app?follow=true&tailLines=1"),
                 HttpResponse.BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).isEqualTo(200);
         try (BufferedReader body = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
@@ -323,8 +308,7 @@ class ContainerLogsEndpointTest {
     @Test
     @Timeout(60)
     void followReopensALogFileReplacedByRotation() throws Exception {
-        HttpResponse<InputStream> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/containerLogs/default/web/app?follow=1&tailLines=1")).build(),
+        HttpResponse<InputStream> response = server.send(server.request("/containerLogs/default/web/app?follow=1&tailLines=1"),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (BufferedReader body = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
             assertThat(body.readLine()).isEqualTo("line five");
@@ -360,9 +344,8 @@ class ContainerLogsEndpointTest {
 
     @Test
     void onlyGetIsAllowed() throws Exception {
-        HttpResponse<String> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/containerLogs/default/web/app"))
-                        .POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse<String> response = server.send(server.request("/containerLogs/default/web/app")
+                        .POST(HttpRequest.BodyPublishers.noBody()),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(405);

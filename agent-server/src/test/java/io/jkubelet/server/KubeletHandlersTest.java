@@ -5,12 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodList;
-import io.jkubelet.server.http.HttpServer;
-import io.jkubelet.server.http.HttpServerConfig;
-import io.jkubelet.server.http.Router;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -22,28 +16,20 @@ import org.junit.jupiter.api.Test;
 class KubeletHandlersTest {
 
     private final FakeKubeletView view = new FakeKubeletView();
-    private HttpServer server;
-    private HttpClient client;
+    private ServedHandlers server;
 
     @BeforeEach
     void start() throws Exception {
-        Router.Builder router = Router.builder();
-        KubeletHandlers handlers = new KubeletHandlers(view, List.of());
-        handlers.installAuthNotRequired(router);
-        handlers.installDebugging(router);
-        server = HttpServer.start(HttpServerConfig.kubeletDefaults("main", InetAddress.getLoopbackAddress(), 0), router.build());
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        server = ServedHandlers.start(new KubeletHandlers(view, List.of()));
     }
 
     @AfterEach
     void stop() {
         server.close();
-        client.close();
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return server.get(path);
     }
 
     @Test
@@ -78,9 +64,8 @@ class KubeletHandlersTest {
 
     @Test
     void runningPodsAcceptsOnlyGet() throws Exception {
-        HttpResponse<String> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/runningpods/"))
-                        .POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse<String> response = server.send(server.request("/runningpods/")
+                        .POST(HttpRequest.BodyPublishers.noBody()),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(response.headers().firstValue("allow")).hasValue("GET");

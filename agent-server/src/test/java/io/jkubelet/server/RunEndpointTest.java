@@ -3,13 +3,6 @@ package io.jkubelet.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.jkubelet.server.http.HttpServer;
-import io.jkubelet.server.http.HttpServerConfig;
-import io.jkubelet.server.http.Router;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,8 +17,7 @@ class RunEndpointTest {
 
     private final FakeKubeletView view = new FakeKubeletView();
     private final AtomicReference<List<String>> lastCall = new AtomicReference<>();
-    private HttpServer server;
-    private HttpClient client;
+    private ServedHandlers server;
 
     @BeforeEach
     void start() throws Exception {
@@ -48,22 +40,16 @@ class RunEndpointTest {
             }
             return ("out: " + String.join(" ", command) + "\nerr\n").getBytes(StandardCharsets.UTF_8);
         });
-        Router.Builder router = Router.builder();
-        new KubeletHandlers(view, List.of()).installDebugging(router);
-        server = HttpServer.start(HttpServerConfig.kubeletDefaults("main", InetAddress.getLoopbackAddress(), 0), router.build());
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        server = ServedHandlers.start(new KubeletHandlers(view, List.of()), ServedHandlers.Group.DEBUGGING);
     }
 
     @AfterEach
     void stop() {
         server.close();
-        client.close();
     }
 
     private HttpResponse<String> post(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                        .POST(HttpRequest.BodyPublishers.noBody()).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return server.post(path);
     }
 
     @Test
@@ -115,8 +101,7 @@ class RunEndpointTest {
 
     @Test
     void getIsNotAllowed() throws Exception {
-        HttpResponse<String> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/run/default/web/app?cmd=ls")).build(),
+        HttpResponse<String> response = server.send(server.request("/run/default/web/app?cmd=ls"),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(405);

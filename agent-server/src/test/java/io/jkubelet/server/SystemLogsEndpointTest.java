@@ -2,18 +2,12 @@ package io.jkubelet.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jkubelet.server.http.HttpServer;
-import io.jkubelet.server.http.HttpServerConfig;
-import io.jkubelet.server.http.Router;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,8 +30,7 @@ class SystemLogsEndpointTest {
 
     private Path root;
     private Path outside;
-    private HttpServer server;
-    private HttpClient client;
+    private ServedHandlers server;
 
     @BeforeEach
     void start() throws Exception {
@@ -53,26 +46,22 @@ class SystemLogsEndpointTest {
         Files.createSymbolicLink(root.resolve("shadow-link"), outside.resolve("shadow"));
         Files.createSymbolicLink(root.resolve("syslog.1"), root.resolve("syslog"));
         server = start(true);
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    private HttpServer start(boolean enableSystemLogHandler) throws IOException {
-        Router.Builder router = Router.builder();
-        new KubeletHandlers(new FakeKubeletView(), List.of(),
-                new KubeletHandlers.DebuggingOptions(root, enableSystemLogHandler, Duration.ofMillis(50), Clock.systemUTC()))
-                .installDebugging(router);
-        return HttpServer.start(HttpServerConfig.kubeletDefaults("main", InetAddress.getLoopbackAddress(), 0), router.build());
+    /** The debugging handlers; their client follows no redirect, so that the tests see Go's 301s. */
+    private ServedHandlers start(boolean enableSystemLogHandler) throws IOException {
+        return ServedHandlers.start(new KubeletHandlers(new FakeKubeletView(), List.of(),
+                new KubeletHandlers.DebuggingOptions(root, enableSystemLogHandler, Duration.ofMillis(50), Clock.systemUTC())),
+                ServedHandlers.Group.DEBUGGING);
     }
 
     @AfterEach
     void stop() {
         server.close();
-        client.close();
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return server.get(path);
     }
 
     @Test
@@ -112,9 +101,8 @@ class SystemLogsEndpointTest {
 
     @Test
     void ifModifiedSinceGets304() throws Exception {
-        HttpResponse<String> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/logs/syslog"))
-                        .header("If-Modified-Since", "Tue, 05 Mar 2024 06:07:08 GMT").build(),
+        HttpResponse<String> response = server.send(server.request("/logs/syslog")
+                        .header("If-Modified-Since", "Tue, 05 Mar 2024 06:07:08 GMT"),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(304);
@@ -170,10 +158,8 @@ class SystemLogsEndpointTest {
 
     @Test
     void disabledSystemLogHandlerIs405() throws Exception {
-        try (HttpServer disabled = start(false)) {
-            HttpResponse<String> response = client.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + disabled.port() + "/logs/syslog")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+        try (ServedHandlers disabled = start(false)) {
+            HttpResponse<String> response = disabled.get("/logs/syslog");
 
             assertThat(response.statusCode()).isEqualTo(405);
             assertThat(response.body()).isEqualTo("logs endpoint is disabled.\n");
@@ -182,9 +168,8 @@ class SystemLogsEndpointTest {
 
     @Test
     void onlyGetIsAllowed() throws Exception {
-        HttpResponse<String> response = client.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/logs/syslog"))
-                        .DELETE().build(),
+        HttpResponse<String> response = server.send(server.request("/logs/syslog")
+                        .DELETE(),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(405);

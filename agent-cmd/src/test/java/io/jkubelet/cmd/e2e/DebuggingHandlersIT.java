@@ -11,13 +11,7 @@ import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
 import io.jkubelet.server.KubeletHandlers;
 import io.jkubelet.server.KubeletView;
-import io.jkubelet.server.http.HttpServer;
-import io.jkubelet.server.http.HttpServerConfig;
-import io.jkubelet.server.http.Router;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import io.jkubelet.server.ServedHandlers;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,8 +31,7 @@ import org.junit.jupiter.api.Timeout;
 class DebuggingHandlersIT extends AgentTestBase {
 
     private DockerRuntime runtime;
-    private HttpServer server;
-    private final HttpClient client = HttpClient.newHttpClient();
+    private ServedHandlers server;
 
     @AfterEach
     void closeServer() {
@@ -48,7 +41,6 @@ class DebuggingHandlersIT extends AgentTestBase {
         if (runtime != null) {
             runtime.close();
         }
-        client.close();
     }
 
     @Test
@@ -116,10 +108,8 @@ class DebuggingHandlersIT extends AgentTestBase {
         runtime = DockerRuntimeFactory.connect("unix:///var/run/docker.sock");
         ContainerAccess access = new ContainerAccess(agent::pods, () -> runningFromStatus(agent.pods()), runtime);
         KubeletView view = NodeView.of(access);
-        Router.Builder router = Router.builder();
-        new KubeletHandlers(view, List.of(), new KubeletHandlers.DebuggingOptions(
-                agent.podLogs.getParent(), true, Duration.ofMillis(200), Clock.systemUTC())).installDebugging(router);
-        server = HttpServer.start(HttpServerConfig.kubeletDefaults("main", InetAddress.getLoopbackAddress(), 0), router.build());
+        server = ServedHandlers.start(new KubeletHandlers(view, List.of(), new KubeletHandlers.DebuggingOptions(
+                agent.podLogs.getParent(), true, Duration.ofMillis(200), Clock.systemUTC())), ServedHandlers.Group.DEBUGGING);
     }
 
     /** The running containers, as the PLEG would list them, from the pods' statuses. */
@@ -140,12 +130,10 @@ class DebuggingHandlersIT extends AgentTestBase {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return server.get(path);
     }
 
     private HttpResponse<String> post(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        return server.post(path);
     }
 }
