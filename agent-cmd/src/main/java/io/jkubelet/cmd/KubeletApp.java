@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cluster.ClusterSide;
+import io.jkubelet.core.cluster.KubeClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.jkubelet.cmd.apiserver.KubeClients;
-import io.jkubelet.cmd.apiserver.NodeApiserverSync;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
@@ -131,8 +131,10 @@ final class KubeletApp implements AutoCloseable {
         closeables.add(runtime);
 
         Clock clock = Clock.systemUTC();
-        EventRecorder recorder = io.jkubelet.cmd.apiserver.ApiserverEvents.recorder(kubeClient, nodeName, config,
-                KubeletVersion.compatVersion(), clock, new LoggingEventRecorder(clock), closeables);
+        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock))
+                .orElseGet(ClusterSide::standalone);
+        closeables.add(cluster);
+        EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));
         Path rootDir = Path.of(flags.rootDirectory());
         NodeContext node = new NodeContext(nodeName, hostIps, Path.of(config.podLogsDir()), Path.of(flags.containerLogsDir()),
                 flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),
@@ -142,8 +144,7 @@ final class KubeletApp implements AutoCloseable {
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
                 CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity());
-        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, kubeClient),
-                io.jkubelet.cmd.apiserver.PodObjectsWiring.create(kubeClient, clock, closeables));
+        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster));
         closeables.add(kubelet);
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
@@ -156,14 +157,12 @@ final class KubeletApp implements AutoCloseable {
         closeables.add(stats);
         stats.start();
         startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), secure);
-        if (kubeClient.isPresent()) {
-            NodeApiserverSync nodeSync = NodeApiserverSync.start(kubeClient.get(), config,
-                    new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(), KubeletVersion.compatVersion()),
-                    rootDir, runtime, runtime, kubelet::plegHealth, recorder, clock);
+        cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
+                KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, recorder).ifPresent(nodeSync -> {
             closeables.add(nodeSync);
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
             kubelet.setNodeSupplier(nodeSync.node());
-        }
+        });
         warmUp(nodeName);
         kubelet.startSources();
         log.info("jkubelet started in {} ms", sinceProcessStart());

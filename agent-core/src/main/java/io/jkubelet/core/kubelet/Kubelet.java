@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
+import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.FileSource;
 import io.jkubelet.core.config.HttpSource;
@@ -112,22 +113,19 @@ public final class Kubelet implements AutoCloseable {
     /** A source of pods, started once the kubelet runs. */
     private record PodSource(String name, Runnable start, AutoCloseable stop) {}
 
-    /** A standalone node: no apiserver objects for volumes, env and pull secrets. */
-    public Kubelet(KubeletSettings settings, KubeletDeps deps) {
-        this(settings, deps, PodObjects.standalone());
-    }
-
     /**
-     * @param objects the ConfigMaps, Secrets and service account tokens of the pods' volumes, env and pull secrets;
-     *                {@link PodObjects#standalone()} on a node without an apiserver
+     * Builds the kubelet; nothing runs before {@link #start()}.
+     *
      * @throws IllegalArgumentException when a pod source's setting cannot be used (the message names it)
      */
-    public Kubelet(KubeletSettings settings, KubeletDeps deps, PodObjects objects) {
+    public Kubelet(KubeletSettings settings, KubeletDeps deps) {
         this.settings = settings;
         this.deps = deps;
         this.dirs = new PodDirs(settings.rootDir());
         this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir());
         this.node = () -> machineNode;
+        ClusterSide cluster = deps.cluster();
+        PodObjects objects = cluster.objects();
         VolumeManager volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, settings.node().nodeName(),
                 settings.node()::hostIps, this::allocatable, deps.clock()));
         this.statusManager = new StatusManager(deps.clock());
@@ -156,8 +154,8 @@ public final class Kubelet implements AutoCloseable {
                 runtimeManager::getPodStatus);
         pleg.observeRelists(kubeletMetrics::observeRelist);
 
-        Optional<MirrorClient> mirrorClient = deps.kubeClient().map(c -> new MirrorClient(c, settings.node().nodeName()));
-        this.apiStatusSync = deps.kubeClient().map(c -> new ApiStatusSync(c, statusManager, new StatusWriterPods()));
+        Optional<MirrorClient> mirrorClient = cluster.mirrorClient(settings.node().nodeName());
+        this.apiStatusSync = cluster.statusWriter(statusManager, new StatusWriterPods());
         Consumer<String> statusSyncRequest = uid -> apiStatusSync.ifPresent(s -> s.requestSync(uid));
         MirrorPodSync mirrorPods = new MirrorPodSync(mirrorClient, podManager, statusSyncRequest, workerExecutor);
 
@@ -204,10 +202,10 @@ public final class Kubelet implements AutoCloseable {
     private void createSources() {
         String nodeName = settings.node().nodeName();
         PodSourceSettings s = settings.sources();
-        deps.kubeClient().ifPresent(client -> {
-            ApiserverSource api = new ApiserverSource(client, nodeName, podConfig.channel(PodSources.API));
+        if (deps.cluster().connected()) {
+            ApiserverSource api = deps.cluster().podSource(nodeName, podConfig.channel(PodSources.API)).orElseThrow();
             sources.add(new PodSource(PodSources.API, api::start, api));
-        });
+        }
         s.staticPodPath().ifPresent(path -> {
             FileSource files = new FileSource(path, nodeName, s.fileCheckFrequency(), podConfig.channel(PodSources.FILE));
             sources.add(new PodSource(PodSources.FILE, files::start, files));

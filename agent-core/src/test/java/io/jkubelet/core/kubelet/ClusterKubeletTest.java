@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kuberuntime.NodeContext;
@@ -24,7 +25,6 @@ import io.jkubelet.core.config.PodUpdate;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,6 +42,7 @@ class ClusterKubeletTest {
     private final FakeClock clock = new FakeClock();
     private FakeRuntime runtime;
     private Kubelet kubelet;
+    private ClusterSide cluster;
     private String nodeUid;
 
     @BeforeEach
@@ -53,9 +54,10 @@ class ClusterKubeletTest {
                 .create().getMetadata().getUid();
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
+        cluster = ClusterSide.connect(client, "v1.30.0", clock);
         kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
                 Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
-                new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, Optional.of(client)));
+                new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, cluster));
         kubelet.start();
         // The apiserver source (not started here: the tests deliver its pods) has listed once, so housekeeping runs.
         kubelet.sourceChannel(io.jkubelet.core.config.PodSources.API)
@@ -65,6 +67,7 @@ class ClusterKubeletTest {
     @AfterEach
     void stop() {
         kubelet.close();
+        cluster.close();
     }
 
     private static Container sleeper() {

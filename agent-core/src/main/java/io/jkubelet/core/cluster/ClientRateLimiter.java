@@ -1,4 +1,4 @@
-package io.jkubelet.cmd.apiserver;
+package io.jkubelet.core.cluster;
 
 import io.jkubelet.core.util.TokenBucket;
 

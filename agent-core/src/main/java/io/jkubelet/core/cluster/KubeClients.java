@@ -1,4 +1,4 @@
-package io.jkubelet.cmd.apiserver;
+package io.jkubelet.core.cluster;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;

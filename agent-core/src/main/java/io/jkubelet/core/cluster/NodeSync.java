@@ -1,4 +1,4 @@
-package io.jkubelet.cmd.apiserver;
+package io.jkubelet.core.cluster;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,15 +25,15 @@ import java.util.function.Supplier;
 
 /**
  * The node side of a kubelet connected to an apiserver: the runtime health check (every 5s), the node status
- * loop (registration, then a status every {@code nodeStatusUpdateFrequency}) and the node lease. Started by
- * {@code KubeletApp} when {@code --kubeconfig} is given; {@link #node()} gives the node to admission.
+ * loop (registration, then a status every {@code nodeStatusUpdateFrequency}) and the node lease. Started through
+ * {@link ClusterSide#startNodeSync}; {@link #node()} gives the node to admission.
  */
-public final class NodeApiserverSync implements AutoCloseable {
+public final class NodeSync implements AutoCloseable {
     private final ScheduledExecutorService runtimeChecks;
     private final NodeStatusUpdater status;
     private final NodeLeaseController lease;
 
-    private NodeApiserverSync(ScheduledExecutorService runtimeChecks, NodeStatusUpdater status, NodeLeaseController lease) {
+    private NodeSync(ScheduledExecutorService runtimeChecks, NodeStatusUpdater status, NodeLeaseController lease) {
         this.runtimeChecks = runtimeChecks;
         this.status = status;
         this.lease = lease;
@@ -44,7 +44,7 @@ public final class NodeApiserverSync implements AutoCloseable {
      *
      * @param plegHealth the PLEG's error, if any (Kubelet::plegHealth)
      */
-    public static NodeApiserverSync start(KubernetesClient client, KubeletConfiguration config, NodeIdentity identity,
+    static NodeSync start(KubernetesClient client, KubeletConfiguration config, NodeIdentity identity,
             Path rootDir, RuntimeService runtime, ImageService images, Supplier<Optional<String>> plegHealth,
             EventRecorder recorder, Clock clock) {
         RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)));
@@ -59,7 +59,7 @@ public final class NodeApiserverSync implements AutoCloseable {
                 clock, Sleeper.REAL);
         status.start();
         lease.start();
-        return new NodeApiserverSync(checks, status, lease);
+        return new NodeSync(checks, status, lease);
     }
 
     /** The node as last registered or posted (the local initial node before that). */

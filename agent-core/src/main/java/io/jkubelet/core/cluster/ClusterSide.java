@@ -1,0 +1,147 @@
+package io.jkubelet.core.cluster;
+
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.config.ApiserverSource;
+import io.jkubelet.core.config.PodUpdateSink;
+import io.jkubelet.core.events.ApiserverEventRecorder;
+import io.jkubelet.core.events.ClientEventSink;
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.nodestatus.NodeIdentity;
+import io.jkubelet.core.objects.ApiObjectManagers;
+import io.jkubelet.core.objects.PodObjects;
+import io.jkubelet.core.objects.ServiceInformer;
+import io.jkubelet.core.pod.MirrorClient;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.status.ApiStatusSync;
+import io.jkubelet.core.status.StatusManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Everything of the node that talks to the apiserver, in one place (upstream's {@code kubeClient},
+ * {@code eventClient} and {@code heartbeatClient} and what they feed): the objects pods refer to, the apiserver
+ * pod source, mirror pods, the pod status writer, the event recorder and the node's status and lease. On a
+ * standalone node ({@link #standalone()}) each is absent or its local stand-in, so that the core asks one
+ * question ("connected?") in one place instead of carrying an optional client. Owns what it starts.
+ */
+public final class ClusterSide implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ClusterSide.class);
+
+    /** {@code eventRecordQPS} when the configuration leaves it unset. */
+    static final int DEFAULT_EVENT_RECORD_QPS = 50;
+
+    private final KubernetesClient client;
+    private final String kubeletVersion;
+    private final Clock clock;
+    private final PodObjects objects;
+    /** What it started, closed in reverse. */
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    private ClusterSide(KubernetesClient client, String kubeletVersion, Clock clock, PodObjects objects) {
+        this.client = client;
+        this.kubeletVersion = kubeletVersion;
+        this.clock = clock;
+        this.objects = objects;
+    }
+
+    /** A node without an apiserver: objects fail with a message saying so, events go to the log only. */
+    public static ClusterSide standalone() {
+        return new ClusterSide(null, "", Clock.systemUTC(), PodObjects.standalone());
+    }
+
+    /**
+     * A node whose {@code --kubeconfig} gave {@code client}. The Services of every namespace are watched from now
+     * on (a container's service variables wait for their first listing).
+     *
+     * @param kubeletVersion the User-Agent's version of the event client made from {@code client}'s settings
+     */
+    public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock) {
+        ServiceInformer services = new ServiceInformer(client);
+        ClusterSide side = new ClusterSide(client, kubeletVersion, clock, ApiObjectManagers.podObjects(client, clock, services));
+        side.owned.add(services);
+        return side;
+    }
+
+    public boolean connected() {
+        return client != null;
+    }
+
+    /** The ConfigMaps, Secrets, service account tokens and Services of the pods' volumes, env and pull secrets. */
+    public PodObjects objects() {
+        return objects;
+    }
+
+    /**
+     * The kubelet's event recorder (upstream {@code makeEventRecorder}): events always go to the log; connected,
+     * they are also written to the apiserver through a client of their own, as upstream's {@code EventClient},
+     * limited by {@code eventRecordQPS}/{@code eventBurst} rather than {@code kubeAPIQPS}, so that an event storm
+     * never slows down pod status updates.
+     */
+    public EventRecorder eventRecorder(String nodeName, KubeletConfiguration config, LoggingEventRecorder logged) {
+        if (client == null) {
+            return logged;
+        }
+        // The limit is the recorder's own (eventRecordQPS); the event client itself is not throttled again.
+        KubernetesClient eventClient = KubeClients.create(new ConfigBuilder(client.getConfiguration()).build(), -1, 0,
+                kubeletVersion);
+        owned.add(eventClient);
+        int qps = config.eventRecordQPS() == null ? DEFAULT_EVENT_RECORD_QPS : config.eventRecordQPS();
+        ApiserverEventRecorder recorder = ApiserverEventRecorder.start(new ClientEventSink(eventClient), nodeName, logged,
+                clock, ApiserverEventRecorder.limiter(qps, config.eventBurst(), clock));
+        owned.add(recorder);
+        return recorder;
+    }
+
+    /** The pods bound to this node ({@code spec.nodeName}), as a pod source; none standalone. */
+    public Optional<ApiserverSource> podSource(String nodeName, PodUpdateSink sink) {
+        return client == null ? Optional.empty() : Optional.of(new ApiserverSource(client, nodeName, sink));
+    }
+
+    /** The mirror pods of this node's static pods; none standalone. */
+    public Optional<MirrorClient> mirrorClient(String nodeName) {
+        return client == null ? Optional.empty() : Optional.of(new MirrorClient(client, nodeName));
+    }
+
+    /** The writer of pod statuses to the apiserver; none standalone. */
+    public Optional<ApiStatusSync> statusWriter(StatusManager statuses, ApiStatusSync.Pods pods) {
+        return client == null ? Optional.empty() : Optional.of(new ApiStatusSync(client, statuses, pods));
+    }
+
+    /**
+     * Registers the node and keeps its status and lease (none standalone). The caller stops it before the
+     * kubelet, so that the node stops reporting before its pods' workers stop.
+     *
+     * @param plegHealth the PLEG's error, if any, for the node's Ready condition
+     */
+    public Optional<NodeSync> startNodeSync(KubeletConfiguration config, NodeIdentity identity, Path rootDir,
+                                            RuntimeService runtime, ImageService images,
+                                            Supplier<Optional<String>> plegHealth, EventRecorder recorder) {
+        if (client == null) {
+            return Optional.empty();
+        }
+        return Optional.of(NodeSync.start(client, config, identity, rootDir, runtime, images, plegHealth, recorder, clock));
+    }
+
+    @Override
+    public void close() {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            try {
+                owned.get(i).close();
+            } catch (Exception e) {
+                log.debug("closing {}: {}", owned.get(i).getClass().getSimpleName(), e.toString());
+            }
+        }
+        owned.clear();
+    }
+}
