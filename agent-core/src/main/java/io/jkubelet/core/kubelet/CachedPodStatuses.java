@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 
 /**
- * The workers' pod statuses from the PLEG's {@link PodCache}: one read of the runtime per change, shared by the
- * worker, housekeeping, GC and the views, instead of each sync reading the pod again. A worker whose reading does
- * not come within {@code patience} (a PLEG stuck on a runtime that does not answer) reads the runtime itself.
+ * The workers' pod statuses through the {@link PodCache}: a pod the PLEG saw change since its last reading is read
+ * from the runtime (once, and kept for the next sync, the GC and the views); one that did not change is not read
+ * again. A worker that sees no relist within {@code patience} (a PLEG stuck on a runtime that does not answer)
+ * reads the runtime itself.
  */
 final class CachedPodStatuses implements PodStatusSource {
     private static final Logger log = LoggerFactory.getLogger(CachedPodStatuses.class);
@@ -36,11 +37,20 @@ final class CachedPodStatuses implements PodStatusSource {
     @Override
     public RuntimePodStatus newerThan(Pod pod, long mark) throws InterruptedException {
         var m = pod.getMetadata();
-        var cached = cache.getNewerThan(m.getUid(), m.getName(), m.getNamespace(), mark, patience);
-        if (cached.isPresent()) {
-            return cached.get();
+        switch (cache.getNewerThan(m.getUid(), m.getName(), m.getNamespace(), mark, patience)) {
+            case PodCache.Lookup.Current(RuntimePodStatus status) -> {
+                return status;
+            }
+            case PodCache.Lookup.Changed() -> {
+                long readAfter = cache.readMark();
+                RuntimePodStatus status = runtime.getPodStatus(m.getUid(), m.getName(), m.getNamespace());
+                cache.set(status, readAfter);
+                return status;
+            }
+            case PodCache.Lookup.Unknown() -> {
+                log.debug("No relist of pod {} within {}: reading the runtime", PodSpecs.format(pod), patience);
+                return runtime.getPodStatus(m.getUid(), m.getName(), m.getNamespace());
+            }
         }
-        log.debug("No fresh status of pod {} from the PLEG within {}: reading the runtime", PodSpecs.format(pod), patience);
-        return runtime.getPodStatus(m.getUid(), m.getName(), m.getNamespace());
     }
 }

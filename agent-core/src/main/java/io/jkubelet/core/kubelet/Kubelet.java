@@ -150,8 +150,7 @@ public final class Kubelet implements AutoCloseable {
                 volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
         this.podCache = new PodCache(this::requestRelist);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
-                e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod(), podCache,
-                runtimeManager::getPodStatus);
+                e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod(), podCache);
         pleg.observeRelists(kubeletMetrics::observeRelist);
 
         Optional<MirrorClient> mirrorClient = cluster.mirrorClient(settings.node().nodeName());

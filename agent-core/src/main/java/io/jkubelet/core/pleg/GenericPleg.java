@@ -1,7 +1,6 @@
 package io.jkubelet.core.pleg;
 
 import io.jkubelet.core.container.PodCache;
-import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
@@ -25,9 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,27 +56,16 @@ public final class GenericPleg implements AutoCloseable {
     private AutoCloseable subscription;
 
     private final PodCache cache;
-    private final PodStatusProvider statuses;
-    /** Pods whose reading failed: read again at the next relist (upstream {@code podsToReinspect}). */
-    private Set<String> toReinspect = Set.of();
 
     private record Record(String podUid, boolean running, boolean exited) {}
 
-    /** Reads one pod's whole runtime state (upstream's {@code runtime.GetPodStatus}). */
-    @FunctionalInterface
-    public interface PodStatusProvider {
-        RuntimePodStatus getPodStatus(String uid, String name, String namespace);
-    }
-
     /**
-     * @param cache    where each relist puts the state of the pods whose containers changed, before it sends
-     *                 their events; null for none
-     * @param statuses reads those pods' state
+     * @param cache where each relist marks the pods whose sandboxes or containers changed, before it sends their
+     *              events; null for none
      */
     public GenericPleg(RuntimeService runtime, String nodeName, Consumer<PodLifecycleEvent> sink, Clock clock,
-                       Duration relistPeriod, PodCache cache, PodStatusProvider statuses) {
+                       Duration relistPeriod, PodCache cache) {
         this.cache = cache;
-        this.statuses = statuses;
         this.runtime = runtime;
         this.nodeName = nodeName;
         this.sink = sink;
@@ -180,7 +165,15 @@ public final class GenericPleg implements AutoCloseable {
             }
         });
         if (cache != null) {
-            updateCache(changedPods(current), pods, observation);
+            // Before the events go out: a worker woken by one must find its pod marked changed.
+            for (String uid : changedPods(current)) {
+                if (pods.containsKey(uid)) {
+                    cache.markChanged(uid, observation);
+                } else {
+                    cache.delete(uid); // nothing of it left on the runtime
+                }
+            }
+            cache.completeRelist(observation);
         }
         previous = current;
         for (PodLifecycleEvent e : events) {
@@ -190,7 +183,7 @@ public final class GenericPleg implements AutoCloseable {
 
     /** The pods with a sandbox or container that appeared, changed state or went since the previous relist. */
     private Set<String> changedPods(Map<String, Record> current) {
-        Set<String> changed = new HashSet<>(toReinspect);
+        Set<String> changed = new HashSet<>();
         current.forEach((id, now) -> {
             if (!now.equals(previous.get(id))) {
                 changed.add(now.podUid());
@@ -202,35 +195,6 @@ public final class GenericPleg implements AutoCloseable {
             }
         });
         return changed;
-    }
-
-    /**
-     * Reads the changed pods' state into the cache (in parallel: a burst changes many pods at once), then marks
-     * every pod as read in this relist, unless a reading failed: a worker waiting for one then reads the runtime.
-     */
-    private void updateCache(Set<String> changed, Map<String, RunningPod.Builder> onRuntime, long observation) {
-        Set<String> failed = ConcurrentHashMap.newKeySet();
-        try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (String uid : changed) {
-                RunningPod.Builder pod = onRuntime.get(uid);
-                if (pod == null) {
-                    cache.delete(uid); // nothing of it left on the runtime
-                    continue;
-                }
-                readers.execute(() -> {
-                    try {
-                        cache.set(statuses.getPodStatus(uid, pod.name, pod.namespace), observation);
-                    } catch (RuntimeException e) {
-                        log.warn("PLEG: failed to read the status of pod {}: {}", uid, e.getMessage());
-                        failed.add(uid);
-                    }
-                });
-            }
-        }
-        toReinspect = Set.copyOf(failed);
-        if (failed.isEmpty()) {
-            cache.markAllObserved(observation);
-        }
     }
 
     /** Upstream's {@code kubecontainer.State} names, the {@code container_state} label values. */

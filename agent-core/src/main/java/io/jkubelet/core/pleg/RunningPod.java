@@ -19,8 +19,8 @@ public record RunningPod(String uid, String name, String namespace, List<Member>
     /** Collects a pod's members during a relist. */
     static final class Builder {
         private final String uid;
-        final String name;
-        final String namespace;
+        private final String name;
+        private final String namespace;
         private final List<Member> members = new java.util.ArrayList<>();
 
         Builder(String uid, String name, String namespace) {

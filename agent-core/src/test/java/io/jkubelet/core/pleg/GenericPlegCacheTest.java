@@ -14,36 +14,25 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The PLEG as the writer of the pod cache: one reading per change, written before the change's event is sent. */
+/** The PLEG as the keeper of the pod cache: each relist marks the pods that changed, before it sends their events. */
 class GenericPlegCacheTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
     private final FakeClock clock = new FakeClock();
     private final FakeRuntime runtime = new FakeRuntime(clock);
-    private final AtomicInteger readings = new AtomicInteger();
-    private volatile RuntimeException readFailure;
     private final CountDownLatch relistAsked = new CountDownLatch(1);
     private final PodCache cache = new PodCache(relistAsked::countDown);
-    /** For each event: what the cache held for the pod when the event was sent. */
-    private final List<Optional<RuntimePodStatus>> seenAtEvents = new CopyOnWriteArrayList<>();
-    private final GenericPleg pleg = new GenericPleg(runtime, "node-a", e -> seenAtEvents.add(cache.get(e.podUid())),
-            clock, Duration.ofMinutes(1), cache, (uid, name, namespace) -> {
-                if (readFailure != null) {
-                    RuntimeException f = readFailure;
-                    readFailure = null;
-                    throw f;
-                }
-                // Each reading is told apart by its "IP".
-                return new RuntimePodStatus(uid, name, namespace, List.of("reading-" + readings.incrementAndGet()),
-                        List.of(), List.of());
-            });
+    /** For each event: what a worker woken by it would have been told. */
+    private final List<PodCache.Lookup> seenAtEvents = new CopyOnWriteArrayList<>();
+    private final GenericPleg pleg = new GenericPleg(runtime, "node-a", e -> seenAtEvents.add(lookup(e.podUid(), 0)),
+            clock, Duration.ofMinutes(1), cache);
 
     {
         runtime.addImage("pause:3.9");
@@ -54,77 +43,85 @@ class GenericPlegCacheTest {
         pleg.close();
     }
 
+    private PodCache.Lookup lookup(String uid, long mark) {
+        try {
+            return cache.getNewerThan(uid, "web", "default", mark, WAIT);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private String runSandbox(String uid) {
         return runtime.runPodSandbox(new PodSandboxConfig(new PodSandboxMetadata("web", uid, "default", 0), "web",
                 "/var/log/pods/x", null, List.of(), Map.of(Labels.NODE_NAME, "node-a", Labels.POD_UID, uid), Map.of(), "",
                 NamespaceOptions.POD_DEFAULT, 0, "pause:3.9", false, Map.of()));
     }
 
-    @Test
-    void aPodIsReadOncePerChangeAndTheReadingIsCachedBeforeItsEventIsSent() {
-        String sandbox = runSandbox("uid-1");
-        pleg.relist();
-        assertThat(readings).hasValue(1);
-        assertThat(cache.get("uid-1").orElseThrow().ips()).containsExactly("reading-1");
-        assertThat(seenAtEvents).singleElement().satisfies(s -> assertThat(s.orElseThrow().ips()).containsExactly("reading-1"));
-
-        pleg.relist();
-        assertThat(readings).as("nothing changed: not read again").hasValue(1);
-
-        runtime.stopPodSandbox(sandbox);
-        pleg.relist();
-        assertThat(readings).hasValue(2);
-        assertThat(seenAtEvents).hasSize(2);
-        assertThat(seenAtEvents.get(1).orElseThrow().ips()).containsExactly("reading-2");
+    private static RuntimePodStatus reading(String uid, String ip) {
+        return new RuntimePodStatus(uid, "web", "default", List.of(ip), List.of(), List.of());
     }
 
     @Test
-    void aPodGoneFromTheRuntimeLeavesTheCache() {
+    void aPodThatChangedMustBeReadAndAReadingStaysCurrentUntilTheNextChange() {
         String sandbox = runSandbox("uid-1");
         pleg.relist();
+        assertThat(seenAtEvents).as("the event's worker reads the runtime").singleElement()
+                .isInstanceOf(PodCache.Lookup.Changed.class);
+
+        cache.set(reading("uid-1", "10.0.0.2"), cache.readMark());
+        pleg.relist();
+        long lastSync = cache.mark() - 1; // a worker whose last sync ended before this second relist began
+        assertThat(lookup("uid-1", lastSync)).as("nothing changed: the reading is current")
+                .isEqualTo(new PodCache.Lookup.Current(reading("uid-1", "10.0.0.2")));
+
+        runtime.stopPodSandbox(sandbox);
+        pleg.relist();
+        assertThat(lookup("uid-1", lastSync)).isInstanceOf(PodCache.Lookup.Changed.class);
+        assertThat(seenAtEvents).hasSize(2).last().isInstanceOf(PodCache.Lookup.Changed.class);
+        assertThat(cache.get("uid-1")).as("views still see the last reading").contains(reading("uid-1", "10.0.0.2"));
+    }
+
+    @Test
+    void aReadingBegunBeforeTheRelistThatSawAChangeIsNotCurrent() {
+        runSandbox("uid-1");
+        long readAfter = cache.readMark();
+        pleg.relist(); // sees the new sandbox: its listing may be later than the reading
+        cache.set(reading("uid-1", "stale"), readAfter);
+        assertThat(lookup("uid-1", readAfter)).isInstanceOf(PodCache.Lookup.Changed.class);
+    }
+
+    @Test
+    void aPodGoneFromTheRuntimeLeavesTheCacheAndReadsAsEmpty() {
+        String sandbox = runSandbox("uid-1");
+        pleg.relist();
+        cache.set(reading("uid-1", "10.0.0.2"), cache.readMark());
         runtime.stopPodSandbox(sandbox);
         runtime.removePodSandbox(sandbox);
         pleg.relist();
         assertThat(cache.get("uid-1")).isEmpty();
+        PodCache.Lookup none = lookup("uid-1", 0);
+        assertThat(none).isInstanceOfSatisfying(PodCache.Lookup.Current.class,
+                c -> assertThat(c.status().sandboxes()).isEmpty());
     }
 
     @Test
-    void aFailedReadingIsTriedAgainAtTheNextRelist() {
-        runSandbox("uid-1");
-        readFailure = new IllegalStateException("runtime busy");
-        pleg.relist();
-        assertThat(cache.get("uid-1")).isEmpty();
-        pleg.relist();
-        assertThat(cache.get("uid-1").orElseThrow().ips()).containsExactly("reading-1");
-    }
-
-    @Test
-    void aWorkerWaitsForAReadingBegunAfterItsLastSyncAndAsksForIt() throws Exception {
+    void aWorkerWaitsForARelistBegunAfterItsLastSyncAndAsksForIt() throws Exception {
         runSandbox("uid-1");
         pleg.relist();
+        cache.set(reading("uid-1", "10.0.0.2"), cache.readMark());
         long lastSync = cache.mark();
-        assertThat(cache.getNewerThan("uid-1", "web", "default", lastSync - 1, Duration.ofSeconds(10)).orElseThrow().ips())
-                .as("read after an older mark: at once").containsExactly("reading-1");
 
-        CompletableFuture<Optional<RuntimePodStatus>> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                return cache.getNewerThan("uid-1", "web", "default", lastSync, Duration.ofSeconds(30));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<PodCache.Lookup> waiting = CompletableFuture.supplyAsync(() -> lookup("uid-1", lastSync));
         assertThat(relistAsked.await(10, TimeUnit.SECONDS)).as("the worker asks for a relist").isTrue();
         assertThat(waiting).isNotDone();
-        pleg.relist(); // nothing changed: the pod's reading stands, now known current
-        assertThat(waiting.get(10, TimeUnit.SECONDS).orElseThrow().ips()).containsExactly("reading-1");
-        assertThat(readings).hasValue(1);
+        pleg.relist(); // nothing changed since the reading
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo(new PodCache.Lookup.Current(reading("uid-1", "10.0.0.2")));
     }
 
     @Test
-    void aPodTheRuntimeDoesNotHaveIsEmptyOnceARelistHasLookedForIt() throws Exception {
+    void aPodTheRuntimeHasNeverHadIsEmptyOnceARelistHasLooked() {
         pleg.relist();
-        RuntimePodStatus none = cache.getNewerThan("uid-new", "new", "default", 0, Duration.ofSeconds(10)).orElseThrow();
-        assertThat(none.containers()).isEmpty();
-        assertThat(none.sandboxes()).isEmpty();
+        assertThat(lookup("uid-new", 0)).isInstanceOfSatisfying(PodCache.Lookup.Current.class,
+                c -> assertThat(c.status().containers()).isEmpty());
     }
 }
