@@ -1,12 +1,9 @@
 package io.jkubelet.core.apis.config;
 
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -18,7 +15,6 @@ import java.util.regex.Pattern;
  */
 public final class KubeletConfigurationValidator {
 
-    private static final String PREFIX = "invalid configuration: ";
     /** The previous minor version of the kubelet we mirror (v1.30): the only one showHiddenMetricsForVersion takes. */
     static final String PREVIOUS_MINOR_VERSION = "1.29";
 
@@ -34,7 +30,7 @@ public final class KubeletConfigurationValidator {
     public static List<String> validate(KubeletConfiguration kc) {
         FeatureGates gates = FeatureGates.of(kc);
         List<String> errors = new ArrayList<>();
-        Rules r = new Rules(errors);
+        ConfigRules r = new ConfigRules(errors);
 
         r.check(kc.nodeLeaseDurationSeconds() <= 0, "nodeLeaseDurationSeconds must be greater than 0");
         r.check(!kc.systemCgroups().isEmpty() && kc.cgroupRoot().isEmpty(),
@@ -127,7 +123,7 @@ public final class KubeletConfigurationValidator {
                     "memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled");
         }
         validateCrashLoopBackOff(kc, gates, r);
-        validateEnforceNodeAllocatable(kc, r);
+        NodeAllocatableValidation.validateEnforceNodeAllocatable(kc, r);
         r.check(!Set.of("none", "hairpin-veth", "promiscuous-bridge").contains(kc.hairpinMode()),
                 "option \"%s\" specified for hairpinMode (--hairpin-mode). Valid options are \"none\", "
                         + "\"hairpin-veth\" or \"promiscuous-bridge\"", kc.hairpinMode());
@@ -136,11 +132,11 @@ public final class KubeletConfigurationValidator {
             r.check(!kc.systemReservedCgroup().isEmpty() || !kc.kubeReservedCgroup().isEmpty(),
                     "can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup "
                             + "(--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)");
-            String cpusetError = cpusetError(kc.reservedSystemCPUs());
+            String cpusetError = NodeAllocatableValidation.cpusetError(kc.reservedSystemCPUs());
             r.check(cpusetError != null, "unable to parse reservedSystemCPUs (--reserved-cpus) %s, error: %s",
                     kc.reservedSystemCPUs(), cpusetError);
         }
-        validateReservedMemory(kc, r);
+        NodeAllocatableValidation.validateReservedMemory(kc, r);
         validateShowHiddenMetrics(kc, errors);
         validateLogging(kc.logging(), errors);
         validateTracing(kc.tracing(), gates, errors);
@@ -196,7 +192,7 @@ public final class KubeletConfigurationValidator {
                 errors.add("invalid taint: " + taint + " (" + problem + ")");
             }
             if (taint.timeAdded() != null) {
-                errors.add(PREFIX + "taint.TimeAdded is not nil");
+                errors.add(ConfigRules.PREFIX + "taint.TimeAdded is not nil");
             }
         }
     }
@@ -235,7 +231,7 @@ public final class KubeletConfigurationValidator {
         return null;
     }
 
-    private static void validateManagers(KubeletConfiguration kc, Rules r) {
+    private static void validateManagers(KubeletConfiguration kc, ConfigRules r) {
         r.check(!Set.of("none", "best-effort", "restricted", "single-numa-node").contains(kc.topologyManagerPolicy()),
                 "topologyManagerPolicy (--topology-manager-policy) \"%s\" must be one of: "
                         + "[\"none\" \"best-effort\" \"restricted\" \"single-numa-node\"]", kc.topologyManagerPolicy());
@@ -244,7 +240,7 @@ public final class KubeletConfigurationValidator {
                 kc.topologyManagerScope());
     }
 
-    private static void validateShutdown(KubeletConfiguration kc, FeatureGates gates, Rules r) {
+    private static void validateShutdown(KubeletConfiguration kc, FeatureGates gates, ConfigRules r) {
         Duration period = kc.shutdownGracePeriod();
         Duration critical = kc.shutdownGracePeriodCriticalPods();
         boolean byPriority = kc.shutdownGracePeriodByPodPriority() != null
@@ -272,7 +268,7 @@ public final class KubeletConfigurationValidator {
         }
     }
 
-    private static void validateCrashLoopBackOff(KubeletConfiguration kc, FeatureGates gates, Rules r) {
+    private static void validateCrashLoopBackOff(KubeletConfiguration kc, FeatureGates gates, ConfigRules r) {
         Duration max = kc.crashLoopBackOff() == null ? null : kc.crashLoopBackOff().maxContainerRestartPeriod();
         if (gates.enabled(FeatureGates.KUBELET_CRASH_LOOP_BACK_OFF_MAX)) {
             r.check(max == null, "FeatureGate KubeletCrashLoopBackOffMax is enabled, "
@@ -286,41 +282,7 @@ public final class KubeletConfigurationValidator {
         }
     }
 
-    private static void validateEnforceNodeAllocatable(KubeletConfiguration kc, Rules r) {
-        List<String> enforcements = kc.enforceNodeAllocatable() == null ? List.of() : kc.enforceNodeAllocatable();
-        Set<String> seen = new HashSet<>();
-        for (String value : enforcements) {
-            if (!seen.add(value)) {
-                r.error("duplicated enforcements \"%s\" in enforceNodeAllocatable (--enforce-node-allocatable)",
-                        value);
-                continue;
-            }
-            switch (value) {
-                case "pods" -> {
-                }
-                case "system-reserved" -> r.check(kc.systemReservedCgroup().isEmpty(),
-                        "systemReservedCgroup (--system-reserved-cgroup) must be specified when \"system-reserved\" "
-                                + "contained in enforceNodeAllocatable (--enforce-node-allocatable)");
-                case "kube-reserved" -> r.check(kc.kubeReservedCgroup().isEmpty(),
-                        "kubeReservedCgroup (--kube-reserved-cgroup) must be specified when \"kube-reserved\" "
-                                + "contained in enforceNodeAllocatable (--enforce-node-allocatable)");
-                case "none" -> {
-                    r.check(enforcements.size() > 1, "enforceNodeAllocatable (--enforce-node-allocatable) may not "
-                            + "contain additional enforcements when \"none\" is specified");
-                    continue;
-                }
-                default -> {
-                    r.error("option \"%s\" specified for enforceNodeAllocatable (--enforce-node-allocatable). "
-                            + "Valid options are \"pods\", \"system-reserved\", \"kube-reserved\", or \"none\"", value);
-                    continue;
-                }
-            }
-            r.check(!Boolean.TRUE.equals(kc.cgroupsPerQOS()), "cgroupsPerQOS (--cgroups-per-qos) must be set to "
-                    + "true when \"%s\" contained in enforceNodeAllocatable (--enforce-node-allocatable)", value);
-        }
-    }
-
-    private static void validateImagePullCredentials(KubeletConfiguration kc, FeatureGates gates, Rules r) {
+    private static void validateImagePullCredentials(KubeletConfiguration kc, FeatureGates gates, ConfigRules r) {
         String policy = kc.imagePullCredentialsVerificationPolicy();
         boolean allowlist = kc.preloadedImagesVerificationAllowlist() != null
                 && !kc.preloadedImagesVerificationAllowlist().isEmpty();
@@ -338,26 +300,6 @@ public final class KubeletConfigurationValidator {
                     + "KubeletEnsureSecretPulledImages feature gate is not enabled");
             r.check(allowlist, "`preloadedImagesVerificationAllowlist` must not be set if "
                     + "KubeletEnsureSecretPulledImages feature gate is not enabled");
-        }
-    }
-
-    private static void validateReservedMemory(KubeletConfiguration kc, Rules r) {
-        if (kc.reservedMemory() == null) {
-            return;
-        }
-        Set<String> seen = new HashSet<>();
-        for (MemoryReservation reservation : kc.reservedMemory()) {
-            for (Map.Entry<String, String> limit : reservation.limits().entrySet()) {
-                String key = reservation.numaNode() + "/" + limit.getKey();
-                r.check(!seen.add(key), "the reserved memory has a duplicate value for NUMA node %d and resource %s",
-                        reservation.numaNode(), limit.getKey());
-                Quantity quantity = parseQuantity(limit.getValue());
-                r.check(quantity == null, "reservedMemory limit \"%s\" for NUMA node %d and resource %s is not a "
-                        + "valid quantity", limit.getValue(), reservation.numaNode(), limit.getKey());
-                r.check(quantity != null && quantity.getNumericalAmount().signum() == 0,
-                        "reserved memory may not be zero for NUMA node %d and resource %s",
-                        reservation.numaNode(), limit.getKey());
-            }
         }
     }
 
@@ -411,7 +353,7 @@ public final class KubeletConfigurationValidator {
         }
     }
 
-    private static void validatePodLogsDir(String dir, Rules r) {
+    private static void validatePodLogsDir(String dir, ConfigRules r) {
         r.check(dir.isEmpty(), "podLogsDir was not specified");
         r.check(!dir.startsWith("/"), "pod logs path \"%s\" must be absolute path", dir);
         r.check(!dir.isEmpty() && !isCleanPath(dir), "pod logs path \"%s\" must be normalized", dir);
@@ -419,7 +361,7 @@ public final class KubeletConfigurationValidator {
     }
 
     /** Rules jkubelet adds: values upstream accepts here but that break the running agent later. */
-    private static void validateJkubeletRules(KubeletConfiguration kc, Rules r) {
+    private static void validateJkubeletRules(KubeletConfiguration kc, ConfigRules r) {
         positive(r, "syncFrequency", "--sync-frequency", kc.syncFrequency());
         positive(r, "fileCheckFrequency", "--file-check-frequency", kc.fileCheckFrequency());
         positive(r, "httpCheckFrequency", "--http-check-frequency", kc.httpCheckFrequency());
@@ -438,19 +380,19 @@ public final class KubeletConfigurationValidator {
         r.check(!kc.cgroupDriver().equals("cgroupfs") && !kc.cgroupDriver().equals("systemd"),
                 "cgroupDriver (--cgroup-driver) \"%s\" must be \"cgroupfs\" or \"systemd\"", kc.cgroupDriver());
         String maxSize = kc.containerLogMaxSize();
-        r.check(parseQuantity(maxSize) == null,
+        r.check(NodeAllocatableValidation.parseQuantity(maxSize) == null,
                 "containerLogMaxSize (--container-log-max-size) \"%s\" is not a valid quantity", maxSize);
         r.check(kc.staticPodURLHeader() != null && kc.staticPodURLHeader().keySet().stream()
                         .anyMatch(k -> k == null || k.isBlank()),
                 "staticPodURLHeader (--manifest-url-header) must not have an empty header name");
     }
 
-    private static void positive(Rules r, String field, String flag, Duration value) {
+    private static void positive(ConfigRules r, String field, String flag, Duration value) {
         r.check(!isPositive(value), "%s%s %s must be greater than 0",
                 field, flag == null ? "" : " (" + flag + ")", GoDuration.format(value));
     }
 
-    private static void notNegative(Rules r, String field, Duration value) {
+    private static void notNegative(ConfigRules r, String field, Duration value) {
         r.check(value.isNegative(), "%s %s must not be negative", field, GoDuration.format(value));
     }
 
@@ -480,59 +422,5 @@ public final class KubeletConfigurationValidator {
     private static boolean isCleanPath(String path) {
         String normalized = Path.of(path).normalize().toString();
         return normalized.equals(path);
-    }
-
-    /** Parses a Kubernetes quantity, or null if it is not one. */
-    static Quantity parseQuantity(String text) {
-        if (text == null || text.isBlank()) {
-            return null;
-        }
-        try {
-            Quantity quantity = Quantity.parse(text);
-            quantity.getNumericalAmount();
-            return quantity;
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** Parses a Linux CPU list ("0-3,5"); returns the error, or null when it is valid. */
-    static String cpusetError(String list) {
-        for (String part : list.split(",", -1)) {
-            String range = part.trim();
-            if (range.isEmpty()) {
-                continue;
-            }
-            String[] bounds = range.split("-", -1);
-            try {
-                if (bounds.length == 1) {
-                    Integer.parseInt(bounds[0]);
-                } else if (bounds.length == 2) {
-                    int first = Integer.parseInt(bounds[0]);
-                    int last = Integer.parseInt(bounds[1]);
-                    if (first > last) {
-                        return "invalid range \"" + range + "\" (" + first + " > " + last + ")";
-                    }
-                } else {
-                    return "invalid range \"" + range + "\"";
-                }
-            } catch (NumberFormatException e) {
-                return "strconv.Atoi: parsing \"" + range + "\": invalid syntax";
-            }
-        }
-        return null;
-    }
-
-    /** Collects messages; every message gets upstream's "invalid configuration: " prefix. */
-    private record Rules(List<String> errors) {
-        void check(boolean broken, String format, Object... args) {
-            if (broken) {
-                error(format, args);
-            }
-        }
-
-        void error(String format, Object... args) {
-            errors.add(PREFIX + String.format(format, args));
-        }
     }
 }

@@ -3,23 +3,14 @@ package io.jkubelet.core.config.validation;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.HTTPGetAction;
-import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Lifecycle;
-import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeProjection;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +42,6 @@ public final class PodValidator {
     static final List<String> PULL_POLICIES = List.of("Always", "IfNotPresent", "Never");
     static final List<String> TERMINATION_MESSAGE_POLICIES = List.of("File", "FallbackToLogsOnError");
     static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
-    static final List<String> URI_SCHEMES = List.of("HTTP", "HTTPS");
     static final List<String> STANDARD_CONTAINER_RESOURCES = List.of("cpu", "memory", "ephemeral-storage");
     private static final int TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
     private static final Pattern ENV_VAR_NAME = Pattern.compile("[\\x20-\\x7e&&[^=]]+");
@@ -87,16 +77,16 @@ public final class PodValidator {
             return errors;
         }
         FieldPath specPath = FieldPath.root("spec");
-        if (!nullToEmpty(spec.getResourceClaims()).isEmpty()) {
+        if (!FieldChecks.nullToEmpty(spec.getResourceClaims()).isEmpty()) {
             errors.add(FieldError.forbidden(specPath.child("resourceClaims"), "static pods may not use ResourceClaims"));
         }
-        List<Volume> volumes = nullToEmpty(spec.getVolumes());
+        List<Volume> volumes = FieldChecks.nullToEmpty(spec.getVolumes());
         for (int i = 0; i < volumes.size(); i++) {
             Volume volume = volumes.get(i);
             if (volume.getProjected() == null) {
                 continue;
             }
-            List<VolumeProjection> sources = nullToEmpty(volume.getProjected().getSources());
+            List<VolumeProjection> sources = FieldChecks.nullToEmpty(volume.getProjected().getSources());
             for (int j = 0; j < sources.size(); j++) {
                 if (sources.get(j).getClusterTrustBundle() != null) {
                     errors.add(FieldError.forbidden(specPath.child("volumes").index(i).child("projected", "sources")
@@ -129,7 +119,7 @@ public final class PodValidator {
                 errors.add(FieldError.invalid(path.child("namespace"), namespace, message));
             }
         }
-        Map<String, String> labels = nullToEmpty(meta.getLabels());
+        Map<String, String> labels = FieldChecks.nullToEmpty(meta.getLabels());
         for (Map.Entry<String, String> label : labels.entrySet()) {
             for (String message : NameValidation.qualifiedName(label.getKey())) {
                 errors.add(FieldError.invalid(path.child("labels"), label.getKey(), message));
@@ -140,7 +130,7 @@ public final class PodValidator {
             }
         }
         long annotationBytes = 0;
-        for (Map.Entry<String, String> annotation : nullToEmpty(meta.getAnnotations()).entrySet()) {
+        for (Map.Entry<String, String> annotation : FieldChecks.nullToEmpty(meta.getAnnotations()).entrySet()) {
             for (String message : NameValidation.qualifiedName(annotation.getKey().toLowerCase(java.util.Locale.ROOT))) {
                 errors.add(FieldError.invalid(path.child("annotations"), annotation.getKey(), message));
             }
@@ -155,11 +145,11 @@ public final class PodValidator {
     }
 
     private static void validateSpec(PodSpec spec, FieldPath path, List<FieldError> errors) {
-        Set<String> volumeNames = validateVolumes(nullToEmpty(spec.getVolumes()), path.child("volumes"), errors);
+        Set<String> volumeNames = validateVolumes(FieldChecks.nullToEmpty(spec.getVolumes()), path.child("volumes"), errors);
         boolean hostNetwork = Boolean.TRUE.equals(spec.getHostNetwork());
 
-        List<Container> initContainers = nullToEmpty(spec.getInitContainers());
-        List<Container> containers = nullToEmpty(spec.getContainers());
+        List<Container> initContainers = FieldChecks.nullToEmpty(spec.getInitContainers());
+        List<Container> containers = FieldChecks.nullToEmpty(spec.getContainers());
         Set<String> containerNames = new HashSet<>();
         for (int i = 0; i < initContainers.size(); i++) {
             validateContainer(initContainers.get(i), true, path.child("initContainers").index(i), containerNames,
@@ -172,12 +162,12 @@ public final class PodValidator {
             validateContainer(containers.get(i), false, path.child("containers").index(i), containerNames,
                     volumeNames, hostNetwork, errors);
         }
-        if (!nullToEmpty(spec.getEphemeralContainers()).isEmpty()) {
+        if (!FieldChecks.nullToEmpty(spec.getEphemeralContainers()).isEmpty()) {
             errors.add(FieldError.forbidden(path.child("ephemeralContainers"), "cannot be set on create"));
         }
 
-        oneOf(spec.getRestartPolicy(), RESTART_POLICIES, path.child("restartPolicy"), errors);
-        oneOf(spec.getDnsPolicy(), DNS_POLICIES, path.child("dnsPolicy"), errors);
+        FieldChecks.oneOf(spec.getRestartPolicy(), RESTART_POLICIES, path.child("restartPolicy"), errors);
+        FieldChecks.oneOf(spec.getDnsPolicy(), DNS_POLICIES, path.child("dnsPolicy"), errors);
         if ("None".equals(spec.getDnsPolicy()) && spec.getDnsConfig() == null) {
             errors.add(FieldError.required(path.child("dnsConfig"), "must provide `dnsConfig` when `dnsPolicy` is None"));
         }
@@ -249,7 +239,7 @@ public final class PodValidator {
         boolean sidecar = init && "Always".equals(container.getRestartPolicy());
         if (init) {
             if (container.getRestartPolicy() != null) {
-                oneOf(container.getRestartPolicy(), List.of("Always"), path.child("restartPolicy"), errors);
+                FieldChecks.oneOf(container.getRestartPolicy(), List.of("Always"), path.child("restartPolicy"), errors);
             }
         } else if (container.getRestartPolicy() != null) {
             errors.add(FieldError.forbidden(path.child("restartPolicy"), "may not be set for non-init containers"));
@@ -260,22 +250,22 @@ public final class PodValidator {
             forbidInInit(container.getStartupProbe(), path.child("startupProbe"), errors);
             forbidInInit(container.getLifecycle(), path.child("lifecycle"), errors);
         }
-        validateProbe(container.getLivenessProbe(), path.child("livenessProbe"), true, errors);
-        validateProbe(container.getReadinessProbe(), path.child("readinessProbe"), false, errors);
-        validateProbe(container.getStartupProbe(), path.child("startupProbe"), true, errors);
-        validateLifecycle(container.getLifecycle(), path.child("lifecycle"), errors);
+        ProbeValidation.validateProbe(container.getLivenessProbe(), path.child("livenessProbe"), true, errors);
+        ProbeValidation.validateProbe(container.getReadinessProbe(), path.child("readinessProbe"), false, errors);
+        ProbeValidation.validateProbe(container.getStartupProbe(), path.child("startupProbe"), true, errors);
+        ProbeValidation.validateLifecycle(container.getLifecycle(), path.child("lifecycle"), errors);
 
         if (container.getImagePullPolicy() != null) {
-            oneOf(container.getImagePullPolicy(), PULL_POLICIES, path.child("imagePullPolicy"), errors);
+            FieldChecks.oneOf(container.getImagePullPolicy(), PULL_POLICIES, path.child("imagePullPolicy"), errors);
         }
         if (container.getTerminationMessagePolicy() != null) {
-            oneOf(container.getTerminationMessagePolicy(), TERMINATION_MESSAGE_POLICIES,
+            FieldChecks.oneOf(container.getTerminationMessagePolicy(), TERMINATION_MESSAGE_POLICIES,
                     path.child("terminationMessagePolicy"), errors);
         }
-        validatePorts(nullToEmpty(container.getPorts()), path.child("ports"), hostNetwork, errors);
-        validateEnv(nullToEmpty(container.getEnv()), path.child("env"), errors);
-        validateVolumeMounts(nullToEmpty(container.getVolumeMounts()), path.child("volumeMounts"), volumeNames, errors);
-        validateResources(container.getResources(), path.child("resources"), errors);
+        validatePorts(FieldChecks.nullToEmpty(container.getPorts()), path.child("ports"), hostNetwork, errors);
+        validateEnv(FieldChecks.nullToEmpty(container.getEnv()), path.child("env"), errors);
+        validateVolumeMounts(FieldChecks.nullToEmpty(container.getVolumeMounts()), path.child("volumeMounts"), volumeNames, errors);
+        ResourceValidation.validateResources(container.getResources(), path.child("resources"), errors);
     }
 
     private static void forbidInInit(Object field, FieldPath path, List<FieldError> errors) {
@@ -336,7 +326,7 @@ public final class PodValidator {
             if (port.getProtocol() == null || port.getProtocol().isEmpty()) {
                 errors.add(FieldError.required(portPath.child("protocol"), ""));
             } else {
-                oneOf(port.getProtocol(), PROTOCOLS, portPath.child("protocol"), errors);
+                FieldChecks.oneOf(port.getProtocol(), PROTOCOLS, portPath.child("protocol"), errors);
             }
         }
     }
@@ -373,176 +363,5 @@ public final class PodValidator {
                 errors.add(FieldError.invalid(mountPath.child("mountPath"), target, "must be unique"));
             }
         }
-    }
-
-    private static void validateResources(ResourceRequirements resources, FieldPath path, List<FieldError> errors) {
-        if (resources == null) {
-            return;
-        }
-        Map<String, BigDecimal> limits = validateResourceList(nullToEmpty(resources.getLimits()), path.child("limits"),
-                errors);
-        Map<String, BigDecimal> requests = validateResourceList(nullToEmpty(resources.getRequests()),
-                path.child("requests"), errors);
-        for (Map.Entry<String, BigDecimal> request : requests.entrySet()) {
-            BigDecimal limit = limits.get(request.getKey());
-            if (limit != null && request.getValue().compareTo(limit) > 0) {
-                errors.add(FieldError.invalid(path.child("requests").key(request.getKey()),
-                        resources.getRequests().get(request.getKey()).toString(),
-                        "must be less than or equal to " + request.getKey() + " limit of "
-                                + resources.getLimits().get(request.getKey())));
-            }
-        }
-    }
-
-    /** Checks names and quantities; returns the values of the valid entries. */
-    private static Map<String, BigDecimal> validateResourceList(Map<String, Quantity> list, FieldPath path,
-            List<FieldError> errors) {
-        Map<String, BigDecimal> values = new HashMap<>();
-        for (Map.Entry<String, Quantity> entry : list.entrySet()) {
-            String resource = entry.getKey();
-            FieldPath entryPath = path.key(resource);
-            boolean validName = true;
-            for (String message : NameValidation.qualifiedName(resource)) {
-                errors.add(FieldError.invalid(path, resource, message));
-                validName = false;
-            }
-            if (validName && !resource.contains("/") && !STANDARD_CONTAINER_RESOURCES.contains(resource)
-                    && !resource.startsWith("hugepages-")) {
-                errors.add(FieldError.invalid(path, resource, "must be a standard resource for containers"));
-            }
-            String text = entry.getValue() == null ? "" : entry.getValue().toString();
-            BigDecimal value;
-            try {
-                value = QuantityFormat.parse(text);
-            } catch (IllegalArgumentException e) {
-                errors.add(FieldError.invalid(entryPath, text, e.getMessage()));
-                continue;
-            }
-            if (value.signum() < 0) {
-                errors.add(FieldError.invalid(entryPath, text, "must be greater than or equal to 0"));
-                continue;
-            }
-            values.put(resource, value);
-        }
-        return values;
-    }
-
-    private static void validateProbe(Probe probe, FieldPath path, boolean successMustBeOne, List<FieldError> errors) {
-        if (probe == null) {
-            return;
-        }
-        List<String> handlers = new ArrayList<>();
-        if (probe.getExec() != null) {
-            handlers.add("exec");
-        }
-        if (probe.getHttpGet() != null) {
-            handlers.add("httpGet");
-            validateHttpGet(probe.getHttpGet(), path.child("httpGet"), errors);
-        }
-        if (probe.getTcpSocket() != null) {
-            handlers.add("tcpSocket");
-            validatePortNumOrName(probe.getTcpSocket().getPort(), path.child("tcpSocket", "port"), errors);
-        }
-        if (probe.getGrpc() != null) {
-            handlers.add("grpc");
-            int port = probe.getGrpc().getPort() == null ? 0 : probe.getGrpc().getPort();
-            for (String message : NameValidation.portNumber(port)) {
-                errors.add(FieldError.invalid(path.child("grpc", "port"), port, message));
-            }
-        }
-        checkOneHandler(handlers, path, errors);
-        nonNegative(probe.getInitialDelaySeconds(), path.child("initialDelaySeconds"), errors);
-        nonNegative(probe.getTimeoutSeconds(), path.child("timeoutSeconds"), errors);
-        nonNegative(probe.getPeriodSeconds(), path.child("periodSeconds"), errors);
-        nonNegative(probe.getSuccessThreshold(), path.child("successThreshold"), errors);
-        nonNegative(probe.getFailureThreshold(), path.child("failureThreshold"), errors);
-        if (successMustBeOne && probe.getSuccessThreshold() != null && probe.getSuccessThreshold() != 1) {
-            errors.add(FieldError.invalid(path.child("successThreshold"), probe.getSuccessThreshold(), "must be 1"));
-        }
-        if (probe.getTerminationGracePeriodSeconds() != null && probe.getTerminationGracePeriodSeconds() <= 0) {
-            errors.add(FieldError.invalid(path.child("terminationGracePeriodSeconds"),
-                    probe.getTerminationGracePeriodSeconds(), "must be greater than 0"));
-        }
-    }
-
-    private static void validateLifecycle(Lifecycle lifecycle, FieldPath path, List<FieldError> errors) {
-        if (lifecycle == null) {
-            return;
-        }
-        validateLifecycleHandler(lifecycle.getPostStart(), path.child("postStart"), errors);
-        validateLifecycleHandler(lifecycle.getPreStop(), path.child("preStop"), errors);
-    }
-
-    private static void validateLifecycleHandler(LifecycleHandler handler, FieldPath path, List<FieldError> errors) {
-        if (handler == null) {
-            return;
-        }
-        List<String> handlers = new ArrayList<>();
-        if (handler.getExec() != null) {
-            handlers.add("exec");
-        }
-        if (handler.getHttpGet() != null) {
-            handlers.add("httpGet");
-            validateHttpGet(handler.getHttpGet(), path.child("httpGet"), errors);
-        }
-        if (handler.getTcpSocket() != null) {
-            handlers.add("tcpSocket");
-            validatePortNumOrName(handler.getTcpSocket().getPort(), path.child("tcpSocket", "port"), errors);
-        }
-        if (handler.getSleep() != null) {
-            handlers.add("sleep");
-        }
-        checkOneHandler(handlers, path, errors);
-    }
-
-    private static void checkOneHandler(List<String> handlers, FieldPath path, List<FieldError> errors) {
-        if (handlers.isEmpty()) {
-            errors.add(FieldError.required(path, "must specify a handler type"));
-        } else if (handlers.size() > 1) {
-            errors.add(FieldError.forbidden(path.child(handlers.get(1)), "may not specify more than 1 handler type"));
-        }
-    }
-
-    private static void validateHttpGet(HTTPGetAction action, FieldPath path, List<FieldError> errors) {
-        validatePortNumOrName(action.getPort(), path.child("port"), errors);
-        if (action.getScheme() != null) {
-            oneOf(action.getScheme(), URI_SCHEMES, path.child("scheme"), errors);
-        }
-    }
-
-    private static void validatePortNumOrName(IntOrString port, FieldPath path, List<FieldError> errors) {
-        if (port == null || (port.getIntVal() == null && port.getStrVal() == null)) {
-            errors.add(FieldError.required(path, ""));
-        } else if (port.getIntVal() != null) {
-            for (String message : NameValidation.portNumber(port.getIntVal())) {
-                errors.add(FieldError.invalid(path, port.getIntVal(), message));
-            }
-        } else {
-            for (String message : NameValidation.portName(port.getStrVal())) {
-                errors.add(FieldError.invalid(path, port.getStrVal(), message));
-            }
-        }
-    }
-
-    private static void nonNegative(Integer value, FieldPath path, List<FieldError> errors) {
-        if (value != null && value < 0) {
-            errors.add(FieldError.invalid(path, value, "must be greater than or equal to 0"));
-        }
-    }
-
-    private static void oneOf(String value, List<String> supported, FieldPath path, List<FieldError> errors) {
-        if (value == null || value.isEmpty()) {
-            errors.add(FieldError.required(path, ""));
-        } else if (!supported.contains(value)) {
-            errors.add(FieldError.notSupported(path, value, supported));
-        }
-    }
-
-    private static <T> List<T> nullToEmpty(List<T> list) {
-        return list == null ? List.of() : list;
-    }
-
-    private static <K, V> Map<K, V> nullToEmpty(Map<K, V> map) {
-        return map == null ? Map.of() : map;
     }
 }
