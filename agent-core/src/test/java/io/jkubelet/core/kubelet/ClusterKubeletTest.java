@@ -90,6 +90,11 @@ class ClusterKubeletTest {
         return client.pods().inNamespace("default").withName(name).get();
     }
 
+    /** The pod's phase as the apiserver has it; null before the kubelet has written a status. */
+    private static String phase(Pod pod) {
+        return pod == null || pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    }
+
     private long running() {
         return runtime.listContainers(new ContainerFilter(null, ContainerState.CONTAINER_RUNNING, null, null)).size();
     }
@@ -98,7 +103,7 @@ class ClusterKubeletTest {
     void theStatusOfAPodFromTheApiserverIsWrittenBack() {
         apiPod("web");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(inApiserver("web").getStatus().getPhase()));
+        await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(phase(inApiserver("web"))));
         Pod written = inApiserver("web");
         assertThat(written.getStatus().getHostIP()).isEqualTo("192.168.1.10");
         assertThat(written.getStatus().getContainerStatuses()).singleElement()
@@ -137,7 +142,7 @@ class ClusterKubeletTest {
             assertThat(o.getController()).isTrue();
         });
         await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(
-                client.pods().inNamespace("kube-system").withName("etcd-node-a").get().getStatus().getPhase()));
+                phase(client.pods().inNamespace("kube-system").withName("etcd-node-a").get())));
         assertThat(kubelet.pods()).extracting(p -> p.getMetadata().getUid()).as("the mirror pod is not run").containsExactly("hash1");
 
         // A user deletes the mirror pod: the static pod keeps running and its mirror pod comes back.
