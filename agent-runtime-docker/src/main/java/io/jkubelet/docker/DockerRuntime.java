@@ -4,7 +4,6 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.command.ListContainersCmd;
-import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.Version;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
@@ -41,10 +40,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -64,9 +61,6 @@ import java.util.function.Consumer;
 public final class DockerRuntime implements RuntimeService, ImageService, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DockerRuntime.class);
 
-    /** Docker's status filter values other than "running", i.e. a sandbox that is not ready. */
-    private static final List<String> NOT_RUNNING = List.of("created", "restarting", "removing", "paused", "exited", "dead");
-
     private final DockerClient requests;
     private final DockerClient streams;
     private final String endpoint;
@@ -76,6 +70,8 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     private final DockerExec exec;
     private final DockerStats stats;
     private final DockerStreaming streaming;
+    private final DockerRemovals removals;
+    private final DockerSandboxes sandboxes;
     private final Set<DockerEventStream> eventStreams = ConcurrentHashMap.newKeySet();
     private final ExecutorService stopper = Executors.newVirtualThreadPerTaskExecutor();
     /** CRI log paths of containers created but not yet started, so that a start needs no inspection. */
@@ -99,6 +95,8 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
         this.stats = new DockerStats(requests, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
         this.streaming = new DockerStreaming(requests, endpoint, exec, this::podSandboxStatus);
+        this.removals = new DockerRemovals(requests, streams);
+        this.sandboxes = new DockerSandboxes(requests, options, images, removals, stopper, this::removeContainer);
     }
 
     /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
@@ -108,7 +106,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     @Override
     public RuntimeVersion version() {
-        Version v = call("docker version", () -> requests.versionCmd().exec());
+        Version v = DockerCalls.call("docker version", () -> requests.versionCmd().exec());
         return new RuntimeVersion("docker", v.getVersion(), v.getApiVersion());
     }
 
@@ -116,68 +114,27 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     @Override
     public String runPodSandbox(PodSandboxConfig config) {
-        Objects.requireNonNull(config, "pod sandbox config");
-        CreateSpec spec = CreateSpecs.sandbox(config, options);
-        ensureSandboxImage(config.image());
-        String id = call("create sandbox " + spec.name(),
-                () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
-        try {
-            requests.startContainerCmd(id).exec();
-        } catch (RuntimeException e) {
-            throw DockerErrors.translate("start sandbox container " + id + " for pod "
-                    + config.metadata().namespace() + "/" + config.metadata().name(), e);
-        }
-        return id;
+        return sandboxes.run(config);
     }
 
     @Override
     public void stopPodSandbox(String podSandboxId) {
-        requireSandbox(podSandboxId);
-        List<Future<?>> stops = new ArrayList<>();
-        for (com.github.dockerjava.api.model.Container c : containersOfSandbox(podSandboxId, true)) {
-            stops.add(stopper.submit(() -> stop(c.getId(), options.sandboxStopGracePeriod(), true)));
-        }
-        for (Future<?> stop : stops) {
-            awaitStop(stop);
-        }
-        stop(podSandboxId, options.sandboxStopGracePeriod(), false);
+        sandboxes.stop(podSandboxId);
     }
 
     @Override
     public void removePodSandbox(String podSandboxId) {
-        requireId(podSandboxId, "pod sandbox");
-        for (com.github.dockerjava.api.model.Container c : containersOfSandbox(podSandboxId, false)) {
-            removeContainer(c.getId());
-        }
-        remove(podSandboxId, "sandbox");
+        sandboxes.remove(podSandboxId);
     }
 
     @Override
     public PodSandboxStatus podSandboxStatus(String podSandboxId) {
-        return DockerStatuses.sandboxStatus(requireSandbox(podSandboxId));
+        return DockerStatuses.sandboxStatus(sandboxes.require(podSandboxId));
     }
 
     @Override
     public List<PodSandbox> listPodSandbox(PodSandboxFilter filter) {
-        PodSandboxFilter f = filter == null ? PodSandboxFilter.ALL : filter;
-        Map<String, String> labels = new HashMap<>();
-        if (f.labelSelector() != null) {
-            labels.putAll(f.labelSelector());
-        }
-        labels.put(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_SANDBOX);
-        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(true).withLabelFilter(labels);
-        if (f.id() != null) {
-            cmd.withIdFilter(List.of(f.id()));
-        }
-        if (f.state() != null) {
-            cmd.withStatusFilter(f.state() == PodSandboxState.SANDBOX_READY ? List.of("running") : NOT_RUNNING);
-        }
-        List<PodSandbox> result = new ArrayList<>();
-        for (com.github.dockerjava.api.model.Container c : call("list sandboxes", cmd::exec)) {
-            DockerStatuses.listedSandbox(c).ifPresentOrElse(result::add,
-                    () -> log.debug("Skipping container {}: its name {} is not a sandbox name", c.getId(), c.getNames()));
-        }
-        return result;
+        return sandboxes.list(filter);
     }
 
     // ------------------------------------------------------------------ containers
@@ -185,10 +142,10 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public String createContainer(String podSandboxId, ContainerConfig config, PodSandboxConfig sandboxConfig) {
         Objects.requireNonNull(config, "container config");
-        requireId(podSandboxId, "pod sandbox");
+        DockerCalls.requireId(podSandboxId, "pod sandbox");
         CreateSpec spec = CreateSpecs.container(podSandboxId, config, sandboxConfig, options);
         try {
-            String id = call("create container " + spec.name(),
+            String id = DockerCalls.call("create container " + spec.name(),
                     () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
             String logPath = spec.labels().get(DockerLabels.CONTAINER_LOG_PATH);
             if (logPath != null && !logPath.isEmpty()) {
@@ -197,14 +154,14 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
             return id;
         } catch (RuntimeException e) {
             // Only on failure: is the sandbox gone? (Checking first would cost a call on every start.)
-            requireSandbox(podSandboxId);
+            sandboxes.require(podSandboxId);
             throw e;
         }
     }
 
     @Override
     public void startContainer(String containerId) {
-        requireId(containerId, "container");
+        DockerCalls.requireId(containerId, "container");
         RuntimeException startFailure = null;
         try {
             requests.startContainerCmd(containerId).exec();
@@ -239,14 +196,14 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     /** {@code docker stop} with the timeout in whole seconds (rounded up); returns when the container exited. */
     @Override
     public void stopContainer(String containerId, Duration timeout) {
-        requireId(containerId, "container");
+        DockerCalls.requireId(containerId, "container");
         Objects.requireNonNull(timeout, "timeout");
-        stop(containerId, timeout, false);
+        removals.stop(containerId, timeout, false);
     }
 
     @Override
     public void removeContainer(String containerId) {
-        requireId(containerId, "container");
+        DockerCalls.requireId(containerId, "container");
         pendingLogLinks.remove(containerId);
         InspectContainerResponse inspected;
         try {
@@ -259,7 +216,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         }
         // Docker deletes the log file with the container, so the link would dangle.
         ContainerLogLinks.unlink(containerId, DockerStatuses.labelsOf(inspected).get(DockerLabels.CONTAINER_LOG_PATH));
-        remove(containerId, "container");
+        removals.remove(containerId, "container");
     }
 
     @Override
@@ -285,7 +242,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
             }));
         }
         List<Container> result = new ArrayList<>();
-        for (com.github.dockerjava.api.model.Container c : call("list containers", cmd::exec)) {
+        for (com.github.dockerjava.api.model.Container c : DockerCalls.call("list containers", cmd::exec)) {
             Optional<Container> converted = DockerStatuses.listedContainer(c);
             if (converted.isEmpty()) {
                 log.debug("Skipping container {}: its name {} is not a container name", c.getId(), c.getNames());
@@ -298,8 +255,8 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     @Override
     public ContainerStatus containerStatus(String containerId) {
-        requireId(containerId, "container");
-        InspectContainerResponse r = call("inspect container " + containerId,
+        DockerCalls.requireId(containerId, "container");
+        InspectContainerResponse r = DockerCalls.call("inspect container " + containerId,
                 () -> requests.inspectContainerCmd(containerId).exec());
         if (!DockerStatuses.isContainer(DockerStatuses.labelsOf(r))) {
             throw new NotFoundException("container " + containerId + " not found: it is not a pod's container");
@@ -310,7 +267,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     @Override
     public ExecResult execSync(String containerId, List<String> command, Duration timeout) {
-        requireId(containerId, "container");
+        DockerCalls.requireId(containerId, "container");
         Objects.requireNonNull(timeout, "timeout");
         return exec.execSync(containerId, command, timeout);
     }
@@ -318,20 +275,20 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public int exec(String containerId, List<String> command, io.jkubelet.core.runtime.StreamingIo io)
             throws InterruptedException {
-        requireId(containerId, "container");
+        DockerCalls.requireId(containerId, "container");
         return streaming.exec(containerId, command, Objects.requireNonNull(io, "io"));
     }
 
     @Override
     public void attach(String containerId, io.jkubelet.core.runtime.StreamingIo io) throws InterruptedException {
-        requireId(containerId, "container");
+        DockerCalls.requireId(containerId, "container");
         streaming.attach(containerId, Objects.requireNonNull(io, "io"));
     }
 
     @Override
     public void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
             throws IOException, InterruptedException {
-        requireId(podSandboxId, "pod sandbox");
+        DockerCalls.requireId(podSandboxId, "pod sandbox");
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " is out of range 1..65535");
         }
@@ -411,7 +368,6 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     // ------------------------------------------------------------------ helpers
 
-    /** dockershim's ensureSandboxImageExists: pull the pause image only when it is not here. */
     /** Docker's data root, or null when Docker does not say (the log link then asks Docker per container). */
     private String dockerRoot() {
         String root = dockerRoot;
@@ -427,84 +383,4 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         return root;
     }
 
-    private void ensureSandboxImage(String image) {
-        if (images.inspect(image).isPresent()) {
-            return;
-        }
-        log.info("Pulling the sandbox image {}", image);
-        try {
-            images.pull(image, null);
-        } catch (ImagePullException e) {
-            throw new DockerCallException("failed pulling the sandbox image " + image + ": " + e.getMessage(), 0, e);
-        }
-    }
-
-    private InspectContainerResponse requireSandbox(String podSandboxId) {
-        requireId(podSandboxId, "pod sandbox");
-        InspectContainerResponse r = call("inspect pod sandbox " + podSandboxId,
-                () -> requests.inspectContainerCmd(podSandboxId).exec());
-        if (!DockerStatuses.isSandbox(DockerStatuses.labelsOf(r))) {
-            throw new NotFoundException("pod sandbox " + podSandboxId + " not found: it is not a sandbox");
-        }
-        return r;
-    }
-
-    private List<com.github.dockerjava.api.model.Container> containersOfSandbox(String sandboxId, boolean runningOnly) {
-        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(!runningOnly)
-                .withLabelFilter(Map.of(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_CONTAINER,
-                        DockerLabels.SANDBOX_ID, sandboxId));
-        return call("list containers of sandbox " + sandboxId, cmd::exec);
-    }
-
-    private void stop(String id, Duration timeout, boolean missingIsFine) {
-        int seconds = (int) Math.min(Integer.MAX_VALUE, Math.max(0, (timeout.toMillis() + 999) / 1000));
-        try {
-            streams.stopContainerCmd(id).withTimeout(seconds).exec();
-        } catch (NotModifiedException alreadyStopped) {
-            // 304: nothing to do, which is what an idempotent stop wants.
-        } catch (RuntimeException e) {
-            if (!(missingIsFine && DockerErrors.isNotFound(e))) {
-                throw DockerErrors.translate("stop container " + id, e);
-            }
-        }
-    }
-
-    private void awaitStop(Future<?> stop) {
-        try {
-            stop.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping the containers of a sandbox", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
-        }
-    }
-
-    private void remove(String id, String kind) {
-        try {
-            requests.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
-        } catch (RuntimeException e) {
-            if (DockerErrors.isNotFound(e)) {
-                return;
-            }
-            if (DockerErrors.isConflict(e) && DockerErrors.message(e).contains("already in progress")) {
-                return; // a concurrent remove of the same container
-            }
-            throw DockerErrors.translate("remove " + kind + " " + id, e);
-        }
-    }
-
-    private static void requireId(String id, String kind) {
-        if (id == null || id.isBlank()) {
-            throw new IllegalArgumentException(kind + " id is empty");
-        }
-    }
-
-    private static <T> T call(String what, java.util.function.Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (RuntimeException e) {
-            throw DockerErrors.translate(what, e);
-        }
-    }
 }

@@ -1,0 +1,142 @@
+package io.jkubelet.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.ListContainersCmd;
+import io.jkubelet.core.runtime.ImagePullException;
+import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.core.runtime.PodSandbox;
+import io.jkubelet.core.runtime.PodSandboxConfig;
+import io.jkubelet.core.runtime.PodSandboxFilter;
+import io.jkubelet.core.runtime.PodSandboxState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/**
+ * Pod sandboxes as dockershim makes them: a "pause" container that owns the pod's namespaces, whose app containers
+ * are stopped (in parallel) before it and removed with it.
+ */
+final class DockerSandboxes {
+    private static final Logger log = LoggerFactory.getLogger(DockerSandboxes.class);
+
+    /** Docker's status filter values other than "running", i.e. a sandbox that is not ready. */
+    private static final List<String> NOT_RUNNING = List.of("created", "restarting", "removing", "paused", "exited", "dead");
+
+    private final DockerClient requests;
+    private final DockerRuntimeOptions options;
+    private final DockerImages images;
+    private final DockerRemovals removals;
+    private final ExecutorService stopper;
+    private final Consumer<String> removeContainer;
+
+    /**
+     * @param stopper         where the app containers are stopped in parallel; owned by the caller
+     * @param removeContainer removes one app container as the port does (its log link first)
+     */
+    DockerSandboxes(DockerClient requests, DockerRuntimeOptions options, DockerImages images, DockerRemovals removals,
+                    ExecutorService stopper, Consumer<String> removeContainer) {
+        this.requests = requests;
+        this.options = options;
+        this.images = images;
+        this.removals = removals;
+        this.stopper = stopper;
+        this.removeContainer = removeContainer;
+    }
+
+    String run(PodSandboxConfig config) {
+        Objects.requireNonNull(config, "pod sandbox config");
+        CreateSpec spec = CreateSpecs.sandbox(config, options);
+        ensureSandboxImage(config.image());
+        String id = DockerCalls.call("create sandbox " + spec.name(),
+                () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+        try {
+            requests.startContainerCmd(id).exec();
+        } catch (RuntimeException e) {
+            throw DockerErrors.translate("start sandbox container " + id + " for pod "
+                    + config.metadata().namespace() + "/" + config.metadata().name(), e);
+        }
+        return id;
+    }
+
+    void stop(String podSandboxId) {
+        require(podSandboxId);
+        List<Future<?>> stops = new ArrayList<>();
+        for (com.github.dockerjava.api.model.Container c : containersOf(podSandboxId, true)) {
+            stops.add(stopper.submit(() -> removals.stop(c.getId(), options.sandboxStopGracePeriod(), true)));
+        }
+        for (Future<?> stop : stops) {
+            DockerRemovals.awaitStop(stop);
+        }
+        removals.stop(podSandboxId, options.sandboxStopGracePeriod(), false);
+    }
+
+    void remove(String podSandboxId) {
+        DockerCalls.requireId(podSandboxId, "pod sandbox");
+        for (com.github.dockerjava.api.model.Container c : containersOf(podSandboxId, false)) {
+            removeContainer.accept(c.getId());
+        }
+        removals.remove(podSandboxId, "sandbox");
+    }
+
+    List<PodSandbox> list(PodSandboxFilter filter) {
+        PodSandboxFilter f = filter == null ? PodSandboxFilter.ALL : filter;
+        Map<String, String> labels = new HashMap<>();
+        if (f.labelSelector() != null) {
+            labels.putAll(f.labelSelector());
+        }
+        labels.put(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_SANDBOX);
+        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(true).withLabelFilter(labels);
+        if (f.id() != null) {
+            cmd.withIdFilter(List.of(f.id()));
+        }
+        if (f.state() != null) {
+            cmd.withStatusFilter(f.state() == PodSandboxState.SANDBOX_READY ? List.of("running") : NOT_RUNNING);
+        }
+        List<PodSandbox> result = new ArrayList<>();
+        for (com.github.dockerjava.api.model.Container c : DockerCalls.call("list sandboxes", cmd::exec)) {
+            DockerStatuses.listedSandbox(c).ifPresentOrElse(result::add,
+                    () -> log.debug("Skipping container {}: its name {} is not a sandbox name", c.getId(), c.getNames()));
+        }
+        return result;
+    }
+
+    /** The sandbox's inspection; NotFound when there is none or the container is not a sandbox. */
+    InspectContainerResponse require(String podSandboxId) {
+        DockerCalls.requireId(podSandboxId, "pod sandbox");
+        InspectContainerResponse r = DockerCalls.call("inspect pod sandbox " + podSandboxId,
+                () -> requests.inspectContainerCmd(podSandboxId).exec());
+        if (!DockerStatuses.isSandbox(DockerStatuses.labelsOf(r))) {
+            throw new NotFoundException("pod sandbox " + podSandboxId + " not found: it is not a sandbox");
+        }
+        return r;
+    }
+
+    private List<com.github.dockerjava.api.model.Container> containersOf(String sandboxId, boolean runningOnly) {
+        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(!runningOnly)
+                .withLabelFilter(Map.of(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_CONTAINER,
+                        DockerLabels.SANDBOX_ID, sandboxId));
+        return DockerCalls.call("list containers of sandbox " + sandboxId, cmd::exec);
+    }
+
+    /** dockershim's ensureSandboxImageExists: pull the pause image only when it is not here. */
+    private void ensureSandboxImage(String image) {
+        if (images.inspect(image).isPresent()) {
+            return;
+        }
+        log.info("Pulling the sandbox image {}", image);
+        try {
+            images.pull(image, null);
+        } catch (ImagePullException e) {
+            throw new DockerCallException("failed pulling the sandbox image " + image + ": " + e.getMessage(), 0, e);
+        }
+    }
+}
