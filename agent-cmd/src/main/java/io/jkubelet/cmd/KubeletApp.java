@@ -18,8 +18,6 @@ import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.qos.QosClass;
-import io.jkubelet.core.cadvisor.ProcNode;
-import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
@@ -144,19 +142,14 @@ final class KubeletApp implements AutoCloseable {
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
                 CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity());
-        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster));
+        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
+                systemContainers()));
         closeables.add(kubelet);
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
         kubelet.start();
-        // Stats are collected on their own period and served from memory (cAdvisor's housekeeping, upstream).
-        StatsProvider stats = new StatsProvider(kubelet.runtimeService(), kubelet.imageService(), nodeName,
-                new StatsProvider.NodePaths(rootDir, Path.of(config.podLogsDir()), new ProcNode(Path.of("/proc"))), clock,
-                StatsProvider.DEFAULT_PERIOD, systemContainers());
-        closeables.add(stats);
-        stats.start();
-        startServers(config, kubelet, stats, ContainerAccess.of(kubelet, runtime), secure);
+        startServers(config, kubelet, ContainerAccess.of(kubelet, runtime), secure);
         cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
                 KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, recorder).ifPresent(nodeSync -> {
             closeables.add(nodeSync);
@@ -210,7 +203,7 @@ final class KubeletApp implements AutoCloseable {
         io.jkubelet.core.kuberuntime.ContainerHash.of(new ContainerBuilder().withName("c").withImage("x").build());
     }
 
-    private void startServers(KubeletConfiguration config, Kubelet kubelet, StatsProvider stats, ContainerAccess containers,
+    private void startServers(KubeletConfiguration config, Kubelet kubelet, ContainerAccess containers,
             Optional<SecureServing> secure) throws StartupException {
         io.jkubelet.server.streaming.ContainerStreaming streaming = new KubeletStreaming(containers);
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
@@ -218,7 +211,7 @@ final class KubeletApp implements AutoCloseable {
                 // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
                 // node object, so the relist's staleness is a check of its own here.
                 HealthChecker.named("pleg", kubelet::plegHealth));
-        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), stats::latest);
+        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats);
         try {
             if (secure.isPresent()) {
                 closeables.add(secure.get().start(view, checks, v -> setVerbosity(v)));

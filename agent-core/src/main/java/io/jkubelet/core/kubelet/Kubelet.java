@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
+import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.FileSource;
@@ -38,6 +39,8 @@ import io.jkubelet.core.qos.OomScorePolicy;
 import io.jkubelet.core.qos.QosClass;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.stats.StatsProvider;
+import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
@@ -53,6 +56,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +98,8 @@ public final class Kubelet implements AutoCloseable {
     private final RuntimeService runtime;
     private final ImageService images;
     private final KubeRuntime runtimeManager;
+    /** Node, pod and container usage, collected on its own period and served from memory (cAdvisor's housekeeping). */
+    private final StatsProvider stats;
     private final PodConfig podConfig;
     private final SyncLoopInbox inbox = new SyncLoopInbox();
     private final SyncLoop syncLoop;
@@ -170,6 +176,9 @@ public final class Kubelet implements AutoCloseable {
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, () -> node.get(),
                 deps.recorder(), statusSyncRequest, housekeeping);
 
+        this.stats = new StatsProvider(runtime, images, settings.node().nodeName(),
+                new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
+                deps.clock(), StatsProvider.DEFAULT_PERIOD, deps.systemContainers());
         this.podConfig = new PodConfig((pod, reason, message) ->
                 deps.recorder().event(References.pod(pod), EventRecorder.WARNING, reason, message),
                 deps.clock(), inbox.podConfigOutput());
@@ -270,6 +279,8 @@ public final class Kubelet implements AutoCloseable {
         running.add("kubelet-timers", timers::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);
+        stats.start();
+        running.add("stats", stats);
     }
 
     /** Container GC, on its own timer and off the loop: the newest dead instance of each container is kept. */
@@ -347,18 +358,9 @@ public final class Kubelet implements AutoCloseable {
         return kubeletMetrics.registry();
     }
 
-    /** The runtime as the kubelet calls it (instrumented), for the stats provider. */
-    public RuntimeService runtimeService() {
-        return runtime;
-    }
-
-    /** The image service as the kubelet calls it (instrumented), for the stats provider. */
-    public ImageService imageService() {
-        return images;
-    }
-
-    public StatusManager statusManager() {
-        return statusManager;
+    /** The stats provider's latest round, for {@code /stats/summary} and the resource metrics. */
+    public Optional<StatsSnapshot> stats() {
+        return stats.latest();
     }
 
     /**

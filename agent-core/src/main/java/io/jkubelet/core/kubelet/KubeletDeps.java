@@ -4,6 +4,7 @@ import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.stats.SystemContainers;
 
 import java.time.Clock;
 
@@ -11,9 +12,17 @@ import java.time.Clock;
  * What the kubelet is given from outside (upstream {@code kubelet.Dependencies}).
  *
  * @param cluster the node's apiserver side; {@link ClusterSide#standalone()} without {@code --kubeconfig}
+ * @param systemContainers the agent's and the runtime's cgroups, for the stats summary's {@code systemContainers};
+ *     null when the machine's cgroups cannot be read
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                          ClusterSide cluster) {
+                          ClusterSide cluster, SystemContainers systemContainers) {
+
+    /** Dependencies without system containers in the stats summary. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster) {
+        this(runtime, images, recorder, clock, cluster, null);
+    }
 
     /** A standalone node's dependencies: no apiserver. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock) {
