@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -61,11 +62,11 @@ public final class GenericPleg implements AutoCloseable {
 
     /**
      * @param cache where each relist marks the pods whose sandboxes or containers changed, before it sends their
-     *              events; null for none
+     *              events
      */
     public GenericPleg(RuntimeService runtime, String nodeName, Consumer<PodLifecycleEvent> sink, Clock clock,
                        Duration relistPeriod, PodCache cache) {
-        this.cache = cache;
+        this.cache = Objects.requireNonNull(cache, "cache");
         this.runtime = runtime;
         this.nodeName = nodeName;
         this.sink = sink;
@@ -110,7 +111,7 @@ public final class GenericPleg implements AutoCloseable {
         java.time.Instant started = clock.instant();
         Duration sincePrevious = lastRelistStart == null ? null : Duration.between(lastRelistStart, started);
         lastRelistStart = started;
-        long observation = cache == null ? 0 : cache.beginRelist();
+        long observation = cache.beginRelist();
         Map<String, String> scope = Map.of(Labels.NODE_NAME, nodeName);
         List<PodSandbox> sandboxes = runtime.listPodSandbox(new PodSandboxFilter(null, null, scope));
         List<Container> containers = runtime.listContainers(new ContainerFilter(null, null, null, scope));
@@ -147,8 +148,13 @@ public final class GenericPleg implements AutoCloseable {
         relistObserver.relisted(Duration.between(started, clock.instant()), sincePrevious, ready, byState);
 
         List<PodLifecycleEvent> events = new ArrayList<>();
+        // The pods with a sandbox or container that appeared, changed state or went since the previous relist.
+        Set<String> changed = new HashSet<>();
         current.forEach((id, now) -> {
             Record before = previous.get(id);
+            if (!now.equals(before)) {
+                changed.add(now.podUid());
+            }
             boolean wasRunning = before != null && before.running;
             boolean wasExited = before != null && before.exited;
             if (now.running && !wasRunning) {
@@ -161,40 +167,23 @@ public final class GenericPleg implements AutoCloseable {
         });
         previous.forEach((id, before) -> {
             if (!current.containsKey(id)) {
+                changed.add(before.podUid());
                 events.add(new PodLifecycleEvent(before.podUid, PodLifecycleEvent.Type.CONTAINER_REMOVED, id));
             }
         });
-        if (cache != null) {
-            // Before the events go out: a worker woken by one must find its pod marked changed.
-            for (String uid : changedPods(current)) {
-                if (pods.containsKey(uid)) {
-                    cache.markChanged(uid, observation);
-                } else {
-                    cache.delete(uid); // nothing of it left on the runtime
-                }
+        // Before the events go out: a worker woken by one must find its pod marked changed.
+        for (String uid : changed) {
+            if (pods.containsKey(uid)) {
+                cache.markChanged(uid, observation);
+            } else {
+                cache.delete(uid); // nothing of it left on the runtime
             }
-            cache.completeRelist(observation);
         }
+        cache.completeRelist(observation);
         previous = current;
         for (PodLifecycleEvent e : events) {
             sink.accept(e);
         }
-    }
-
-    /** The pods with a sandbox or container that appeared, changed state or went since the previous relist. */
-    private Set<String> changedPods(Map<String, Record> current) {
-        Set<String> changed = new HashSet<>();
-        current.forEach((id, now) -> {
-            if (!now.equals(previous.get(id))) {
-                changed.add(now.podUid());
-            }
-        });
-        previous.forEach((id, before) -> {
-            if (!current.containsKey(id)) {
-                changed.add(before.podUid());
-            }
-        });
-        return changed;
     }
 
     /** Upstream's {@code kubecontainer.State} names, the {@code container_state} label values. */

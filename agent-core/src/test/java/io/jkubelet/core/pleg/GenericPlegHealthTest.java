@@ -2,6 +2,7 @@ package io.jkubelet.core.pleg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jkubelet.core.container.PodCache;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
 import java.time.Duration;
@@ -14,7 +15,8 @@ class GenericPlegHealthTest {
     @Test
     void healthFollowsTheLastRelistWithGoDurations() {
         FakeClock clock = new FakeClock(Instant.parse("2026-12-03T10:00:00Z"));
-        GenericPleg pleg = new GenericPleg(new FakeRuntime(clock), "node", e -> {}, clock, Duration.ofSeconds(1), null);
+        GenericPleg pleg = new GenericPleg(new FakeRuntime(clock), "node", e -> {}, clock, Duration.ofSeconds(1),
+                new PodCache(() -> {}));
         assertThat(pleg.healthy()).contains("pleg has yet to be successful");
         pleg.relist();
         assertThat(pleg.healthy()).isEmpty();
