@@ -32,12 +32,10 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -62,7 +60,8 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    /** What runs, in the order it started: stopped in reverse. */
+    private final StopSequence running = new StopSequence();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private KubeletApp() {}
@@ -105,7 +104,7 @@ final class KubeletApp implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new StartupException(e.getMessage());
             }
-            closeables.add(kubeClient.get()::close);
+            running.add("apiserver-client", kubeClient.get());
         }
 
         // TLS and auth are settled first, as upstream does: a bad certificate or an auth mode that cannot be
@@ -126,12 +125,12 @@ final class KubeletApp implements AutoCloseable {
         } catch (DockerUnavailableException e) {
             throw new StartupException(e.getMessage());
         }
-        closeables.add(runtime);
+        running.add("runtime", runtime);
 
         Clock clock = Clock.systemUTC();
         ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock))
                 .orElseGet(ClusterSide::standalone);
-        closeables.add(cluster);
+        running.add("cluster", cluster);
         EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));
         Path rootDir = Path.of(flags.rootDirectory());
         NodeContext node = new NodeContext(nodeName, hostIps, Path.of(config.podLogsDir()), Path.of(flags.containerLogsDir()),
@@ -144,7 +143,7 @@ final class KubeletApp implements AutoCloseable {
                 memoryCapacity());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers()));
-        closeables.add(kubelet);
+        running.add("kubelet", kubelet::stop);
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
@@ -152,7 +151,7 @@ final class KubeletApp implements AutoCloseable {
         startServers(config, kubelet, ContainerAccess.of(kubelet, runtime), secure);
         cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
                 KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, recorder).ifPresent(nodeSync -> {
-            closeables.add(nodeSync);
+            running.add("node-sync", nodeSync);
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
             kubelet.setNodeSupplier(nodeSync.node());
         });
@@ -162,17 +161,11 @@ final class KubeletApp implements AutoCloseable {
     }
 
     /** The static pod directory and manifest URL, as configured. */
-    private static PodSourceSettings podSources(KubeletConfiguration config) throws StartupException {
+    private static PodSourceSettings podSources(KubeletConfiguration config) {
         Optional<Path> path = config.staticPodPath() == null || config.staticPodPath().isEmpty() ? Optional.empty()
                 : Optional.of(Path.of(config.staticPodPath()));
-        Optional<URI> url = Optional.empty();
-        if (config.staticPodURL() != null && !config.staticPodURL().isEmpty()) {
-            try {
-                url = Optional.of(URI.create(config.staticPodURL()));
-            } catch (IllegalArgumentException e) {
-                throw new StartupException("staticPodURL (--manifest-url): " + e.getMessage());
-            }
-        }
+        Optional<String> url = config.staticPodURL() == null || config.staticPodURL().isEmpty() ? Optional.empty()
+                : Optional.of(config.staticPodURL());
         return new PodSourceSettings(path, config.fileCheckFrequency(), url, config.staticPodURLHeader(),
                 config.httpCheckFrequency());
     }
@@ -214,10 +207,10 @@ final class KubeletApp implements AutoCloseable {
         KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats);
         try {
             if (secure.isPresent()) {
-                closeables.add(secure.get().start(view, checks, v -> setVerbosity(v)));
+                running.add("secure-server", secure.get().start(view, checks, v -> setVerbosity(v)));
             }
             if (config.readOnlyPort() > 0) {
-                closeables.add(ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
+                running.add("read-only-server", ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
                         !Boolean.FALSE.equals(config.enableDebuggingHandlers())));
             }
         } catch (IOException e) {
@@ -230,7 +223,7 @@ final class KubeletApp implements AutoCloseable {
             return;
         }
         try {
-            closeables.add(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
+            running.add("healthz-server", HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
         } catch (IOException e) {
             throw new StartupException("cannot serve HTTP: " + e.getMessage());
         }
@@ -327,17 +320,8 @@ final class KubeletApp implements AutoCloseable {
      * Idempotent.
      */
     @Override
-    public void close() {
-        StopSequence parts = new StopSequence();
-        for (AutoCloseable c : closeables) {
-            if (c instanceof Kubelet k) {
-                parts.add("kubelet", k::stop);
-            } else {
-                parts.add(c.getClass().getSimpleName(), c);
-            }
-        }
-        closeables.clear();
-        parts.stopAll(STOP_DEADLINE);
+    public synchronized void close() {
+        running.stopAll(STOP_DEADLINE);
         stopped.countDown();
     }
 }

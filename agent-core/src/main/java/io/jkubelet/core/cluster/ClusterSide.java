@@ -103,9 +103,13 @@ public final class ClusterSide implements AutoCloseable {
         return recorder;
     }
 
-    /** The pods bound to this node ({@code spec.nodeName}), as a pod source; none standalone. */
-    public Optional<ApiserverSource> podSource(String nodeName, PodUpdateSink sink) {
-        return client == null ? Optional.empty() : Optional.of(new ApiserverSource(client, nodeName, sink));
+    /**
+     * The pods bound to this node ({@code spec.nodeName}), as a pod source; none standalone.
+     *
+     * @param sink asked for only when there is a source: asking registers it with the pod config
+     */
+    public Optional<ApiserverSource> podSource(String nodeName, Supplier<PodUpdateSink> sink) {
+        return client == null ? Optional.empty() : Optional.of(new ApiserverSource(client, nodeName, sink.get()));
     }
 
     /** The mirror pods of this node's static pods; none standalone. */

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.cluster.ClusterSide;
-import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.FileSource;
 import io.jkubelet.core.config.HttpSource;
 import io.jkubelet.core.config.PodConfig;
@@ -55,6 +54,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,7 +89,7 @@ public final class Kubelet implements AutoCloseable {
     private final StatusManager statusManager;
     private final PodWorkers podWorkers;
     private final GenericPleg pleg;
-    /** The runtime's state of each pod as the PLEG last read it: what workers, GC and views read. */
+    /** Each pod's runtime state as last read, and which pods the PLEG saw change since: what workers and GC read. */
     private final PodCache podCache;
     private final ProbeManager probeManager;
     private final PrometheusRegistry probeMetrics = new PrometheusRegistry();
@@ -210,10 +210,8 @@ public final class Kubelet implements AutoCloseable {
     private void createSources() {
         String nodeName = settings.node().nodeName();
         PodSourceSettings s = settings.sources();
-        if (deps.cluster().connected()) {
-            ApiserverSource api = deps.cluster().podSource(nodeName, podConfig.channel(PodSources.API)).orElseThrow();
-            sources.add(new PodSource(PodSources.API, api::start, api));
-        }
+        deps.cluster().podSource(nodeName, () -> podConfig.channel(PodSources.API))
+                .ifPresent(api -> sources.add(new PodSource(PodSources.API, api::start, api)));
         s.staticPodPath().ifPresent(path -> {
             FileSource files = new FileSource(path, nodeName, s.fileCheckFrequency(), podConfig.channel(PodSources.FILE));
             sources.add(new PodSource(PodSources.FILE, files::start, files));
@@ -221,8 +219,8 @@ public final class Kubelet implements AutoCloseable {
         if (s.staticPodUrl().isPresent()) {
             HttpSource http;
             try {
-                http = new HttpSource(s.staticPodUrl().get(), s.staticPodUrlHeader(), nodeName, s.httpCheckFrequency(),
-                        podConfig.channel(PodSources.HTTP));
+                http = new HttpSource(URI.create(s.staticPodUrl().get()), s.staticPodUrlHeader(), nodeName,
+                        s.httpCheckFrequency(), podConfig.channel(PodSources.HTTP));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("staticPodURL (--manifest-url): " + e.getMessage(), e);
             }
@@ -294,6 +292,7 @@ public final class Kubelet implements AutoCloseable {
         }
     }
 
+    /** The cache asks through this: the PLEG is built after the cache it marks. */
     private void requestRelist() {
         pleg.requestRelist();
     }

@@ -1,6 +1,5 @@
 package io.jkubelet.core.kubelet;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,11 +11,11 @@ import java.util.Optional;
  *
  * @param staticPodPath       {@code staticPodPath} (--pod-manifest-path), or empty
  * @param fileCheckFrequency  {@code fileCheckFrequency}
- * @param staticPodUrl        {@code staticPodURL} (--manifest-url), or empty
+ * @param staticPodUrl        {@code staticPodURL} (--manifest-url), or empty; checked when the kubelet is built
  * @param staticPodUrlHeader  {@code staticPodURLHeader}
  * @param httpCheckFrequency  {@code httpCheckFrequency}
  */
-public record PodSourceSettings(Optional<Path> staticPodPath, Duration fileCheckFrequency, Optional<URI> staticPodUrl,
+public record PodSourceSettings(Optional<Path> staticPodPath, Duration fileCheckFrequency, Optional<String> staticPodUrl,
                                 Map<String, List<String>> staticPodUrlHeader, Duration httpCheckFrequency) {
 
     /** No static pods: the apiserver's pods only (or, standalone, pods handed in by tests). */

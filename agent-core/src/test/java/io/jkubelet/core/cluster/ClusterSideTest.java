@@ -62,7 +62,7 @@ class ClusterSideTest {
                 .hasMessage("couldn't get configMap prod/settings, no kubeClient defined");
         LoggingEventRecorder logged = new LoggingEventRecorder(Clock.systemUTC());
         assertThat(standalone.eventRecorder("node-a", KubeletConfigurationDefaults.newDefaulted(), logged)).isSameAs(logged);
-        assertThat(standalone.podSource("node-a", u -> {})).isEmpty();
+        assertThat(standalone.podSource("node-a", () -> u -> {})).isEmpty();
         assertThat(standalone.mirrorClient("node-a")).isEmpty();
         assertThat(standalone.statusWriter(new StatusManager(Clock.systemUTC()), null)).isEmpty();
         assertThat(standalone.startNodeSync(null, null, null, null, null, null, null)).isEmpty();
@@ -86,7 +86,7 @@ class ClusterSideTest {
         assertThatThrownBy(() -> objects.secrets().getSecret("prod", "absent"))
                 .isInstanceOfSatisfying(ObjectException.class, e -> assertThat(e.notFound()).isTrue())
                 .hasMessage("secret \"absent\" not found");
-        assertThat(cluster.podSource("node-a", u -> {})).isPresent();
+        assertThat(cluster.podSource("node-a", () -> u -> {})).isPresent();
         assertThat(cluster.mirrorClient("node-a")).isPresent();
     }
 
