@@ -8,6 +8,7 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cluster.KubeClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
@@ -142,7 +143,7 @@ final class KubeletApp implements AutoCloseable {
                 CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
-                systemContainers()));
+                systemContainers(), KubeletExecutors.named()));
         running.add("kubelet", kubelet::stop);
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");

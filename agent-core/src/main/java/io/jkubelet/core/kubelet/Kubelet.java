@@ -44,7 +44,6 @@ import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
-import io.jkubelet.core.util.DaemonThreads;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
@@ -64,7 +63,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -106,9 +104,10 @@ public final class Kubelet implements AutoCloseable {
     private final List<PodSource> sources = new ArrayList<>();
     /** The apiserver side, when the node has one: pod status writes. */
     private final Optional<ApiStatusSync> apiStatusSync;
-    private final ExecutorService workerExecutor = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("pod-worker-", 0).factory());
-    private final ScheduledExecutorService timers = DaemonThreads.scheduler("kubelet-timers");
+    /** The threads the parts run on, given with the deps and owned from then on. */
+    private final KubeletExecutors executors;
+    private final ExecutorService workerExecutor;
+    private final ScheduledExecutorService timers;
     /** What runs, in the order it started: stopped in reverse. */
     private final StopSequence running = new StopSequence();
     /** The node admission checks pods against: the registered node on a cluster node, else this machine. */
@@ -127,6 +126,9 @@ public final class Kubelet implements AutoCloseable {
     public Kubelet(KubeletSettings settings, KubeletDeps deps) {
         this.settings = settings;
         this.deps = deps;
+        this.executors = deps.executors();
+        this.workerExecutor = executors.podWorkers();
+        this.timers = executors.timers();
         this.dirs = new PodDirs(settings.rootDir());
         this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir());
         this.node = () -> machineNode;
@@ -142,7 +144,7 @@ public final class Kubelet implements AutoCloseable {
 
         this.probeManager = ProbeManager.create(Prober.create(runtime, deps.recorder(), settings.kubeletVersion()),
                 statusManager::getPodStatus, u -> inbox.post(new SyncLoopEvent.ProbeEvent(u)),
-                new ProberMetrics(probeMetrics), deps.clock());
+                new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
         ReasonCache reasonCache = new ReasonCache();
         PodStatusGenerator statusGenerator = new PodStatusGenerator(reasonCache, probeManager, pod -> QosClass.of(pod).value());
         PullSecrets pullSecrets = new PullSecrets(objects.secrets(), deps.recorder());
@@ -156,7 +158,8 @@ public final class Kubelet implements AutoCloseable {
                 volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
         this.podCache = new PodCache(this::requestRelist);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
-                e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod(), podCache);
+                e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod(), podCache,
+                executors.pleg());
         pleg.observeRelists(kubeletMetrics::observeRelist);
 
         Optional<MirrorClient> mirrorClient = cluster.mirrorClient(settings.node().nodeName());
@@ -178,7 +181,7 @@ public final class Kubelet implements AutoCloseable {
 
         this.stats = new StatsProvider(runtime, images, settings.node().nodeName(),
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
-                deps.clock(), StatsProvider.DEFAULT_PERIOD, deps.systemContainers());
+                deps.clock(), StatsProvider.DEFAULT_PERIOD, deps.systemContainers(), executors.stats());
         this.podConfig = new PodConfig((pod, reason, message) ->
                 deps.recorder().event(References.pod(pod), EventRecorder.WARNING, reason, message),
                 deps.clock(), inbox.podConfigOutput());
@@ -369,9 +372,8 @@ public final class Kubelet implements AutoCloseable {
      */
     public void stop(Duration deadline) {
         running.stopAll(deadline);
-        // Parts built but never started hold threads only once used; these make sure none is left.
-        timers.shutdownNow();
-        workerExecutor.shutdownNow();
+        // Parts built but never started hold threads only once used; this makes sure none is left.
+        executors.shutdownNow();
         probeManager.close();
     }
 

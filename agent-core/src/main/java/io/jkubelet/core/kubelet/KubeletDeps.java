@@ -14,14 +14,15 @@ import java.time.Clock;
  * @param cluster the node's apiserver side; {@link ClusterSide#standalone()} without {@code --kubeconfig}
  * @param systemContainers the agent's and the runtime's cgroups, for the stats summary's {@code systemContainers};
  *     null when the machine's cgroups cannot be read
+ * @param executors the threads the kubelet's parts run on; the kubelet owns them from now on
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                          ClusterSide cluster, SystemContainers systemContainers) {
+                          ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors) {
 
-    /** Dependencies without system containers in the stats summary. */
+    /** Dependencies without system containers in the stats summary, on the production threads. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                        ClusterSide cluster) {
-        this(runtime, images, recorder, clock, cluster, null);
+        this(runtime, images, recorder, clock, cluster, null, KubeletExecutors.named());
     }
 
     /** A standalone node's dependencies: no apiserver. */

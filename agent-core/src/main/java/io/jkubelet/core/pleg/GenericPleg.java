@@ -9,7 +9,6 @@ import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.RuntimeService;
-import io.jkubelet.core.util.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,16 +62,17 @@ public final class GenericPleg implements AutoCloseable {
     /**
      * @param cache where each relist marks the pods whose sandboxes or containers changed, before it sends their
      *              events
+     * @param executor the one thread relists run on (so they never overlap); shut down by {@link #close()}
      */
     public GenericPleg(RuntimeService runtime, String nodeName, Consumer<PodLifecycleEvent> sink, Clock clock,
-                       Duration relistPeriod, PodCache cache) {
+                       Duration relistPeriod, PodCache cache, ScheduledExecutorService executor) {
         this.cache = Objects.requireNonNull(cache, "cache");
         this.runtime = runtime;
         this.nodeName = nodeName;
         this.sink = sink;
         this.clock = clock;
         this.relistPeriod = relistPeriod;
-        this.executor = DaemonThreads.scheduler("pleg");
+        this.executor = Objects.requireNonNull(executor, "executor");
     }
 
     public void start() {

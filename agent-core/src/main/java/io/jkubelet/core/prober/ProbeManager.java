@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.probe.ProbeResult;
 import io.jkubelet.core.status.ContainerProbeView;
-import io.jkubelet.core.util.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +23,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
@@ -99,14 +97,12 @@ public final class ProbeManager implements ContainerProbeView, ProbeVerdicts, Au
     }
 
     /**
-     * The production manager: a daemon scheduler thread ({@code probe-ticker}) for the ticks, a virtual thread
-     * per probe run, random first delays. {@link #close()} shuts both down.
+     * The production manager: {@code scheduler} ticks the workers, {@code runs} runs each probe (a thread per run,
+     * so that a hanging probe holds only its own worker), random first delays. {@link #close()} shuts both down.
      */
     public static ProbeManager create(ContainerProber prober, Function<String, Optional<PodStatus>> podStatuses,
-                                      ProbeResultListener listener, ProberMetrics metrics, Clock clock) {
-        ScheduledExecutorService scheduler = DaemonThreads.scheduler("probe-ticker");
-        ExecutorService runs = Executors.newThreadPerTaskExecutor(
-                Thread.ofVirtual().name("probe-", 0).factory());
+                                      ProbeResultListener listener, ProberMetrics metrics, Clock clock,
+                                      ScheduledExecutorService scheduler, ExecutorService runs) {
         return new ProbeManager(prober, podStatuses, listener, metrics, clock, ProbeTicker.on(scheduler), runs,
                 () -> ThreadLocalRandom.current().nextDouble(), List.of(scheduler, runs));
     }

@@ -28,7 +28,6 @@ import io.jkubelet.core.stats.summary.RlimitStats;
 import io.jkubelet.core.stats.summary.RuntimeStats;
 import io.jkubelet.core.stats.summary.Summary;
 import io.jkubelet.core.stats.summary.VolumeStats;
-import io.jkubelet.core.util.DaemonThreads;
 import io.jkubelet.core.volume.PodDirs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +43,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -82,21 +82,21 @@ public final class StatsProvider implements AutoCloseable {
     private final AtomicReference<StatsSnapshot> latest = new AtomicReference<>();
     /** The previous round's cumulative CPU time per container id, pod ({@code pod/<uid>}) and {@code node}. */
     private final Map<String, CpuPoint> previousCpu = new HashMap<>();
-    private ScheduledExecutorService scheduler;
+    private final ScheduledExecutorService scheduler;
+    private boolean started;
 
     private record CpuPoint(Instant time, long usageNanos) {}
 
     private final SystemContainers systemContainers;
 
+    /**
+     * @param systemContainers the kubelet's and the runtime's cgroups for {@code systemContainers}; null for none
+     * @param scheduler the thread collection rounds run on from {@link #start()}; shut down by {@link #close()}
+     */
     public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
-                         Duration period) {
-        this(runtime, images, nodeName, paths, clock, period, null);
-    }
-
-    /** @param systemContainers the kubelet's and the runtime's cgroups for {@code systemContainers}; null for none */
-    public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
-                         Duration period, SystemContainers systemContainers) {
+                         Duration period, SystemContainers systemContainers, ScheduledExecutorService scheduler) {
         this.systemContainers = systemContainers;
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         if (period.isNegative() || period.isZero()) {
             throw new IllegalArgumentException("stats period must be positive, got " + period);
         }
@@ -110,8 +110,8 @@ public final class StatsProvider implements AutoCloseable {
 
     /** Starts collecting: a first round at once, then one every period. Idempotent. */
     public synchronized void start() {
-        if (scheduler == null) {
-            scheduler = DaemonThreads.scheduler("stats-provider");
+        if (!started) {
+            started = true;
             scheduler.scheduleWithFixedDelay(this::collectSafely, 0, period.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
@@ -369,8 +369,6 @@ public final class StatsProvider implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-        }
+        scheduler.shutdownNow();
     }
 }

@@ -19,6 +19,7 @@ import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.testing.FakeClock;
+import io.jkubelet.core.util.DaemonThreads;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 
 import static io.jkubelet.core.testing.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,7 +42,8 @@ class KubeletPodSyncerTest {
     private final StatusManager statusManager = new StatusManager(clock);
     private final ReasonCache reasonCache = new ReasonCache();
     private final ProbeManager probes = ProbeManager.create((type, pod, ip, c, id) -> ProbeResult.SUCCESS,
-            statusManager::getPodStatus, u -> {}, new ProberMetrics(new PrometheusRegistry()), clock);
+            statusManager::getPodStatus, u -> {}, new ProberMetrics(new PrometheusRegistry()), clock,
+            DaemonThreads.scheduler("probe-ticker"), Executors.newVirtualThreadPerTaskExecutor());
     private final List<String> statusWrites = new CopyOnWriteArrayList<>();
     private final KubeletPodSyncer syncer = new KubeletPodSyncer(runtime, podManager, statusManager,
             new PodStatusGenerator(reasonCache, probes, p -> "BestEffort"), reasonCache, probes,

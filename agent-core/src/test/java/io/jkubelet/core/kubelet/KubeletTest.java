@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.runtime.ContainerFilter;
@@ -24,6 +25,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.jkubelet.core.testing.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,12 +53,16 @@ class KubeletTest {
 
     /** Starts an agent on the same runtime, as a restarted process would. */
     void start() {
+        start(KubeletExecutors.named());
+    }
+
+    private void start(KubeletExecutors executors) {
         events = new LoggingEventRecorder(clock);
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
                 Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
-                new KubeletDeps(runtime, runtime, events, clock));
+                new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null, executors));
         kubelet.start();
     }
 
@@ -277,5 +287,66 @@ class KubeletTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> "Failed".equals(status("long").orElseThrow().getStatus().getPhase()));
         assertThat(status("long").orElseThrow().getStatus().getReason()).isEqualTo("DeadlineExceeded");
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).isEmpty());
+    }
+
+    @Test
+    void podsRunOnTheThreadsTheKubeletIsGivenAndItsStopShutsThemAllDown() throws Exception {
+        kubelet.close();
+        CountingExecutor workers = new CountingExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        KubeletExecutors named = KubeletExecutors.named();
+        KubeletExecutors given = new KubeletExecutors(workers, named.timers(), named.pleg(), named.probeTicker(),
+                named.probes(), named.stats());
+        start(given);
+        kubelet.deliver(new PodUpdate(List.of(pod("web", sleeper("a"))), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        assertThat(workers.executed.get()).isPositive();
+
+        kubelet.close();
+        assertThat(List.of(given.podWorkers(), given.timers(), given.pleg(), given.probeTicker(), given.probes(),
+                given.stats())).allMatch(ExecutorService::isShutdown);
+        // As upstream, stopping the kubelet leaves the pod's containers running for the next start.
+        assertThat(containers(ContainerState.CONTAINER_RUNNING)).hasSize(1);
+        start();
+    }
+
+    /** An executor that counts what it is given to run. */
+    private static final class CountingExecutor extends AbstractExecutorService {
+        private final ExecutorService delegate;
+        final AtomicInteger executed = new AtomicInteger();
+
+        CountingExecutor(ExecutorService delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            executed.incrementAndGet();
+            delegate.execute(task);
+        }
+
+        @Override
+        public void shutdown() {
+            delegate.shutdown();
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return delegate.shutdownNow();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return delegate.isShutdown();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return delegate.isTerminated();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+            return delegate.awaitTermination(timeout, unit);
+        }
     }
 }

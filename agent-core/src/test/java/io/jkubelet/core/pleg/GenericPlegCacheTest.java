@@ -8,6 +8,7 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
+import io.jkubelet.core.util.DaemonThreads;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,7 @@ class GenericPlegCacheTest {
     /** For each event: what a worker woken by it would have been told. */
     private final List<PodCache.Lookup> seenAtEvents = new CopyOnWriteArrayList<>();
     private final GenericPleg pleg = new GenericPleg(runtime, "node-a", e -> seenAtEvents.add(lookup(e.podUid(), 0)),
-            clock, Duration.ofMinutes(1), cache);
+            clock, Duration.ofMinutes(1), cache, DaemonThreads.scheduler("pleg"));
 
     {
         runtime.addImage("pause:3.9");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jkubelet.core.container.PodCache;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
+import io.jkubelet.core.util.DaemonThreads;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ class GenericPlegHealthTest {
     void healthFollowsTheLastRelistWithGoDurations() {
         FakeClock clock = new FakeClock(Instant.parse("2026-12-03T10:00:00Z"));
         GenericPleg pleg = new GenericPleg(new FakeRuntime(clock), "node", e -> {}, clock, Duration.ofSeconds(1),
-                new PodCache(() -> {}));
+                new PodCache(() -> {}), DaemonThreads.scheduler("pleg"));
         assertThat(pleg.healthy()).contains("pleg has yet to be successful");
         pleg.relist();
         assertThat(pleg.healthy()).isEmpty();

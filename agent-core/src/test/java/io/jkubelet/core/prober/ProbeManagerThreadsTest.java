@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.probe.ProbeResult;
 import io.jkubelet.core.testing.Pods;
+import io.jkubelet.core.util.DaemonThreads;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 
 import static io.jkubelet.core.prober.ProbeFixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +43,8 @@ class ProbeManagerThreadsTest {
                 running("fine", "docker://f1", clock.instant(), true));
 
         try (ProbeManager manager = ProbeManager.create(prober, uid -> Optional.of(status), ProbeResultListener.NONE,
-                new ProberMetrics(new PrometheusRegistry()), clock)) {
+                new ProberMetrics(new PrometheusRegistry()), clock, DaemonThreads.scheduler("probe-ticker"),
+                Executors.newVirtualThreadPerTaskExecutor())) {
             manager.addPod(pod);
             await().atMost(Duration.ofSeconds(10)).until(() -> entered.getCount() == 0);
             await().atMost(Duration.ofSeconds(10)).until(() -> manager.ready("uid-web", fine, "f1"));

@@ -18,6 +18,7 @@ import io.jkubelet.core.runtime.WritableLayerUsage;
 import io.jkubelet.core.stats.summary.PodStats;
 import io.jkubelet.core.stats.summary.Summary;
 import io.jkubelet.core.testing.FakeClock;
+import io.jkubelet.core.util.DaemonThreads;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,7 +81,7 @@ class StatsProviderTest {
                     throw new UnsupportedOperationException(m.getName());
                 });
         provider = new StatsProvider(runtime, images, "node-a", new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(proc)),
-                clock, Duration.ofSeconds(10));
+                clock, Duration.ofSeconds(10), null, DaemonThreads.scheduler("stats-provider"));
     }
 
     @Test
@@ -154,7 +155,8 @@ class StatsProviderTest {
                         // A runtime whose process is gone is left out.
                         SystemContainers.RUNTIME, java.util.OptionalLong::empty));
         StatsProvider withRuntime = new StatsProvider(runtime, images, "node-a",
-                new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(proc)), clock, Duration.ofSeconds(10), system);
+                new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(proc)), clock, Duration.ofSeconds(10), system,
+                DaemonThreads.scheduler("stats-provider"));
         runtimeAnswer.set(List.of());
         var first = withRuntime.collect().summary().node().systemContainers();
         assertThat(first).singleElement().satisfies(c -> {
@@ -210,7 +212,8 @@ class StatsProviderTest {
 
     @Test
     void aPeriodMustBePositive() {
-        assertThatThrownBy(() -> new StatsProvider(null, null, "n", null, clock, Duration.ZERO))
+        assertThatThrownBy(() -> new StatsProvider(null, null, "n", null, clock, Duration.ZERO, null,
+                DaemonThreads.scheduler("stats-provider")))
                 .hasMessageContaining("stats period must be positive");
     }
 
