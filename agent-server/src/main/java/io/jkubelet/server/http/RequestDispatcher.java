@@ -1,7 +1,5 @@
 package io.jkubelet.server.http;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
@@ -9,32 +7,17 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.DecoderResult;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -51,25 +34,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
 
-    /** Go's {@code http.TimeFormat}. */
-    private static final DateTimeFormatter HTTP_DATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
-
-    private static final AttributeKey<Connection> CONNECTION = AttributeKey.valueOf("jk.connection");
-
-    /** Per-connection state; event-loop confined. */
-    private static final class Connection {
-        boolean busy;
-        boolean closeWhenIdle;
-        /** Handed to an {@link HttpUpgrade}: no HTTP request will finish on it, so a shutdown need not wait. */
-        boolean upgraded;
-        final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
-        /** The body being streamed on this connection, if any. */
-        ChannelResponseStream stream;
-    }
-
-    /** What the response writer needs to know about the request it answers. */
-    private record Exchange(String method, String path, HttpVersion version, boolean keepAlive) {}
+    private static final AttributeKey<HttpConnection> CONNECTION = AttributeKey.valueOf("jk.connection");
 
     private final HttpServerConfig config;
     private final Router router;
@@ -91,16 +56,15 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        ctx.channel().attr(CONNECTION).set(new Connection());
+        ctx.channel().attr(CONNECTION).set(new HttpConnection());
         super.channelActive(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        Connection conn = ctx.channel().attr(CONNECTION).get();
+        HttpConnection conn = ctx.channel().attr(CONNECTION).get();
         if (conn != null) {
-            conn.pending.forEach(FullHttpRequest::release);
-            conn.pending.clear();
+            conn.releasePending();
             if (conn.stream != null) {
                 conn.stream.cancel();
             }
@@ -110,7 +74,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        Connection conn = ctx.channel().attr(CONNECTION).get();
+        HttpConnection conn = ctx.channel().attr(CONNECTION).get();
         if (conn != null && conn.stream != null) {
             conn.stream.writabilityChanged();
         }
@@ -123,7 +87,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             io.netty.util.ReferenceCountUtil.release(msg);
             return;
         }
-        Connection conn = ctx.channel().attr(CONNECTION).get();
+        HttpConnection conn = ctx.channel().attr(CONNECTION).get();
         if (conn.busy) {
             // A pipelined request: answer it after the one in progress, as Go serves a connection serially.
             conn.pending.add(request);
@@ -135,7 +99,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent) {
-            Connection conn = ctx.channel().attr(CONNECTION).get();
+            HttpConnection conn = ctx.channel().attr(CONNECTION).get();
             if (conn == null || !conn.busy) {
                 log.debug("{} server: closing idle connection from {}", config.name(), ctx.channel().remoteAddress());
                 ctx.close();
@@ -159,7 +123,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         shuttingDown = true;
         for (Channel channel : connections) {
             channel.eventLoop().execute(() -> {
-                Connection conn = channel.attr(CONNECTION).get();
+                HttpConnection conn = channel.attr(CONNECTION).get();
                 if (conn == null || !conn.busy || conn.upgraded) {
                     channel.close();
                 } else {
@@ -169,7 +133,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void serve(ChannelHandlerContext ctx, Connection conn, FullHttpRequest msg) {
+    private void serve(ChannelHandlerContext ctx, HttpConnection conn, FullHttpRequest msg) {
         conn.busy = true;
         Exchange exchange;
         Request request;
@@ -183,13 +147,13 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (msg.protocolVersion().equals(HttpVersion.HTTP_1_1) && !msg.headers().contains(HttpHeaderNames.HOST)) {
-                write(ctx, conn, exchange, goPlainError(400, "400 Bad Request: missing required Host header"), true);
+                write(ctx, conn, exchange, GoAnswers.plainError(400, "400 Bad Request: missing required Host header"), true);
                 return;
             }
             try {
-                request = toRequest(ctx, msg);
+                request = NettyRequests.toRequest(ctx, msg);
             } catch (IllegalArgumentException e) {
-                write(ctx, conn, exchange, goPlainError(400, "400 Bad Request"), true);
+                write(ctx, conn, exchange, GoAnswers.plainError(400, "400 Bad Request"), true);
                 return;
             }
             exchange = new Exchange(method, request.path(), msg.protocolVersion(), keepAlive);
@@ -199,12 +163,12 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         dispatch(ctx, conn, exchange, request);
     }
 
-    private void dispatch(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request) {
+    private void dispatch(ChannelHandlerContext ctx, HttpConnection conn, Exchange exchange, Request request) {
         if (filter == null) {
             route(ctx, conn, exchange, request, router.match(request.method(), request.path()));
             return;
         }
-        List<java.security.cert.X509Certificate> peer = peerCertificates(ctx);
+        List<java.security.cert.X509Certificate> peer = NettyRequests.peerCertificates(ctx);
         try {
             handlerExecutor.execute(() -> {
                 Response answer;
@@ -234,25 +198,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private static List<java.security.cert.X509Certificate> peerCertificates(ChannelHandlerContext ctx) {
-        io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
-        if (tls == null) {
-            return List.of();
-        }
-        try {
-            List<java.security.cert.X509Certificate> chain = new ArrayList<>();
-            for (java.security.cert.Certificate c : tls.engine().getSession().getPeerCertificates()) {
-                if (c instanceof java.security.cert.X509Certificate x) {
-                    chain.add(x);
-                }
-            }
-            return List.copyOf(chain);
-        } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
-            return List.of();
-        }
-    }
-
-    private void route(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Request request, Router.Match match) {
+    private void route(ChannelHandlerContext ctx, HttpConnection conn, Exchange exchange, Request request, Router.Match match) {
         switch (match) {
             case Router.Found found -> {
                 Request routed = request.withPathParams(found.pathParams());
@@ -274,7 +220,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                     write(ctx, conn, exchange,
                             Response.restfulError(405, "405: Method Not Allowed").withHeader("Allow", String.join(", ", notAllowed.allowed())),
                             false);
-            case Router.Redirect redirect -> write(ctx, conn, exchange, redirect(request, redirect.location()), false);
+            case Router.Redirect redirect -> write(ctx, conn, exchange, GoAnswers.redirect(request, redirect.location()), false);
             case Router.NotFound notFound ->
                     write(ctx, conn, exchange,
                             notFound.restful() ? Response.restfulError(404, "404: Page Not Found") : Response.goError(404, "404 page not found"),
@@ -295,60 +241,16 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Go's ServeMux redirect to a subtree root: 301, and a small HTML body for GET. */
-    private static Response redirect(Request request, String location) {
-        String target = request.rawQuery().isEmpty() ? location : location + "?" + request.rawQuery();
-        byte[] body =
-                request.method().equals("GET")
-                        ? ("<a href=\"" + target + "\">Moved Permanently</a>.\n\n").getBytes(StandardCharsets.UTF_8)
-                        : new byte[0];
-        Response response = Response.of(301, request.method().equals("GET") ? "text/html; charset=utf-8" : null, body);
-        return response.withHeader("Location", target);
-    }
-
-    private void rejectMalformed(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Throwable cause) {
+    private void rejectMalformed(ChannelHandlerContext ctx, HttpConnection conn, Exchange exchange, Throwable cause) {
         boolean tooLarge = cause instanceof TooLongHttpHeaderException || cause instanceof TooLongHttpLineException;
         log.debug("{} server: bad request from {}: {}", config.name(), ctx.channel().remoteAddress(), cause.toString());
         // Go writes these two answers itself, before any handler, and hangs up.
         write(ctx, conn, exchange,
-                goPlainError(tooLarge ? 431 : 400, tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"), true);
-    }
-
-    private static Response goPlainError(int status, String text) {
-        return Response.text(status, text);
-    }
-
-    private static Request toRequest(ChannelHandlerContext ctx, FullHttpRequest msg) {
-        String uri = msg.uri();
-        QueryStringDecoder decoder = new QueryStringDecoder(uri);
-        String path = decoder.path();
-        int q = uri.indexOf('?');
-        String rawQuery = q < 0 ? "" : uri.substring(q + 1);
-        Map<String, List<String>> query = new LinkedHashMap<>();
-        decoder.parameters().forEach((k, v) -> query.put(k, List.copyOf(v)));
-        Map<String, List<String>> headers = new LinkedHashMap<>();
-        for (Map.Entry<String, String> h : msg.headers()) {
-            headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(h.getValue());
-        }
-        headers.replaceAll((k, v) -> List.copyOf(v));
-        ByteBuf content = msg.content();
-        byte[] body = new byte[content.readableBytes()];
-        content.getBytes(content.readerIndex(), body);
-        InetSocketAddress remote =
-                ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a : null;
-        return new Request(
-                msg.method().name(),
-                path,
-                rawQuery,
-                Collections.unmodifiableMap(query),
-                Collections.unmodifiableMap(headers),
-                body,
-                Map.of(),
-                remote);
+                GoAnswers.plainError(tooLarge ? 431 : 400, tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"), true);
     }
 
     /** Writes {@code response}; then serves the next pipelined request, or closes when it must. */
-    private void write(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
+    private void write(ChannelHandlerContext ctx, HttpConnection conn, Exchange exchange, Response response, boolean forceClose) {
         if (response.upgradeHandler() != null) {
             handOver(ctx, conn, response.upgradeHandler());
             return;
@@ -357,18 +259,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             writeStreaming(ctx, conn, exchange, response, forceClose);
             return;
         }
-        boolean keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
-        boolean head = exchange.method().equals("HEAD");
-        ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(response.bodyUnsafe());
-        FullHttpResponse out =
-                new DefaultFullHttpResponse(
-                        exchange.version().equals(HttpVersion.HTTP_1_0) ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1,
-                        HttpResponseStatus.valueOf(response.status()),
-                        content);
-        response.headers().forEach((name, values) -> out.headers().add(name, values));
-        out.headers().set(HttpHeaderNames.DATE, HTTP_DATE.format(config.clock().instant()));
-        out.headers().set(HttpHeaderNames.CONTENT_LENGTH, response.bodyLength());
-        HttpUtil.setKeepAlive(out, keepAlive);
+        boolean keepAlive = exchange.keepAlive() && mayKeepAlive(conn, forceClose);
+        FullHttpResponse out = ResponseHeads.full(exchange, response, keepAlive, config.clock().instant());
         if (log.isDebugEnabled()) {
             log.debug("{} server: {} {} -> {}", config.name(), exchange.method(), exchange.path(), response.status());
         }
@@ -379,11 +271,15 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(out).addListener((ChannelFutureListener) f -> afterResponse(ctx, conn, f.isSuccess() && keepAlive));
     }
 
+    /** Whether the connection may stay open after this answer, as far as the server is concerned. */
+    private boolean mayKeepAlive(HttpConnection conn, boolean forceClose) {
+        return !forceClose && !conn.closeWhenIdle && !shuttingDown;
+    }
+
     /** The response is out: serve the next pipelined request, or close. Event loop only. */
-    private void afterResponse(ChannelHandlerContext ctx, Connection conn, boolean keepAlive) {
+    private void afterResponse(ChannelHandlerContext ctx, HttpConnection conn, boolean keepAlive) {
         if (!keepAlive || !ctx.channel().isActive()) {
-            conn.pending.forEach(FullHttpRequest::release);
-            conn.pending.clear();
+            conn.releasePending();
             ctx.close();
             return;
         }
@@ -400,39 +296,19 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
      * a response that has no Content-Length); HTTP/1.0 cannot chunk, so the body ends when the connection
      * closes (Go drops the Transfer-Encoding header then). HEAD gets the headers only.
      */
-    private void writeStreaming(ChannelHandlerContext ctx, Connection conn, Exchange exchange, Response response, boolean forceClose) {
-        boolean http10 = exchange.version().equals(HttpVersion.HTTP_1_0);
-        boolean keepAlive = exchange.keepAlive() && !http10 && !forceClose && !conn.closeWhenIdle && !shuttingDown;
+    private void writeStreaming(ChannelHandlerContext ctx, HttpConnection conn, Exchange exchange, Response response, boolean forceClose) {
+        ResponseHeads.Streamed streamed =
+                ResponseHeads.streamed(exchange, response, mayKeepAlive(conn, forceClose), config.clock().instant());
         boolean head = exchange.method().equals("HEAD");
-        HttpResponse out =
-                new DefaultHttpResponse(http10 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()));
-        response.headers().forEach((name, values) -> {
-            if (!name.equalsIgnoreCase("Transfer-Encoding")) {
-                out.headers().add(name, values);
-            }
-        });
-        out.headers().set(HttpHeaderNames.DATE, HTTP_DATE.format(config.clock().instant()));
-        // A writer that knows its length (a file) sends Content-Length and exactly that many bytes, and the
-        // connection may stay open even for HTTP/1.0; otherwise chunks, or close-delimited for 1.0.
-        boolean fixedLength = out.headers().contains(HttpHeaderNames.CONTENT_LENGTH);
-        if (fixedLength) {
-            keepAlive = exchange.keepAlive() && !forceClose && !conn.closeWhenIdle && !shuttingDown;
-        } else if (!http10) {
-            HttpUtil.setTransferEncodingChunked(out, true);
-        }
-        HttpUtil.setKeepAlive(out, keepAlive);
-        boolean closeDelimited = http10 && !fixedLength;
-        if (closeDelimited) {
-            out.headers().remove(HttpHeaderNames.CONNECTION); // Go sends none on a close-delimited 1.0 answer
-        }
+        boolean closeDelimited = streamed.closeDelimited();
         if (log.isDebugEnabled()) {
             log.debug("{} server: {} {} -> {} (streamed)", config.name(), exchange.method(), exchange.path(), response.status());
         }
         if (!ctx.channel().isActive()) {
             return;
         }
-        ctx.writeAndFlush(out);
-        boolean reuse = keepAlive;
+        ctx.writeAndFlush(streamed.head());
+        boolean reuse = streamed.keepAlive();
         if (head) {
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
                     .addListener((ChannelFutureListener) f -> afterResponse(ctx, conn, f.isSuccess() && reuse));
@@ -450,7 +326,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     /** Runs on the writer's virtual thread: the body, then its end (last chunk or close). */
-    private void runWriter(ChannelHandlerContext ctx, Connection conn, Exchange exchange, ChannelResponseStream stream,
+    private void runWriter(ChannelHandlerContext ctx, HttpConnection conn, Exchange exchange, ChannelResponseStream stream,
             BodyWriter writer, boolean keepAlive, boolean closeDelimited) {
         boolean complete = false;
         try {
@@ -475,8 +351,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
                 } else {
                     ctx.close();
                 }
-                conn.pending.forEach(FullHttpRequest::release);
-                conn.pending.clear();
+                conn.releasePending();
                 return;
             }
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
@@ -489,10 +364,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
      * Gives the connection to {@code upgrade}: this server reads no more requests from it (the connection
      * stays busy, so neither the HTTP idle timeout nor a shutdown closes it early) and leaves its pipeline.
      */
-    private void handOver(ChannelHandlerContext ctx, Connection conn, HttpUpgrade upgrade) {
+    private void handOver(ChannelHandlerContext ctx, HttpConnection conn, HttpUpgrade upgrade) {
         conn.upgraded = true;
-        conn.pending.forEach(FullHttpRequest::release);
-        conn.pending.clear();
+        conn.releasePending();
         if (ctx.pipeline().get("idle") != null) {
             ctx.pipeline().remove("idle");
         }
