@@ -5,14 +5,9 @@ import io.jkubelet.core.podutil.PodSpecs;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarSource;
-import io.fabric8.kubernetes.api.model.ObjectFieldSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
-import io.fabric8.kubernetes.api.model.ResourceFieldSelector;
 import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.jkubelet.core.config.PodCodec;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.objects.PodObjects;
@@ -23,14 +18,12 @@ import io.jkubelet.core.runtime.KeyValue;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.LinuxContainerSecurityContext;
-import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.NamespaceOptions;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.util.Expansion;
-import io.jkubelet.core.volume.ApiVolumes;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,9 +49,7 @@ public final class ContainerConfigFactory {
 
     private final NodeContext node;
     private final OomScorePolicy oomPolicy;
-    private final EnvRefs envRefs;
-    private final io.jkubelet.core.objects.ServiceLister services;
-    private final java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable;
+    private final ContainerEnv env;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
@@ -73,9 +64,7 @@ public final class ContainerConfigFactory {
             java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable) {
         this.node = node;
         this.oomPolicy = oomPolicy;
-        this.envRefs = new EnvRefs(objects, recorder);
-        this.services = objects.services();
-        this.allocatable = allocatable;
+        this.env = new ContainerEnv(node, new EnvRefs(objects, recorder), objects.services(), allocatable);
     }
 
     /** The pod's log directory: {@code <podLogsDir>/<namespace>_<name>_<uid>}. */
@@ -214,7 +203,7 @@ public final class ContainerConfigFactory {
             annotations.put(Labels.CONTAINER_PORTS, PodCodec.toJson(c.getPorts()));
         }
 
-        List<KeyValue> envs = envs(pod, c, podIp);
+        List<KeyValue> envs = env.envs(pod, c, podIp);
         Map<String, String> envMap = new HashMap<>();
         envs.forEach(kv -> envMap.put(kv.key(), kv.value()));
         List<String> command = c.getCommand() == null ? List.of()
@@ -224,168 +213,10 @@ public final class ContainerConfigFactory {
 
         return new ContainerConfig(new ContainerMetadata(c.getName(), restartCount), c.getImage(), command, args,
                 c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs,
-                mounts(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap), labels, annotations,
+                ContainerMounts.of(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap), labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
                 resources(pod, c), securityContext(pod, c));
-    }
-
-    private List<Mount> mounts(Pod pod, Container c, Map<String, Path> volumePaths, Path etcHosts,
-                               Path terminationMessageFile, String tmPath, Map<String, String> env)
-            throws ConfigException {
-        List<Mount> mounts = new ArrayList<>();
-        boolean mountsEtcHosts = false;
-        if (c.getVolumeMounts() != null) {
-            for (VolumeMount vm : c.getVolumeMounts()) {
-                Path host = volumePaths.get(vm.getName());
-                if (host == null) {
-                    throw new ConfigException("cannot find volume \"" + vm.getName() + "\" to mount into container \""
-                            + c.getName() + "\"");
-                }
-                String subPath = vm.getSubPath();
-                if ((subPath == null || subPath.isEmpty()) && vm.getSubPathExpr() != null) {
-                    subPath = Expansion.expand(vm.getSubPathExpr(), env);
-                }
-                if (subPath != null && !subPath.isEmpty()) {
-                    if (subPath.startsWith("/") || Path.of(subPath).normalize().startsWith("..")) {
-                        throw new ConfigException("subPath \"" + subPath + "\" of volume \"" + vm.getName()
-                                + "\" must be a relative path inside the volume");
-                    }
-                    host = host.resolve(subPath);
-                    try {
-                        if (!java.nio.file.Files.exists(host)) {
-                            java.nio.file.Files.createDirectories(host);
-                        }
-                    } catch (java.io.IOException e) {
-                        throw new ConfigException("failed to create subPath directory for volumeMount \"" + vm.getName()
-                                + "\" of container \"" + c.getName() + "\": " + e.getMessage());
-                    }
-                }
-                if ("/etc/hosts".equals(vm.getMountPath())) {
-                    mountsEtcHosts = true;
-                }
-                String propagation = switch (vm.getMountPropagation() == null ? "None" : vm.getMountPropagation()) {
-                    case "HostToContainer" -> "rslave";
-                    case "Bidirectional" -> "rshared";
-                    default -> "private";
-                };
-                // configMap, secret, downwardAPI and projected volumes are always mounted read-only (upstream's
-                // mustMountRO from the plugin's attributes): the kubelet owns their files.
-                boolean mustMountRO = pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
-                        .anyMatch(v -> v.getName().equals(vm.getName()) && ApiVolumes.handles(v));
-                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()) || mustMountRO,
-                        propagation));
-            }
-        }
-        if (etcHosts != null && !mountsEtcHosts) {
-            mounts.add(new Mount("/etc/hosts", etcHosts.toString(), false));
-        }
-        if (terminationMessageFile != null) {
-            mounts.add(new Mount(tmPath, terminationMessageFile.toString(), false));
-        }
-        return mounts;
-    }
-
-    /**
-     * Env in kubelet's order (upstream {@code makeEnvironmentVariables}): {@code envFrom}, then {@code env}, each value
-     * expanded against the variables before it and the service variables; then the service variables the container
-     * does not set itself.
-     */
-    List<KeyValue> envs(Pod pod, Container c, String podIp) throws ConfigException {
-        Boolean links = pod.getSpec().getEnableServiceLinks();
-        Map<String, String> serviceEnv = ServiceEnv.forPod(services, pod.getMetadata().getNamespace(), links == null || links);
-        Map<String, String> tmp = new LinkedHashMap<>();
-        envRefs.envFrom(pod, c, tmp);
-        // What $(VAR) sees: the container's variables so far, over the service variables.
-        Map<String, String> visible = new HashMap<>(serviceEnv);
-        visible.putAll(tmp);
-        if (c.getEnv() != null) {
-            for (EnvVar e : c.getEnv()) {
-                String value;
-                if (e.getValueFrom() == null) {
-                    value = Expansion.expand(e.getValue() == null ? "" : e.getValue(), visible);
-                } else {
-                    value = valueFrom(pod, c, e, podIp);
-                }
-                if (value != null) {
-                    tmp.put(e.getName(), value);
-                    visible.put(e.getName(), value);
-                }
-            }
-        }
-        List<KeyValue> out = new ArrayList<>();
-        tmp.forEach((k, v) -> out.add(new KeyValue(k, v)));
-        serviceEnv.forEach((k, v) -> {
-            if (!tmp.containsKey(k)) {
-                out.add(new KeyValue(k, v));
-            }
-        });
-        return out;
-    }
-
-    /** The value of a {@code valueFrom} reference, or null when an optional reference is missing (the variable is not set). */
-    private String valueFrom(Pod pod, Container c, EnvVar e, String podIp) throws ConfigException {
-        EnvVarSource src = e.getValueFrom();
-        if (src.getFieldRef() != null) {
-            return fieldRef(pod, src.getFieldRef(), podIp, e.getName());
-        }
-        if (src.getResourceFieldRef() != null) {
-            return resourceFieldRef(c, src.getResourceFieldRef());
-        }
-        if (src.getConfigMapKeyRef() != null) {
-            return envRefs.configMapKey(pod, src.getConfigMapKeyRef());
-        }
-        if (src.getSecretKeyRef() != null) {
-            return envRefs.secretKey(pod, src.getSecretKeyRef());
-        }
-        return "";
-    }
-
-    private String fieldRef(Pod pod, ObjectFieldSelector sel, String podIp, String envName) throws ConfigException {
-        String path = sel.getFieldPath();
-        var meta = pod.getMetadata();
-        var m = java.util.regex.Pattern.compile("metadata\\.(labels|annotations)\\['(.+)'\\]").matcher(path);
-        if (m.matches()) {
-            Map<String, String> map = "labels".equals(m.group(1)) ? meta.getLabels() : meta.getAnnotations();
-            return map == null ? "" : map.getOrDefault(m.group(2), "");
-        }
-        return switch (path) {
-            case "metadata.name" -> meta.getName();
-            case "metadata.namespace" -> meta.getNamespace();
-            case "metadata.uid" -> meta.getUid();
-            case "metadata.labels" -> formatMap(meta.getLabels());
-            case "metadata.annotations" -> formatMap(meta.getAnnotations());
-            case "spec.nodeName" -> pod.getSpec().getNodeName() == null ? node.nodeName() : pod.getSpec().getNodeName();
-            case "spec.serviceAccountName" -> pod.getSpec().getServiceAccountName() == null ? "" : pod.getSpec().getServiceAccountName();
-            case "spec.terminationGracePeriodSeconds" -> {
-                Long g = pod.getSpec().getTerminationGracePeriodSeconds();
-                yield Long.toString(g == null ? 30 : g);
-            }
-            case "status.hostIP" -> node.hostIps().isEmpty() ? "" : node.hostIps().get(0);
-            case "status.hostIPs" -> String.join(",", node.hostIps());
-            case "status.podIP" -> PodSpecs.hostNetwork(pod) ? (node.hostIps().isEmpty() ? "" : node.hostIps().get(0))
-                    : podIp == null ? "" : podIp;
-            case "status.podIPs" -> PodSpecs.hostNetwork(pod) ? String.join(",", node.hostIps()) : podIp == null ? "" : podIp;
-            default -> throw new ConfigException("env " + envName + ": unsupported fieldPath \"" + path + "\"");
-        };
-    }
-
-    private static String formatMap(Map<String, String> m) {
-        if (m == null) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder();
-        m.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .forEach(e -> sb.append(e.getKey()).append("=\"").append(e.getValue()).append("\"\n"));
-        return sb.toString().stripTrailing();
-    }
-
-    private String resourceFieldRef(Container c, ResourceFieldSelector sel) throws ConfigException {
-        try {
-            return io.jkubelet.core.volume.DownwardApi.containerResourceValue(c, sel, allocatable.get());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
     }
 
     private LinuxContainerResources resources(Pod pod, Container c) {

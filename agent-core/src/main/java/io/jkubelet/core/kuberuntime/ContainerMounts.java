@@ -1,0 +1,86 @@
+package io.jkubelet.core.kuberuntime;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.jkubelet.core.kuberuntime.ContainerConfigFactory.ConfigException;
+import io.jkubelet.core.runtime.Mount;
+import io.jkubelet.core.util.Expansion;
+import io.jkubelet.core.volume.ApiVolumes;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A container's mounts (upstream {@code makeMounts}): its volume mounts with {@code subPath}/{@code subPathExpr} and
+ * propagation, the kubelet's {@code /etc/hosts} unless the container mounts its own, and the termination message file.
+ */
+final class ContainerMounts {
+    private ContainerMounts() {}
+
+    /**
+     * @param volumePaths host paths of the pod's volumes, by name
+     * @param etcHosts the kubelet-managed hosts file, or null for none
+     * @param terminationMessageFile the host file mounted at {@code tmPath}, or null for none
+     * @param env the container's variables, which {@code subPathExpr} is expanded against
+     */
+    static List<Mount> of(Pod pod, Container c, Map<String, Path> volumePaths, Path etcHosts,
+                               Path terminationMessageFile, String tmPath, Map<String, String> env)
+            throws ConfigException {
+        List<Mount> mounts = new ArrayList<>();
+        boolean mountsEtcHosts = false;
+        if (c.getVolumeMounts() != null) {
+            for (VolumeMount vm : c.getVolumeMounts()) {
+                Path host = volumePaths.get(vm.getName());
+                if (host == null) {
+                    throw new ConfigException("cannot find volume \"" + vm.getName() + "\" to mount into container \""
+                            + c.getName() + "\"");
+                }
+                String subPath = vm.getSubPath();
+                if ((subPath == null || subPath.isEmpty()) && vm.getSubPathExpr() != null) {
+                    subPath = Expansion.expand(vm.getSubPathExpr(), env);
+                }
+                if (subPath != null && !subPath.isEmpty()) {
+                    if (subPath.startsWith("/") || Path.of(subPath).normalize().startsWith("..")) {
+                        throw new ConfigException("subPath \"" + subPath + "\" of volume \"" + vm.getName()
+                                + "\" must be a relative path inside the volume");
+                    }
+                    host = host.resolve(subPath);
+                    try {
+                        if (!Files.exists(host)) {
+                            Files.createDirectories(host);
+                        }
+                    } catch (IOException e) {
+                        throw new ConfigException("failed to create subPath directory for volumeMount \"" + vm.getName()
+                                + "\" of container \"" + c.getName() + "\": " + e.getMessage());
+                    }
+                }
+                if ("/etc/hosts".equals(vm.getMountPath())) {
+                    mountsEtcHosts = true;
+                }
+                String propagation = switch (vm.getMountPropagation() == null ? "None" : vm.getMountPropagation()) {
+                    case "HostToContainer" -> "rslave";
+                    case "Bidirectional" -> "rshared";
+                    default -> "private";
+                };
+                // configMap, secret, downwardAPI and projected volumes are always mounted read-only (upstream's
+                // mustMountRO from the plugin's attributes): the kubelet owns their files.
+                boolean mustMountRO = pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
+                        .anyMatch(v -> v.getName().equals(vm.getName()) && ApiVolumes.handles(v));
+                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()) || mustMountRO,
+                        propagation));
+            }
+        }
+        if (etcHosts != null && !mountsEtcHosts) {
+            mounts.add(new Mount("/etc/hosts", etcHosts.toString(), false));
+        }
+        if (terminationMessageFile != null) {
+            mounts.add(new Mount(tmPath, terminationMessageFile.toString(), false));
+        }
+        return mounts;
+    }
+}
