@@ -4,16 +4,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.util.DaemonThreads;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchEvent;
-import java.nio.file.WatchKey;
-import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -53,13 +47,6 @@ public final class FileSource implements Closeable {
 
     private static final Logger log = LoggerFactory.getLogger(FileSource.class);
 
-    /** How long the watch waits for a burst of events to go quiet before re-reading. */
-    static final Duration DEBOUNCE_QUIET = Duration.ofMillis(25);
-    /** The longest a burst of events can delay a re-read. */
-    static final Duration DEBOUNCE_MAX = Duration.ofSeconds(1);
-    /** How often the watch retries when neither the path nor its parent exists. */
-    static final Duration WATCH_RETRY = Duration.ofSeconds(1);
-
     private final Path path;
     private final String nodeName;
     private final Duration period;
@@ -72,8 +59,7 @@ public final class FileSource implements Closeable {
     private boolean started;
     private volatile boolean closed;
     private ScheduledFuture<?> periodic;
-    private Thread watcher;
-    private WatchService watchService;
+    private StaticPodPathWatch watch;
 
     // Guarded by "this": the state of reads.
     private List<Pod> lastSent;
@@ -118,10 +104,7 @@ public final class FileSource implements Closeable {
             periodic = executor.scheduleWithFixedDelay(this::listConfigSafely, 0, period.toMillis(),
                     TimeUnit.MILLISECONDS);
             try {
-                watchService = FileSystems.getDefault().newWatchService();
-                watcher = new Thread(this::watchLoop, "static-pod-file-watch");
-                watcher.setDaemon(true);
-                watcher.start();
+                watch = StaticPodPathWatch.start(path, period, this::requestRescan);
             } catch (IOException | UnsupportedOperationException e) {
                 log.warn("Cannot watch static pod path {} for changes ({}); reading it every {} only", path,
                         e.getMessage(), period);
@@ -131,7 +114,7 @@ public final class FileSource implements Closeable {
 
     @Override
     public void close() {
-        Thread toJoin;
+        StaticPodPathWatch toClose;
         synchronized (lifecycle) {
             if (closed) {
                 return;
@@ -143,21 +126,11 @@ public final class FileSource implements Closeable {
             if (ownsExecutor) {
                 executor.shutdownNow();
             }
-            if (watchService != null) {
-                try {
-                    watchService.close();
-                } catch (IOException e) {
-                    log.debug("Closing the watch service of {}: {}", path, e.toString());
-                }
-            }
-            toJoin = watcher;
+            toClose = watch;
         }
-        if (toJoin != null) {
-            try {
-                toJoin.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        // Outside the lock: the watch's thread may be handing in a re-read request.
+        if (toClose != null) {
+            toClose.close();
         }
     }
 
@@ -304,115 +277,6 @@ public final class FileSource implements Closeable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             rescanPending.set(false);
         }
-    }
-
-    // ---- the watch (its own thread) ----
-
-    private WatchKey dirKey;
-    private Object dirIdentity;
-    private WatchKey parentKey;
-
-    private void watchLoop() {
-        try {
-            while (!closed) {
-                boolean complete = ensureWatches();
-                WatchKey key = complete
-                        ? watchService.poll(period.toMillis(), TimeUnit.MILLISECONDS)
-                        : watchService.poll(WATCH_RETRY.toMillis(), TimeUnit.MILLISECONDS);
-                if (key == null) {
-                    continue;
-                }
-                boolean relevant = drain(key);
-                // Coalesce a burst (an editor's save, a copy of many files) into one re-read.
-                long deadline = System.nanoTime() + DEBOUNCE_MAX.toNanos();
-                while (System.nanoTime() < deadline) {
-                    WatchKey next = watchService.poll(DEBOUNCE_QUIET.toMillis(), TimeUnit.MILLISECONDS);
-                    if (next == null) {
-                        break;
-                    }
-                    relevant |= drain(next);
-                }
-                if (relevant) {
-                    requestRescan();
-                }
-            }
-        } catch (ClosedWatchServiceException | InterruptedException e) {
-            // closed
-        } catch (RuntimeException e) {
-            log.error("The watch of static pod path {} failed; reading it every {} only", path, period, e);
-        }
-    }
-
-    /** Registers what can be watched now; false when something could not be (retry soon). */
-    private boolean ensureWatches() {
-        boolean complete = true;
-        Path parent = path.getParent();
-        if (parent != null && (parentKey == null || !parentKey.isValid())) {
-            parentKey = register(parent);
-            complete = parentKey != null;
-        }
-        BasicFileAttributes attributes;
-        try {
-            attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        } catch (IOException e) {
-            attributes = null;
-        }
-        if (attributes != null && attributes.isDirectory()) {
-            Object identity = attributes.fileKey();
-            if (dirKey == null || !dirKey.isValid() || !Objects.equals(identity, dirIdentity)) {
-                if (dirKey != null) {
-                    dirKey.cancel();
-                }
-                dirKey = register(path);
-                dirIdentity = identity;
-                complete &= dirKey != null;
-                if (dirKey != null) {
-                    // Files may have appeared between the last read and this registration.
-                    requestRescan();
-                }
-            }
-        } else if (dirKey != null) {
-            dirKey.cancel();
-            dirKey = null;
-            dirIdentity = null;
-        }
-        return complete;
-    }
-
-    private WatchKey register(Path dir) {
-        try {
-            return dir.register(watchService, StandardWatchEventKinds.ENTRY_CREATE,
-                    StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY);
-        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
-            return null;
-        } catch (IOException e) {
-            log.debug("Cannot watch {}: {}", dir, e.toString());
-            return null;
-        }
-    }
-
-    /** Takes the key's events; true when one may change the pods. */
-    private boolean drain(WatchKey key) {
-        boolean relevant = false;
-        for (WatchEvent<?> event : key.pollEvents()) {
-            if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
-                relevant = true;
-                continue;
-            }
-            Path name = (Path) event.context();
-            if (key == dirKey) {
-                // Dotfiles are never read, but a manifest may be a link through one (a ConfigMap-style
-                // "..data" swap), so every change in the directory earns a re-read.
-                relevant = true;
-            } else if (key == parentKey) {
-                relevant |= name.equals(path.getFileName());
-            }
-        }
-        if (!key.reset()) {
-            // The watched directory is gone; the next ensureWatches looks again.
-            relevant = true;
-        }
-        return relevant;
     }
 
     private static String sha256(byte[] data) {
