@@ -20,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A container's environment variables (upstream {@code makeEnvironmentVariables}): {@code envFrom}, {@code env} with
@@ -29,8 +27,6 @@ import java.util.regex.Pattern;
  * keys, and the service variables.
  */
 final class ContainerEnv {
-    private static final Pattern LABEL_OR_ANNOTATION = Pattern.compile("metadata\\.(labels|annotations)\\['(.+)'\\]");
-
     private final NodeContext node;
     private final EnvRefs envRefs;
     private final ServiceLister services;
@@ -99,43 +95,32 @@ final class ContainerEnv {
         return "";
     }
 
+    /**
+     * Upstream {@code podFieldSelectorRuntimeValue}: the fields only the kubelet knows (node, IPs) here, the pod's
+     * metadata as the downward API volume reads it ({@code fieldpath.ExtractFieldPathAsString}).
+     */
     private String fieldRef(Pod pod, ObjectFieldSelector sel, String podIp, String envName) throws ConfigException {
         String path = sel.getFieldPath();
-        var meta = pod.getMetadata();
-        Matcher m = LABEL_OR_ANNOTATION.matcher(path);
-        if (m.matches()) {
-            Map<String, String> map = "labels".equals(m.group(1)) ? meta.getLabels() : meta.getAnnotations();
-            return map == null ? "" : map.getOrDefault(m.group(2), "");
-        }
-        return switch (path) {
-            case "metadata.name" -> meta.getName();
-            case "metadata.namespace" -> meta.getNamespace();
-            case "metadata.uid" -> meta.getUid();
-            case "metadata.labels" -> formatMap(meta.getLabels());
-            case "metadata.annotations" -> formatMap(meta.getAnnotations());
-            case "spec.nodeName" -> pod.getSpec().getNodeName() == null ? node.nodeName() : pod.getSpec().getNodeName();
-            case "spec.serviceAccountName" -> pod.getSpec().getServiceAccountName() == null ? "" : pod.getSpec().getServiceAccountName();
-            case "spec.terminationGracePeriodSeconds" -> {
+        List<String> hostIps = node.hostIps();
+        String hostIp = hostIps.isEmpty() ? "" : hostIps.get(0);
+        switch (path) {
+            case "spec.terminationGracePeriodSeconds": {
                 Long g = pod.getSpec().getTerminationGracePeriodSeconds();
-                yield Long.toString(g == null ? 30 : g);
+                return Long.toString(g == null ? 30 : g);
             }
-            case "status.hostIP" -> node.hostIps().isEmpty() ? "" : node.hostIps().get(0);
-            case "status.hostIPs" -> String.join(",", node.hostIps());
-            case "status.podIP" -> PodSpecs.hostNetwork(pod) ? (node.hostIps().isEmpty() ? "" : node.hostIps().get(0))
-                    : podIp == null ? "" : podIp;
-            case "status.podIPs" -> PodSpecs.hostNetwork(pod) ? String.join(",", node.hostIps()) : podIp == null ? "" : podIp;
-            default -> throw new ConfigException("env " + envName + ": unsupported fieldPath \"" + path + "\"");
-        };
-    }
-
-    private static String formatMap(Map<String, String> m) {
-        if (m == null) {
-            return "";
+            case "status.hostIPs":
+                return String.join(",", hostIps);
+            case "status.podIP":
+                return PodSpecs.hostNetwork(pod) ? hostIp : podIp == null ? "" : podIp;
+            case "status.podIPs":
+                return PodSpecs.hostNetwork(pod) ? String.join(",", hostIps) : podIp == null ? "" : podIp;
+            default:
+                try {
+                    return DownwardApi.fieldValue(pod, path, node.nodeName(), hostIps);
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException("env " + envName + ": " + e.getMessage());
+                }
         }
-        StringBuilder sb = new StringBuilder();
-        m.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .forEach(e -> sb.append(e.getKey()).append("=\"").append(e.getValue()).append("\"\n"));
-        return sb.toString().stripTrailing();
     }
 
     private String resourceFieldRef(Container c, ResourceFieldSelector sel) throws ConfigException {

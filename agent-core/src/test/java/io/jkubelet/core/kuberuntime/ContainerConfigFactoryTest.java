@@ -56,6 +56,20 @@ class ContainerConfigFactoryTest {
     }
 
     @Test
+    void allLabelsAndAnnotationsAreSortedLinesQuotedAsGoQuotesThem() throws Exception {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewEnv().withName("LABELS").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.labels").endFieldRef().endValueFrom().endEnv()
+                .addNewEnv().withName("NOTES").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.annotations").endFieldRef().endValueFrom().endEnv()
+                .build();
+        Pod pod = new PodBuilder(pod(c)).editMetadata().addToLabels("tier", "front")
+                .addToAnnotations("note", "say \"hi\"\nbye").endMetadata().build();
+        // Upstream's fieldpath.FormatMap: key=%q per line, as the downward API volume writes them too.
+        assertThat(factory.containerConfig(pod, c, 0, "10.1.2.3", Map.of(), null, null).envs()).containsExactly(
+                new KeyValue("LABELS", "app=\"web\"\ntier=\"front\""),
+                new KeyValue("NOTES", "note=\"say \\\"hi\\\"\\nbye\"\nteam=\"a\""));
+    }
+
+    @Test
     void configMapRefsFailClearlyWithoutAnApiserverUnlessOptional() throws Exception {
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewEnv().withName("X").withNewValueFrom().withNewConfigMapKeyRef().withName("settings").withKey("x")
