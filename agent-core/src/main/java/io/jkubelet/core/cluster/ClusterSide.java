@@ -2,11 +2,11 @@ package io.jkubelet.core.cluster;
 
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.events.ApiserverEventRecorder;
-import io.jkubelet.core.events.ClientEventSink;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.nodestatus.NodeIdentity;
@@ -97,7 +97,7 @@ public final class ClusterSide implements AutoCloseable {
                 kubeletVersion);
         owned.add(eventClient);
         int qps = config.eventRecordQPS() == null ? DEFAULT_EVENT_RECORD_QPS : config.eventRecordQPS();
-        ApiserverEventRecorder recorder = ApiserverEventRecorder.start(new ClientEventSink(eventClient), nodeName, logged,
+        ApiserverEventRecorder recorder = ApiserverEventRecorder.start(new Fabric8EventSink(eventClient), nodeName, logged,
                 clock, ApiserverEventRecorder.limiter(qps, config.eventBurst(), clock));
         owned.add(recorder);
         return recorder;
