@@ -3,6 +3,8 @@ package io.jkubelet.core.cluster;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
+import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8ServiceLister;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.PodUpdateSink;
@@ -12,7 +14,6 @@ import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.objects.PodObjects;
-import io.jkubelet.core.objects.ServiceInformer;
 import io.jkubelet.core.pod.MirrorClient;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
@@ -67,8 +68,9 @@ public final class ClusterSide implements AutoCloseable {
      * @param kubeletVersion the User-Agent's version of the event client made from {@code client}'s settings
      */
     public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock) {
-        ServiceInformer services = new ServiceInformer(client);
-        ClusterSide side = new ClusterSide(client, kubeletVersion, clock, ApiObjectManagers.podObjects(client, clock, services));
+        Fabric8ServiceLister services = new Fabric8ServiceLister(client);
+        ClusterSide side = new ClusterSide(client, kubeletVersion, clock,
+                ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, services));
         side.owned.add(services);
         return side;
     }
