@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
 import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8PodListWatch;
 import io.jkubelet.core.cluster.fabric8.Fabric8ServiceLister;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.config.ApiserverSource;
@@ -111,7 +112,7 @@ public final class ClusterSide implements AutoCloseable {
      * @param sink asked for only when there is a source: asking registers it with the pod config
      */
     public Optional<ApiserverSource> podSource(String nodeName, Supplier<PodUpdateSink> sink) {
-        return client == null ? Optional.empty() : Optional.of(new ApiserverSource(client, nodeName, sink.get()));
+        return client == null ? Optional.empty() : Optional.of(new ApiserverSource(new Fabric8PodListWatch(client), nodeName, sink.get()));
     }
 
     /** The mirror pods of this node's static pods; none standalone. */
