@@ -3,6 +3,7 @@ package io.jkubelet.core.cluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cluster.fabric8.Fabric8LeaseClient;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.nodelease.NodeLeaseController;
 import io.jkubelet.core.nodestatus.MachineInfo;
@@ -55,7 +56,7 @@ public final class NodeSync implements AutoCloseable {
         NodeStatusSetters setters = new NodeStatusSetters(identity, () -> machine, runtime, images, config,
                 runtimeState, clock, recorder);
         NodeStatusUpdater status = new NodeStatusUpdater(client, identity, config, setters, clock, Sleeper.REAL);
-        NodeLeaseController lease = new NodeLeaseController(client, identity.nodeName(), config.nodeLeaseDurationSeconds(),
+        NodeLeaseController lease = new NodeLeaseController(new Fabric8LeaseClient(client), identity.nodeName(), config.nodeLeaseDurationSeconds(),
                 clock, Sleeper.REAL);
         status.start();
         lease.start();
