@@ -3,8 +3,10 @@ package io.jkubelet.core.cluster;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
+import io.jkubelet.core.cluster.fabric8.Fabric8MirrorPodClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8PodListWatch;
+import io.jkubelet.core.cluster.fabric8.Fabric8PodStatusClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8ServiceLister;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.config.ApiserverSource;
@@ -117,12 +119,12 @@ public final class ClusterSide implements AutoCloseable {
 
     /** The mirror pods of this node's static pods; none standalone. */
     public Optional<MirrorClient> mirrorClient(String nodeName) {
-        return client == null ? Optional.empty() : Optional.of(new MirrorClient(client, nodeName));
+        return client == null ? Optional.empty() : Optional.of(new MirrorClient(new Fabric8MirrorPodClient(client), nodeName));
     }
 
     /** The writer of pod statuses to the apiserver; none standalone. */
     public Optional<ApiStatusSync> statusWriter(StatusManager statuses, ApiStatusSync.Pods pods) {
-        return client == null ? Optional.empty() : Optional.of(new ApiStatusSync(client, statuses, pods));
+        return client == null ? Optional.empty() : Optional.of(new ApiStatusSync(new Fabric8PodStatusClient(client), statuses, pods));
     }
 
     /**
