@@ -3,16 +3,22 @@ package io.jkubelet.core.cluster;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
+import io.jkubelet.core.cluster.fabric8.Fabric8LeaseClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8MirrorPodClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8NodeClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8PodListWatch;
+import io.jkubelet.core.cluster.fabric8.Fabric8PodStatusClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8ServiceLister;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.events.ApiserverEventRecorder;
-import io.jkubelet.core.events.ClientEventSink;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.objects.PodObjects;
-import io.jkubelet.core.objects.ServiceInformer;
 import io.jkubelet.core.pod.MirrorClient;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
@@ -34,6 +40,9 @@ import java.util.function.Supplier;
  * pod source, mirror pods, the pod status writer, the event recorder and the node's status and lease. On a
  * standalone node ({@link #standalone()}) each is absent or its local stand-in, so that the core asks one
  * question ("connected?") in one place instead of carrying an optional client. Owns what it starts.
+ *
+ * <p>Connected, each part gets the port its package declares, implemented on fabric8's client
+ * ({@code core.cluster.fabric8}): below this package no code sees the client.
  */
 public final class ClusterSide implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClusterSide.class);
@@ -67,8 +76,9 @@ public final class ClusterSide implements AutoCloseable {
      * @param kubeletVersion the User-Agent's version of the event client made from {@code client}'s settings
      */
     public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock) {
-        ServiceInformer services = new ServiceInformer(client);
-        ClusterSide side = new ClusterSide(client, kubeletVersion, clock, ApiObjectManagers.podObjects(client, clock, services));
+        Fabric8ServiceLister services = new Fabric8ServiceLister(client);
+        ClusterSide side = new ClusterSide(client, kubeletVersion, clock,
+                ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, services));
         side.owned.add(services);
         return side;
     }
@@ -97,7 +107,7 @@ public final class ClusterSide implements AutoCloseable {
                 kubeletVersion);
         owned.add(eventClient);
         int qps = config.eventRecordQPS() == null ? DEFAULT_EVENT_RECORD_QPS : config.eventRecordQPS();
-        ApiserverEventRecorder recorder = ApiserverEventRecorder.start(new ClientEventSink(eventClient), nodeName, logged,
+        ApiserverEventRecorder recorder = ApiserverEventRecorder.start(new Fabric8EventSink(eventClient), nodeName, logged,
                 clock, ApiserverEventRecorder.limiter(qps, config.eventBurst(), clock));
         owned.add(recorder);
         return recorder;
@@ -109,17 +119,20 @@ public final class ClusterSide implements AutoCloseable {
      * @param sink asked for only when there is a source: asking registers it with the pod config
      */
     public Optional<ApiserverSource> podSource(String nodeName, Supplier<PodUpdateSink> sink) {
-        return client == null ? Optional.empty() : Optional.of(new ApiserverSource(client, nodeName, sink.get()));
+        return client == null ? Optional.empty()
+                : Optional.of(new ApiserverSource(new Fabric8PodListWatch(client), nodeName, sink.get()));
     }
 
     /** The mirror pods of this node's static pods; none standalone. */
     public Optional<MirrorClient> mirrorClient(String nodeName) {
-        return client == null ? Optional.empty() : Optional.of(new MirrorClient(client, nodeName));
+        return client == null ? Optional.empty()
+                : Optional.of(new MirrorClient(new Fabric8MirrorPodClient(client), nodeName));
     }
 
     /** The writer of pod statuses to the apiserver; none standalone. */
     public Optional<ApiStatusSync> statusWriter(StatusManager statuses, ApiStatusSync.Pods pods) {
-        return client == null ? Optional.empty() : Optional.of(new ApiStatusSync(client, statuses, pods));
+        return client == null ? Optional.empty()
+                : Optional.of(new ApiStatusSync(new Fabric8PodStatusClient(client), statuses, pods));
     }
 
     /**
@@ -134,7 +147,8 @@ public final class ClusterSide implements AutoCloseable {
         if (client == null) {
             return Optional.empty();
         }
-        return Optional.of(NodeSync.start(client, config, identity, rootDir, runtime, images, plegHealth, recorder, clock));
+        return Optional.of(NodeSync.start(new Fabric8NodeClient(client), new Fabric8LeaseClient(client), config, identity,
+                rootDir, runtime, images, plegHealth, recorder, clock));
     }
 
     @Override

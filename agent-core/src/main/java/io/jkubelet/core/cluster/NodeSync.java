@@ -1,11 +1,12 @@
 package io.jkubelet.core.cluster;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.nodelease.LeaseClient;
 import io.jkubelet.core.nodelease.NodeLeaseController;
 import io.jkubelet.core.nodestatus.MachineInfo;
+import io.jkubelet.core.nodestatus.NodeClient;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.nodestatus.NodeStatusSetters;
 import io.jkubelet.core.nodestatus.NodeStatusUpdater;
@@ -44,7 +45,7 @@ public final class NodeSync implements AutoCloseable {
      *
      * @param plegHealth the PLEG's error, if any (Kubelet::plegHealth)
      */
-    static NodeSync start(KubernetesClient client, KubeletConfiguration config, NodeIdentity identity,
+    static NodeSync start(NodeClient nodes, LeaseClient leases, KubeletConfiguration config, NodeIdentity identity,
             Path rootDir, RuntimeService runtime, ImageService images, Supplier<Optional<String>> plegHealth,
             EventRecorder recorder, Clock clock) {
         RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)));
@@ -54,8 +55,8 @@ public final class NodeSync implements AutoCloseable {
         MachineInfo machine = MachineInfo.read(Path.of("/"), rootDir);
         NodeStatusSetters setters = new NodeStatusSetters(identity, () -> machine, runtime, images, config,
                 runtimeState, clock, recorder);
-        NodeStatusUpdater status = new NodeStatusUpdater(client, identity, config, setters, clock, Sleeper.REAL);
-        NodeLeaseController lease = new NodeLeaseController(client, identity.nodeName(), config.nodeLeaseDurationSeconds(),
+        NodeStatusUpdater status = new NodeStatusUpdater(nodes, identity, config, setters, clock, Sleeper.REAL);
+        NodeLeaseController lease = new NodeLeaseController(leases, identity.nodeName(), config.nodeLeaseDurationSeconds(),
                 clock, Sleeper.REAL);
         status.start();
         lease.start();

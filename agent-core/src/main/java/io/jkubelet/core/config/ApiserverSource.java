@@ -1,9 +1,6 @@
 package io.jkubelet.core.config;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,63 +9,57 @@ import java.util.List;
 
 /**
  * The pods bound to this node in the apiserver ({@code pkg/kubelet/config/apiserver.go}): a list and watch of pods
- * in every namespace with the field selector {@code spec.nodeName=<node>}, which the apiserver evaluates, so the
- * node only ever receives its own pods.
+ * in every namespace with the field selector {@code spec.nodeName=<node>} ({@link PodListWatch}), which the
+ * apiserver evaluates, so the node only ever receives its own pods. Running pods are untouched while the apiserver
+ * is away: nothing is sent.
  *
- * <p>fabric8's informer is the reflector: it lists, watches from the list's resourceVersion, resumes from the last
- * resourceVersion seen after a dropped watch, relists on {@code 410 Gone}, and reconnects with back-off while the
- * apiserver is away (running pods are untouched meanwhile: nothing is sent). Once the first list is in, the source
- * sends a {@link PodOperation#SET} of all the pods (the "source ready" signal), then one update per watch event: a
- * SET of 110 pods per status change of one pod would cost a deep copy of every pod each time.
+ * <p>Once the first list is in, the source sends a {@link PodOperation#SET} of all the pods (the "source ready"
+ * signal), then one update per watch event: a SET of 110 pods per status change of one pod would cost a deep copy
+ * of every pod each time.
  *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} to stop.
  */
 public final class ApiserverSource implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(ApiserverSource.class);
 
-    private final SharedIndexInformer<Pod> informer;
+    private final PodListWatch listWatch;
+    private final String nodeName;
     private final PodUpdateSink sink;
     private final Object lock = new Object();
     /** Events before the first SET are part of the initial list and go out in it. */
     private boolean synced;
+    private volatile PodListWatch.Watch watch;
 
-    public ApiserverSource(KubernetesClient client, String nodeName, PodUpdateSink sink) {
+    public ApiserverSource(PodListWatch listWatch, String nodeName, PodUpdateSink sink) {
+        this.listWatch = listWatch;
+        this.nodeName = nodeName;
         this.sink = sink;
-        // Resync 0: upstream's pod reflector has no resync; the kubelet's own sync loop resyncs pods.
-        this.informer = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0);
-        informer.exceptionHandler((started, t) -> {
-            log.warn("Pod list/watch for node {} failed, retrying: {}", nodeName, t.toString());
-            return true; // keep trying: losing the apiserver must never stop the source for good
-        });
-        informer.addEventHandler(new ResourceEventHandler<>() {
+    }
+
+    public void start() {
+        watch = listWatch.start(nodeName, new PodListWatch.Handler() {
             @Override
-            public void onAdd(Pod pod) {
+            public void listed(List<Pod> pods) {
+                synchronized (lock) {
+                    log.info("Pods bound to this node listed from the apiserver: {}", pods.size());
+                    sink.send(PodUpdate.set(PodSources.API, pods));
+                    synced = true;
+                }
+            }
+
+            @Override
+            public void added(Pod pod) {
                 send(PodOperation.ADD, pod);
             }
 
             @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                send(PodOperation.UPDATE, newPod);
+            public void updated(Pod pod) {
+                send(PodOperation.UPDATE, pod);
             }
 
             @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+            public void deleted(Pod pod) {
                 send(PodOperation.REMOVE, pod);
-            }
-        });
-    }
-
-    public void start() {
-        informer.start().whenComplete((ok, error) -> {
-            if (error != null) {
-                log.warn("Pod list/watch stopped: {}", error.toString());
-                return;
-            }
-            synchronized (lock) {
-                List<Pod> all = informer.getStore().list();
-                log.info("Pods bound to this node listed from the apiserver: {}", all.size());
-                sink.send(PodUpdate.set(PodSources.API, all));
-                synced = true;
             }
         });
     }
@@ -90,6 +81,9 @@ public final class ApiserverSource implements Closeable {
 
     @Override
     public void close() {
-        informer.stop();
+        PodListWatch.Watch w = watch;
+        if (w != null) {
+            w.close();
+        }
     }
 }

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jkubelet.core.apierrors.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +30,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * apiserver is tried {@value #MAX_TRIES_PER_EVENT} times, {@code 10 s} apart (the first pause jittered so
  * that nodes do not retry in step). An answer the apiserver gave is final (invalid, forbidden, already
  * exists, namespace terminating), except 429 and 5xx, which are retried like an unreachable apiserver
- * (client-go retries those only when the apiserver sends Retry-After; fabric8 does not show the header).
+ * (client-go retries those only when the apiserver sends Retry-After, which the sink does not show).
  */
 public final class ApiserverEventRecorder implements EventRecorder, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ApiserverEventRecorder.class);
@@ -189,8 +189,8 @@ public final class ApiserverEventRecorder implements EventRecorder, AutoCloseabl
                 try {
                     limiter.acquire();
                     stored = sink.patch(event, r.patch().get());
-                } catch (KubernetesClientException ke) {
-                    if (ke.getCode() != 404) {
+                } catch (ApiException ke) {
+                    if (ke.code() != 404) {
                         throw ke;
                     }
                     // The event was deleted (or expired): create it again, with its count so far.
@@ -203,8 +203,8 @@ public final class ApiserverEventRecorder implements EventRecorder, AutoCloseabl
             }
             correlator.updateState(stored);
             return true;
-        } catch (KubernetesClientException ke) {
-            int code = ke.getCode();
+        } catch (ApiException ke) {
+            int code = ke.code();
             if (code > 0 && code != 429 && code < 500) {
                 if (code == 409 || String.valueOf(ke.getMessage()).contains("NamespaceTerminating")) {
                     log.debug("Server rejected event {} (will not retry!): {}", describe(event), ke.getMessage());
@@ -218,7 +218,7 @@ public final class ApiserverEventRecorder implements EventRecorder, AutoCloseabl
         }
     }
 
-    private static String message(KubernetesClientException ke) {
+    private static String message(ApiException ke) {
         Throwable cause = ke.getCause();
         return cause instanceof IOException ? ke.getMessage() + ": " + cause : ke.getMessage();
     }

@@ -4,8 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.nodestatus.NodeStatusDiff;
 import io.jkubelet.core.nodestatus.Sleeper;
 import org.slf4j.Logger;
@@ -37,7 +36,7 @@ public final class NodeLeaseController implements AutoCloseable {
     static final Duration MAX_BACKOFF = Duration.ofSeconds(7);
     static final double JITTER = 0.04;
 
-    private final KubernetesClient client;
+    private final LeaseClient client;
     private final String nodeName;
     private final int leaseDurationSeconds;
     private final Clock clock;
@@ -45,7 +44,7 @@ public final class NodeLeaseController implements AutoCloseable {
     private volatile Lease latestLease;
     private volatile Thread loop;
 
-    public NodeLeaseController(KubernetesClient client, String nodeName, int leaseDurationSeconds, Clock clock,
+    public NodeLeaseController(LeaseClient client, String nodeName, int leaseDurationSeconds, Clock clock,
             Sleeper sleeper) {
         this.client = client;
         this.nodeName = nodeName;
@@ -81,7 +80,7 @@ public final class NodeLeaseController implements AutoCloseable {
             try {
                 latestLease = update(newLease(latest));
                 return;
-            } catch (KubernetesClientException e) {
+            } catch (ApiException e) {
                 log.info("failed to update lease using latest lease, fallback to ensure lease: {}", e.getMessage());
             }
         }
@@ -106,7 +105,7 @@ public final class NodeLeaseController implements AutoCloseable {
         while (true) {
             try {
                 return ensureLease();
-            } catch (KubernetesClientException e) {
+            } catch (ApiException e) {
                 sleep = sleep.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : sleep.multipliedBy(2);
                 log.error("failed to ensure lease exists, will retry in {}: {}", sleep, e.getMessage());
                 sleeper.sleep(sleep);
@@ -115,9 +114,9 @@ public final class NodeLeaseController implements AutoCloseable {
     }
 
     private EnsuredLease ensureLease() {
-        Lease lease = client.leases().inNamespace(LEASE_NAMESPACE).withName(nodeName).get();
+        Lease lease = client.getLease(LEASE_NAMESPACE, nodeName);
         if (lease == null) {
-            Lease created = client.leases().inNamespace(LEASE_NAMESPACE).resource(newLease(null)).create();
+            Lease created = client.createLease(newLease(null));
             return new EnsuredLease(created, true);
         }
         return new EnsuredLease(lease, false);
@@ -128,9 +127,9 @@ public final class NodeLeaseController implements AutoCloseable {
             try {
                 latestLease = update(newLease(base));
                 return;
-            } catch (KubernetesClientException e) {
+            } catch (ApiException e) {
                 log.error("failed to update lease: {}", e.getMessage());
-                if (e.getCode() == 409) {
+                if (e.code() == 409) {
                     base = backoffEnsureLease().lease();
                 }
             }
@@ -139,7 +138,7 @@ public final class NodeLeaseController implements AutoCloseable {
     }
 
     private Lease update(Lease lease) {
-        return client.leases().inNamespace(LEASE_NAMESPACE).resource(lease).update();
+        return client.updateLease(lease);
     }
 
     /** A copy of {@code base} (or a new lease) renewed now, with the node as owner when it is known. */
@@ -161,8 +160,8 @@ public final class NodeLeaseController implements AutoCloseable {
     private void setNodeOwner(Lease lease) {
         Node node;
         try {
-            node = client.nodes().withName(nodeName).get();
-        } catch (KubernetesClientException e) {
+            node = client.getNode(nodeName);
+        } catch (ApiException e) {
             log.error("failed to get node {} when trying to set owner ref to the node lease: {}", nodeName, e.getMessage());
             return;
         }

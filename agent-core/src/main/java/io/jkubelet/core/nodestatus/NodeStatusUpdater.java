@@ -1,11 +1,8 @@
 package io.jkubelet.core.nodestatus;
 
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.config.PodCodec;
 import org.slf4j.Logger;
@@ -37,7 +34,7 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
     /** wait.JitterUntil's jitter factor for the status loop. */
     static final double JITTER = 0.04;
 
-    private final KubernetesClient client;
+    private final NodeClient client;
     private final NodeIdentity identity;
     private final KubeletConfiguration config;
     private final NodeStatusSetters setters;
@@ -48,7 +45,7 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
     private Instant lastStatusReportTime = Instant.EPOCH;
     private volatile Thread loop;
 
-    public NodeStatusUpdater(KubernetesClient client, NodeIdentity identity, KubeletConfiguration config,
+    public NodeStatusUpdater(NodeClient client, NodeIdentity identity, KubeletConfiguration config,
             NodeStatusSetters setters, Clock clock, Sleeper sleeper) {
         this.client = client;
         this.identity = identity;
@@ -105,7 +102,7 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
         }
         try {
             updateNodeStatus();
-        } catch (KubernetesClientException | IllegalStateException e) {
+        } catch (ApiException | IllegalStateException e) {
             log.error("Unable to update node status: {}", e.getMessage());
         }
     }
@@ -141,18 +138,18 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
      */
     boolean tryRegisterWithApiServer(Node node) {
         try {
-            current = client.nodes().resource(node).create();
+            current = client.createNode(node);
             return true;
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
+        } catch (ApiException e) {
+            if (e.code() != 409) {
                 log.error("Unable to register node {} with API server: {}", identity.nodeName(), e.getMessage());
                 return false;
             }
         }
         Node existing;
         try {
-            existing = client.nodes().withName(identity.nodeName()).get();
-        } catch (KubernetesClientException e) {
+            existing = client.getNode(identity.nodeName());
+        } catch (ApiException e) {
             log.error("Unable to register node {} with API server: error getting existing node: {}",
                     identity.nodeName(), e.getMessage());
             return false;
@@ -171,12 +168,12 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
             if (!metadata.isEmpty()) {
                 ObjectNode patch = PodCodec.mapper().createObjectNode();
                 patch.set("metadata", metadata);
-                existing = NodePatches.patchNode(client, identity.nodeName(), PodCodec.mapper().writeValueAsString(patch));
+                existing = client.patchNode(identity.nodeName(), PodCodec.mapper().writeValueAsString(patch));
             }
             if (statusPatch != null) {
-                existing = NodePatches.patchNodeStatus(client, identity.nodeName(), statusPatch);
+                existing = client.patchNodeStatus(identity.nodeName(), statusPatch);
             }
-        } catch (KubernetesClientException e) {
+        } catch (ApiException e) {
             log.error("Unable to reconcile node {} with API server: error updating node: {}", identity.nodeName(),
                     e.getMessage());
             return false;
@@ -257,7 +254,7 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
             try {
                 tryUpdateNodeStatus(i);
                 return;
-            } catch (KubernetesClientException | IllegalStateException e) {
+            } catch (ApiException | IllegalStateException e) {
                 log.error("Error updating node status, will retry: {}", e.getMessage());
             }
         }
@@ -272,12 +269,9 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
     void tryUpdateNodeStatus(int tryNumber) {
         Node original;
         if (tryNumber == 0) {
-            NodeList list = client.nodes().list(new ListOptionsBuilder()
-                    .withFieldSelector("metadata.name=" + identity.nodeName()).withResourceVersion("0").build());
-            original = list.getItems().stream().filter(n -> identity.nodeName().equals(n.getMetadata().getName()))
-                    .findFirst().orElse(null);
+            original = client.getNodeFromCache(identity.nodeName());
         } else {
-            original = client.nodes().withName(identity.nodeName()).get();
+            original = client.getNode(identity.nodeName());
         }
         if (original == null) {
             throw new IllegalStateException("error getting node \"" + identity.nodeName() + "\": nodes \""
@@ -292,7 +286,7 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
             return;
         }
         String patch = NodeStatusDiff.statusPatch(original, node);
-        Node updated = patch == null ? original : NodePatches.patchNodeStatus(client, identity.nodeName(), patch);
+        Node updated = patch == null ? original : client.patchNodeStatus(identity.nodeName(), patch);
         lastStatusReportTime = clock.instant();
         current = updated;
     }

@@ -1,6 +1,6 @@
 package io.jkubelet.core.objects;
 
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jkubelet.core.apierrors.ApiException;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +23,7 @@ final class CachedGet<T> {
 
     interface Getter<T> {
         /** The object, or null when the apiserver says it does not exist. */
-        T get(String namespace, String name);
+        T get(String namespace, String name) throws ApiException;
     }
 
     private record Entry<T>(T object, Instant fetched) {}
@@ -51,8 +51,8 @@ final class CachedGet<T> {
         T object;
         try {
             object = getter.get(namespace, name);
-        } catch (KubernetesClientException ex) {
-            if (ex.getCode() == 404) {
+        } catch (ApiException ex) {
+            if (ex.code() == 404) {
                 cache.remove(key);
                 throw ObjectException.notFound(kind, name);
             }

@@ -2,8 +2,7 @@ package io.jkubelet.core.pod;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.config.ConfigAnnotations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,13 +14,11 @@ import org.slf4j.LoggerFactory;
 public final class MirrorClient {
     private static final Logger log = LoggerFactory.getLogger(MirrorClient.class);
 
-    private final KubernetesClient client;
-    private final ApiPodCalls calls;
+    private final MirrorPodClient client;
     private final String nodeName;
 
-    public MirrorClient(KubernetesClient client, String nodeName) {
+    public MirrorClient(MirrorPodClient client, String nodeName) {
         this.client = client;
-        this.calls = new ApiPodCalls(client);
         this.nodeName = nodeName;
     }
 
@@ -30,10 +27,10 @@ public final class MirrorClient {
      * hash counts as created. Returns the mirror pod as the apiserver has it; empty, with a log line, when the node
      * is not registered yet.
      *
-     * @throws KubernetesClientException when the apiserver refuses or cannot be reached
+     * @throws ApiException when the apiserver refuses or cannot be reached
      */
     public java.util.Optional<Pod> createMirrorPod(Pod staticPod) {
-        Node node = client.nodes().withName(nodeName).get();
+        Node node = client.getNode(nodeName);
         if (node == null) {
             log.info("Not creating a mirror pod for static pod {}: node {} is not registered yet",
                     ConfigAnnotations.podFullName(staticPod), nodeName);
@@ -41,11 +38,10 @@ public final class MirrorClient {
         }
         Pod mirror = MirrorPods.mirrorOf(staticPod, nodeName, node.getMetadata().getUid());
         try {
-            return java.util.Optional.of(client.pods().inNamespace(mirror.getMetadata().getNamespace()).resource(mirror).create());
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 409) {
-                Pod existing = client.pods().inNamespace(mirror.getMetadata().getNamespace())
-                        .withName(mirror.getMetadata().getName()).get();
+            return java.util.Optional.of(client.createPod(mirror));
+        } catch (ApiException e) {
+            if (e.code() == 409) {
+                Pod existing = client.getPod(mirror.getMetadata().getNamespace(), mirror.getMetadata().getName());
                 if (existing != null && MirrorPods.isMirrorPodOf(existing, staticPod)) {
                     return java.util.Optional.of(existing);
                 }
@@ -59,7 +55,7 @@ public final class MirrorClient {
      * counts as deleted.
      */
     public void deleteMirrorPod(Pod mirror) {
-        ApiPodCalls.DeleteResult r = calls.deletePod(mirror.getMetadata().getNamespace(), mirror.getMetadata().getName(),
+        PodDeleter.DeleteResult r = client.deletePod(mirror.getMetadata().getNamespace(), mirror.getMetadata().getName(),
                 mirror.getMetadata().getUid(), 0);
         log.info("Deleted mirror pod {} ({}): {}", ConfigAnnotations.podFullName(mirror), mirror.getMetadata().getUid(), r);
     }

@@ -4,13 +4,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.config.PodCodec;
-import io.jkubelet.core.pod.ApiPodCalls;
+import io.jkubelet.core.pod.PodDeleter;
 import io.jkubelet.core.pod.MirrorPods;
 import io.jkubelet.core.util.DaemonThreads;
 import org.slf4j.Logger;
@@ -71,8 +68,7 @@ public final class ApiStatusSync implements AutoCloseable {
         boolean podResourcesReclaimed(String uid);
     }
 
-    private final KubernetesClient client;
-    private final ApiPodCalls calls;
+    private final PodStatusClient client;
     private final StatusManager statusManager;
     private final Pods pods;
     /** The version last written per pod (upstream {@code apiStatusVersions}). */
@@ -88,9 +84,8 @@ public final class ApiStatusSync implements AutoCloseable {
     /** Stopping: the queued statuses are written, then the worker ends. */
     private volatile boolean draining;
 
-    public ApiStatusSync(KubernetesClient client, StatusManager statusManager, Pods pods) {
+    public ApiStatusSync(PodStatusClient client, StatusManager statusManager, Pods pods) {
         this.client = client;
-        this.calls = new ApiPodCalls(client);
         this.statusManager = statusManager;
         this.pods = pods;
         this.worker = Thread.ofPlatform().daemon().name("status-sync").unstarted(this::run);
@@ -147,7 +142,7 @@ public final class ApiStatusSync implements AutoCloseable {
             }
             try {
                 syncPod(uid);
-            } catch (KubernetesClientException e) {
+            } catch (ApiException e) {
                 // Left unwritten: the next batch queues it again.
                 log.warn("Failed to update status of pod {}: {}", uid, e.getMessage());
             } catch (RuntimeException e) {
@@ -190,7 +185,7 @@ public final class ApiStatusSync implements AutoCloseable {
             // behind the apiserver costs at most a redundant write; a patch the apiserver refuses is retried
             // from a fresh read.
             boolean fresh = freshRead.remove(uid) || target.getStatus() == null;
-            Pod current = fresh ? client.pods().inNamespace(namespace).withName(name).get() : target;
+            Pod current = fresh ? client.getPod(namespace, name) : target;
             if (current == null) {
                 log.debug("Pod {}/{} is gone from the apiserver: status not written", namespace, name);
                 return;
@@ -207,14 +202,13 @@ public final class ApiStatusSync implements AutoCloseable {
                     PodCodec.mapper().valueToTree(merged), KUBELET_STATUS_FIELDS);
             if (!patch.isEmpty()) {
                 try {
-                    client.pods().inNamespace(namespace).withName(name).subresource("status")
-                            .patch(PatchContext.of(PatchType.JSON), patch.toString());
-                } catch (KubernetesClientException e) {
+                    client.patchPodStatus(namespace, name, patch.toString());
+                } catch (ApiException e) {
                     if (fresh) {
                         throw e;
                     }
                     log.debug("Status patch of pod {}/{} from the watched copy refused ({}): reading it afresh",
-                            namespace, name, e.getCode());
+                            namespace, name, e.code());
                     freshRead.add(uid);
                     requestSync(uid);
                     return;
@@ -224,7 +218,7 @@ public final class ApiStatusSync implements AutoCloseable {
             written.merge(uid, status.get().version(), Math::max);
         }
         if (deletable) {
-            ApiPodCalls.DeleteResult r = calls.deletePod(namespace, name, targetUid, 0);
+            PodDeleter.DeleteResult r = client.deletePod(namespace, name, targetUid, 0);
             deleted.add(uid);
             log.info("Pod {}/{} fully terminated and removed from the apiserver: {}", namespace, name, r);
         }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.jkubelet.core.cluster.fabric8.Fabric8PodListWatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The apiserver source against scripted apiserver answers, for what fabric8's CRUD mock cannot show: the field
- * selector a real apiserver evaluates, a watch resumed from the last resource version, 410 Gone, a failing list.
+ * The apiserver source over fabric8's list and watch, against scripted apiserver answers, for what fabric8's CRUD
+ * mock cannot show: the field selector a real apiserver evaluates, a watch resumed from the last resource version,
+ * 410 Gone, a failing list.
  * A request the script does not expect gets 404 from the mock, so the paths below are also the assertion that the
  * selector and resource versions are sent.
  */
@@ -42,7 +44,7 @@ class ApiserverSourceTest {
     private void start() {
         KubernetesClient c = server.createClient(b -> b.editOrNewConfig().withRequestRetryBackoffLimit(0)
                 .withWatchReconnectInterval(50).endConfig());
-        source = new ApiserverSource(c, "node-a", updates::add);
+        source = new ApiserverSource(new Fabric8PodListWatch(c), "node-a", updates::add);
         source.start();
     }
 

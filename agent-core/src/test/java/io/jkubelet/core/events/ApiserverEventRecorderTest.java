@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
 import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.testing.Pods;
 import org.junit.jupiter.api.AfterEach;
@@ -81,7 +82,7 @@ class ApiserverEventRecorderTest {
     void eventIsCreatedInTheObjectsNamespaceWithKubeletSource() {
         KubernetesMockServer server = crudServer();
         KubernetesClient client = client(server);
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1000);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1000);
         r.start();
 
         r.event(References.pod(pod), EventRecorder.NORMAL, "Pulled", "Container image \"busybox\" already present on machine");
@@ -112,7 +113,7 @@ class ApiserverEventRecorderTest {
     void nodeEventGoesToDefaultNamespaceWithNodeNameAsUid() {
         KubernetesMockServer server = crudServer();
         KubernetesClient client = client(server);
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1000);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1000);
         r.start();
         r.event(References.node("node-a"), EventRecorder.NORMAL, "Starting", "Starting kubelet.");
         await().atMost(Duration.ofSeconds(10)).until(() -> events(client).size() == 1);
@@ -126,7 +127,7 @@ class ApiserverEventRecorderTest {
     void duplicateEventPatchesCountAndLastTimestamp() throws Exception {
         KubernetesMockServer server = crudServer();
         KubernetesClient client = client(server);
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1000);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1000);
         r.start();
 
         r.event(References.pod(pod), EventRecorder.WARNING, "BackOff", "Back-off restarting failed container");
@@ -156,7 +157,7 @@ class ApiserverEventRecorderTest {
         KubernetesMockServer server = crudServer();
         KubernetesClient client = client(server);
         Semaphore permits = new Semaphore(1);
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), permits::acquire, 1000);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), permits::acquire, 1000);
         r.start();
 
         for (String reason : List.of("Pulling", "Pulled", "Created")) {
@@ -193,7 +194,7 @@ class ApiserverEventRecorderTest {
         KubernetesClient client = client(server);
         CountDownLatch firstSleep = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ApiserverEventRecorder r = new ApiserverEventRecorder(new ClientEventSink(client), "node-a", logged, clock,
+        ApiserverEventRecorder r = new ApiserverEventRecorder(new Fabric8EventSink(client), "node-a", logged, clock,
                 ApiserverEventRecorder.RateLimiter.UNLIMITED, d -> {
                     sleeps.add(d);
                     firstSleep.countDown();
@@ -226,7 +227,7 @@ class ApiserverEventRecorderTest {
                 .withMasterUrl("http://127.0.0.1:" + port).withRequestRetryBackoffLimit(0).build()).build();
         closeables.add(client);
         List<Integer> tries = new CopyOnWriteArrayList<>();
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), () -> tries.add(1), 1000);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), () -> tries.add(1), 1000);
         r.start();
         r.event(References.pod(pod), EventRecorder.NORMAL, "Pulled", "m");
         await().atMost(Duration.ofSeconds(30)).until(() -> tries.size() == 12 && sleeps.size() == 11);
@@ -240,7 +241,7 @@ class ApiserverEventRecorderTest {
                 .andReturn(403, "{\"kind\":\"Status\",\"code\":403,\"reason\":\"Forbidden\"}").always();
         KubernetesClient client = client(server);
         List<Integer> tries = new CopyOnWriteArrayList<>();
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), () -> tries.add(1), 1000);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), () -> tries.add(1), 1000);
         r.start();
         r.event(References.pod(pod), EventRecorder.NORMAL, "Pulled", "m");
         r.event(References.pod(pod), EventRecorder.NORMAL, "Created", "m");
@@ -252,7 +253,7 @@ class ApiserverEventRecorderTest {
     void fullQueueDropsNewEvents() {
         KubernetesMockServer server = crudServer();
         KubernetesClient client = client(server);
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 2);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 2);
         for (String reason : List.of("A", "B", "C")) {
             r.event(References.pod(pod), EventRecorder.NORMAL, reason, reason);
         }
@@ -266,7 +267,7 @@ class ApiserverEventRecorderTest {
     void unsupportedTypeIsNotSent() {
         KubernetesMockServer server = crudServer();
         KubernetesClient client = client(server);
-        ApiserverEventRecorder r = recorder(new ClientEventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1);
+        ApiserverEventRecorder r = recorder(new Fabric8EventSink(client), ApiserverEventRecorder.RateLimiter.UNLIMITED, 1);
         r.event(References.pod(pod), "Info", "A", "a");
         r.event(References.pod(pod), EventRecorder.NORMAL, "B", "b");
         r.start();

@@ -12,6 +12,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.images.ImageManager;
+import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.runtime.Mount;
@@ -61,7 +62,7 @@ class ApiVolumesSyncTest {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         PodDirs dirs = new PodDirs(root.resolve("kubelet"));
-        PodObjects objects = ApiObjectManagers.podObjects(client, clock, io.jkubelet.core.objects.ServiceLister.NONE);
+        PodObjects objects = ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, io.jkubelet.core.objects.ServiceLister.NONE);
         volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, "node-a", node::hostIps, clock));
         manager = new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
                 new ContainerConfigFactory(node, (p, c) -> 0, objects, events, java.util.Map::of), volumes, dirs, node,

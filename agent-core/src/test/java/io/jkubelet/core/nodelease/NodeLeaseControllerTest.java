@@ -2,6 +2,7 @@ package io.jkubelet.core.nodelease;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.jkubelet.core.cluster.fabric8.Fabric8LeaseClient;
 import io.jkubelet.core.nodestatus.MockApiserver;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.AfterEach;
@@ -18,7 +19,7 @@ class NodeLeaseControllerTest {
     private final MockApiserver api = new MockApiserver();
     private final FakeClock clock = new FakeClock(Instant.parse("2026-12-03T10:00:00.123456789Z"));
     private final List<Duration> sleeps = new ArrayList<>();
-    private final NodeLeaseController controller = new NodeLeaseController(api.client, "node-a", 40, clock, sleeps::add);
+    private final NodeLeaseController controller = new NodeLeaseController(new Fabric8LeaseClient(api.client), "node-a", 40, clock, sleeps::add);
 
     @AfterEach
     void close() {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.Taint;
+import io.jkubelet.core.cluster.fabric8.Fabric8NodeClient;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class NodeStatusUpdaterTest {
     private NodeStatusUpdater updater() {
         NodeStatusSetters setters = NodeStatusFixtures.setters(config, new NodeStatusFixtures.Images(), health, clock,
                 new NodeStatusFixtures.Events());
-        return new NodeStatusUpdater(api.client, NodeStatusFixtures.IDENTITY, config, setters, clock, sleeps::add);
+        return new NodeStatusUpdater(new Fabric8NodeClient(api.client), NodeStatusFixtures.IDENTITY, config, setters, clock, sleeps::add);
     }
 
     @AfterEach

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.jkubelet.core.cluster.fabric8.Fabric8PodStatusClient;
 import io.jkubelet.core.config.ConfigAnnotations;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,8 @@ class ApiStatusSyncTest {
     void setUp() {
         statusManager = new StatusManager(clock);
         // No retries, as the kubelet's own client (KubeClients): a refused patch is the sync's to handle.
-        sync = new ApiStatusSync(server.createClient(b -> b.editOrNewConfig().withRequestRetryBackoffLimit(0).endConfig()), statusManager, new ApiStatusSync.Pods() {
+        sync = new ApiStatusSync(new Fabric8PodStatusClient(server.createClient(b -> b.editOrNewConfig()
+                .withRequestRetryBackoffLimit(0).endConfig())), statusManager, new ApiStatusSync.Pods() {
             @Override
             public Optional<Pod> pod(String uid) {
                 return Optional.ofNullable(known.get(uid));

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequestStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.AfterEach;
@@ -47,7 +48,7 @@ class ProjectedTokenVolumeTest {
         server.init();
         client = server.createClient();
         PodDirs dirs = new PodDirs(root);
-        volumes = new VolumeManager(dirs, new ApiVolumes(dirs, ApiObjectManagers.podObjects(client, clock, io.jkubelet.core.objects.ServiceLister.NONE), "node-a",
+        volumes = new VolumeManager(dirs, new ApiVolumes(dirs, ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, io.jkubelet.core.objects.ServiceLister.NONE), "node-a",
                 () -> List.of("192.168.1.10"), clock));
     }
 

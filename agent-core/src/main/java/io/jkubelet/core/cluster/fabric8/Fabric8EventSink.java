@@ -1,10 +1,11 @@
-package io.jkubelet.core.events;
+package io.jkubelet.core.cluster.fabric8;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.jkubelet.core.apierrors.ApiException;
+import io.jkubelet.core.events.EventSink;
 
 import java.util.Map;
 
@@ -14,25 +15,27 @@ import java.util.Map;
  * ({@code count}, {@code lastTimestamp}, {@code message}), where a JSON merge patch means the same to the
  * apiserver, and that is what is sent here (fabric8's mock apiserver only understands that one).
  */
-public final class ClientEventSink implements EventSink {
+public final class Fabric8EventSink implements EventSink {
     private final KubernetesClient client;
 
-    public ClientEventSink(KubernetesClient client) {
+    /** @param client the event client of its own (upstream's {@code EventClient}), not the kubelet's main one */
+    public Fabric8EventSink(KubernetesClient client) {
         this.client = client;
     }
 
     @Override
     public Event create(Event event) {
-        return client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+        return Fabric8Errors.call(() -> client.v1().events().inNamespace(event.getMetadata().getNamespace())
+                .resource(event).create());
     }
 
     @Override
     public Event patch(Event event, Map<String, Object> patch) {
         String json = client.getKubernetesSerialization().asJson(patch);
-        Event patched = client.v1().events().inNamespace(event.getMetadata().getNamespace())
-                .withName(event.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), json);
+        Event patched = Fabric8Errors.call(() -> client.v1().events().inNamespace(event.getMetadata().getNamespace())
+                .withName(event.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), json));
         if (patched == null) {
-            throw new KubernetesClientException("event " + event.getMetadata().getName() + " not found", 404, null);
+            throw new ApiException("event " + event.getMetadata().getName() + " not found", 404, null, null);
         }
         return patched;
     }

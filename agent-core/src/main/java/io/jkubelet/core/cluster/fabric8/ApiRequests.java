@@ -1,9 +1,9 @@
-package io.jkubelet.core.util;
+package io.jkubelet.core.cluster.fabric8;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.jkubelet.core.apierrors.ApiException;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeoutException;
  * fabric8's DSL makes in two requests or cannot carry: a delete with a UID precondition, a subresource patch without
  * a read first. The answer comes back whatever its code; only a request that never got one throws.
  */
-public final class ApiRequests {
+final class ApiRequests {
     /** A request that takes longer is abandoned; the caller's loop retries. */
     private static final long TIMEOUT_SECONDS = 30;
 
@@ -26,10 +26,11 @@ public final class ApiRequests {
     /**
      * Sends {@code method path} (a path below the server URL, e.g. {@code /api/v1/nodes/n/status}) with a body.
      *
-     * @throws KubernetesClientException when the apiserver cannot be reached or does not answer in time
+     * @throws ApiException ({@link ApiException#NO_ANSWER}) when the apiserver cannot be reached or does not answer
+     *         in time
      */
-    public static HttpResponse<String> send(KubernetesClient client, String method, String path, String contentType,
-                                            String body) {
+    static HttpResponse<String> send(KubernetesClient client, String method, String path, String contentType,
+                                     String body) {
         String base = client.getMasterUrl().toString().replaceAll("/+$", "");
         HttpRequest request = client.getHttpClient().newHttpRequestBuilder().uri(base + path)
                 .method(method, contentType, body).header("Accept", "application/json").build();
@@ -37,15 +38,15 @@ public final class ApiRequests {
             return client.getHttpClient().sendAsync(request, String.class).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KubernetesClientException("interrupted: " + method + " " + path, e);
+            throw new ApiException("interrupted: " + method + " " + path, ApiException.NO_ANSWER, null, e);
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new KubernetesClientException(method + " " + path + ": " + cause, cause);
+            throw new ApiException(method + " " + path + ": " + cause, ApiException.NO_ANSWER, null, cause);
         }
     }
 
     /** A path segment (a name or namespace) encoded for a URL. */
-    public static String encode(String segment) {
+    static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -1,0 +1,32 @@
+package io.jkubelet.core.cluster.fabric8;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.objects.ObjectClient;
+
+/** The object managers' calls on fabric8's client. */
+public final class Fabric8ObjectClient implements ObjectClient {
+    private final KubernetesClient client;
+
+    public Fabric8ObjectClient(KubernetesClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public ConfigMap getConfigMap(String namespace, String name) {
+        return Fabric8Errors.call(() -> client.configMaps().inNamespace(namespace).withName(name).get());
+    }
+
+    @Override
+    public Secret getSecret(String namespace, String name) {
+        return Fabric8Errors.call(() -> client.secrets().inNamespace(namespace).withName(name).get());
+    }
+
+    @Override
+    public TokenRequest createToken(String namespace, String serviceAccount, TokenRequest request) {
+        return Fabric8Errors.call(() -> client.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
+                .tokenRequest(request));
+    }
+}
