@@ -1,5 +1,6 @@
 package io.jkubelet.core.cluster.fabric8;
 
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
@@ -43,6 +44,34 @@ final class ApiRequests {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new ApiException(method + " " + path + ": " + cause, ApiException.NO_ANSWER, null, cause);
         }
+    }
+
+    /** {@code Content-Type} of an RFC 7386 merge patch. */
+    static final String MERGE_PATCH = "application/merge-patch+json";
+    /** {@code Content-Type} of an RFC 6902 JSON patch. */
+    static final String JSON_PATCH = "application/json-patch+json";
+
+    /**
+     * Sends one PATCH of {@code path} and reads the object the apiserver answers with.
+     *
+     * @throws ApiException with the apiserver's code and {@code Status} when it refuses the patch, or
+     *         {@link ApiException#NO_ANSWER} when it does not answer
+     */
+    static <T> T patch(KubernetesClient client, String path, String contentType, String patch, Class<T> type) {
+        HttpResponse<String> response = send(client, "PATCH", path, contentType, patch);
+        String body = response.body();
+        if (response.code() / 100 != 2) {
+            Status status = null;
+            try {
+                status = client.getKubernetesSerialization().unmarshal(body, Status.class);
+            } catch (RuntimeException e) {
+                // not a Status: the raw body goes into the message
+            }
+            String message = status != null && status.getMessage() != null ? status.getMessage() : body;
+            throw new ApiException("PATCH " + path + " failed with " + response.code() + ": " + message,
+                    response.code(), status, null);
+        }
+        return client.getKubernetesSerialization().unmarshal(body, type);
     }
 
     /** A path segment (a name or namespace) encoded for a URL. */

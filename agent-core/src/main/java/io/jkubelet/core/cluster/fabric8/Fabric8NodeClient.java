@@ -3,10 +3,7 @@ package io.jkubelet.core.cluster.fabric8;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
-import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.nodestatus.NodeClient;
 
 /**
@@ -15,9 +12,6 @@ import io.jkubelet.core.nodestatus.NodeClient;
  * subresource, a second request per heartbeat that upstream does not make.
  */
 public final class Fabric8NodeClient implements NodeClient {
-    private static final String MERGE_PATCH = "application/merge-patch+json";
-    private static final String JSON_PATCH = "application/json-patch+json";
-
     private final KubernetesClient client;
 
     public Fabric8NodeClient(KubernetesClient client) {
@@ -44,28 +38,13 @@ public final class Fabric8NodeClient implements NodeClient {
 
     @Override
     public Node patchNode(String name, String mergePatch) {
-        return patch("/api/v1/nodes/" + ApiRequests.encode(name), MERGE_PATCH, mergePatch);
+        return ApiRequests.patch(client, "/api/v1/nodes/" + ApiRequests.encode(name), ApiRequests.MERGE_PATCH, mergePatch,
+                Node.class);
     }
 
     @Override
     public Node patchNodeStatus(String name, String jsonPatch) {
-        return patch("/api/v1/nodes/" + ApiRequests.encode(name) + "/status", JSON_PATCH, jsonPatch);
-    }
-
-    private Node patch(String path, String contentType, String patch) {
-        HttpResponse<String> response = ApiRequests.send(client, "PATCH", path, contentType, patch);
-        String body = response.body();
-        if (response.code() / 100 != 2) {
-            Status status = null;
-            try {
-                status = client.getKubernetesSerialization().unmarshal(body, Status.class);
-            } catch (RuntimeException e) {
-                // not a Status: the raw body goes into the message
-            }
-            String message = status != null && status.getMessage() != null ? status.getMessage() : body;
-            throw new ApiException("PATCH " + path + " failed with " + response.code() + ": " + message,
-                    response.code(), status, null);
-        }
-        return client.getKubernetesSerialization().unmarshal(body, Node.class);
+        return ApiRequests.patch(client, "/api/v1/nodes/" + ApiRequests.encode(name) + "/status", ApiRequests.JSON_PATCH,
+                jsonPatch, Node.class);
     }
 }

@@ -2,11 +2,9 @@ package io.jkubelet.core.cluster.fabric8;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jkubelet.core.status.PodStatusClient;
 
-/** The status writer's calls on fabric8's client. */
+/** The status writer's calls on fabric8's client; the status patch is exactly one request. */
 public final class Fabric8PodStatusClient implements PodStatusClient {
     private final KubernetesClient client;
     private final Fabric8PodDeleter deleter;
@@ -23,8 +21,10 @@ public final class Fabric8PodStatusClient implements PodStatusClient {
 
     @Override
     public void patchPodStatus(String namespace, String name, String jsonPatch) {
-        Fabric8Errors.call(() -> client.pods().inNamespace(namespace).withName(name).subresource("status")
-                .patch(PatchContext.of(PatchType.JSON), jsonPatch));
+        // One request, as upstream's status manager makes: fabric8's patch DSL reads the pod before patching its
+        // status subresource.
+        ApiRequests.patch(client, "/api/v1/namespaces/" + ApiRequests.encode(namespace) + "/pods/"
+                + ApiRequests.encode(name) + "/status", ApiRequests.JSON_PATCH, jsonPatch, Pod.class);
     }
 
     @Override
