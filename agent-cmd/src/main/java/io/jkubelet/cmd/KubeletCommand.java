@@ -93,17 +93,19 @@ public final class KubeletCommand {
             }
         }
         // Bad flag values are reported before the file is read, as the kubelet parses all flags first.
-        applyConfigFlags(parsed, KubeletConfigurationDefaults.newDefaulted());
+        applyConfigFlags(parsed, KubeletConfiguration.builder());
 
         String configFile = last(parsed, CONFIG, "");
-        KubeletConfiguration config;
+        KubeletConfiguration.Builder builder;
         if (configFile.isEmpty()) {
-            config = KubeletConfigurationDefaults.newDefaulted();
-            applyLegacyFlagDefaults(config);
+            builder = KubeletConfiguration.builder().from(KubeletConfigurationDefaults.newDefaulted());
+            applyLegacyFlagDefaults(builder);
         } else {
-            config = loadConfigFile(configFile);
+            builder = KubeletConfiguration.builder().from(loadConfigFile(configFile));
         }
-        applyConfigFlags(parsed, config);
+        applyConfigFlags(parsed, builder);
+        // Built once: the running kubelet gets an immutable configuration.
+        KubeletConfiguration config = builder.build();
         validate(config);
         KubeletFlags flags = new KubeletFlags(
                 configFile,
@@ -129,10 +131,10 @@ public final class KubeletCommand {
      * The defaults that flags have when no configuration file is given and that differ from the
      * v1beta1 defaults (upstream {@code applyLegacyDefaults}), kept for command-line compatibility.
      */
-    static void applyLegacyFlagDefaults(KubeletConfiguration config) {
-        config.authentication().anonymous().enabled(true);
-        config.authentication().webhook().enabled(false);
-        config.authorization().mode(KubeletAuthorization.MODE_ALWAYS_ALLOW);
+    static void applyLegacyFlagDefaults(KubeletConfiguration.Builder config) {
+        config.authenticationBuilder().anonymousBuilder().enabled(true);
+        config.authenticationBuilder().webhookBuilder().enabled(false);
+        config.authorizationBuilder().mode(KubeletAuthorization.MODE_ALWAYS_ALLOW);
         config.readOnlyPort(KubeletConfigurationDefaults.KUBELET_READ_ONLY_PORT);
     }
 
@@ -151,13 +153,14 @@ public final class KubeletCommand {
         }
     }
 
-    private static void applyConfigFlags(ParseResult parsed, KubeletConfiguration config) throws FlagsException {
+    private static void applyConfigFlags(ParseResult parsed, KubeletConfiguration.Builder config)
+            throws FlagsException {
         for (ConfigFlag flag : ConfigFlags.ALL) {
             List<String> values = values(parsed, flag.spec());
             for (int i = 0; i < values.size(); i++) {
                 String value = values.get(i);
                 try {
-                    flag.setter().set(config, value, i == 0);
+                    flag.setter().set(config, value, values.subList(0, i));
                 } catch (BadValue e) {
                     throw invalidArgument(flag.spec(), value, e);
                 }

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Everything the kubelet starts from: its flags and its effective, validated configuration
- * (file &lt; explicit flags, defaults applied). The configuration must be treated as read-only.
+ * (file &lt; explicit flags, defaults applied), which is immutable.
  *
  * @param flags  the settings that stay flags
  * @param config the effective configuration

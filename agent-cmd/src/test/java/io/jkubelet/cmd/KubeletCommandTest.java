@@ -405,14 +405,14 @@ class KubeletCommandTest {
     @Test
     void theLegacyFlagDefaultsDifferFromV1beta1OnlyWhereUpstreamsDo() {
         KubeletConfiguration v1beta1 = KubeletConfigurationDefaults.newDefaulted();
-        KubeletConfiguration legacy = KubeletConfigCodec.copy(v1beta1);
+        KubeletConfiguration.Builder legacy = KubeletConfiguration.builder().from(v1beta1);
         KubeletCommand.applyLegacyFlagDefaults(legacy);
 
-        legacy.authentication().anonymous().enabled(false);
-        legacy.authentication().webhook().enabled(true);
-        legacy.authorization().mode("Webhook");
+        legacy.authenticationBuilder().anonymousBuilder().enabled(false);
+        legacy.authenticationBuilder().webhookBuilder().enabled(true);
+        legacy.authorizationBuilder().mode("Webhook");
         legacy.readOnlyPort(0);
-        assertThat(KubeletConfigCodec.toJson(legacy)).isEqualTo(KubeletConfigCodec.toJson(v1beta1));
+        assertThat(KubeletConfigCodec.toJson(legacy.build())).isEqualTo(KubeletConfigCodec.toJson(v1beta1));
     }
 
     private static String printed(String... args) throws FlagsException {

@@ -69,7 +69,8 @@ class SecureServingWebhookTest {
 
     /** The defaults: webhook authentication (cacheTTL 2m), no anonymous, authorization mode Webhook. */
     private static KubeletConfiguration config() {
-        return KubeletConfigurationDefaults.newDefaulted().port(0).address("127.0.0.1");
+        return KubeletConfiguration.builder().from(KubeletConfigurationDefaults.newDefaulted())
+                .port(0).address("127.0.0.1").build();
     }
 
     private void startServer() throws Exception {

@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -210,22 +211,28 @@ class SecureServerTest {
 
     @Test
     void standaloneRefusesWebhookModesAndNoMethodAtAll() {
-        KubeletAuthentication authn = new KubeletAuthentication();
-        authn.webhook().enabled(true);
-        KubeletAuthorization authz = new KubeletAuthorization();
+        KubeletAuthentication.Builder authn = KubeletAuthentication.builder();
+        authn.webhookBuilder().enabled(true);
+        KubeletAuthorization.Builder authz = KubeletAuthorization.builder();
         authz.mode(KubeletAuthorization.MODE_ALWAYS_ALLOW);
-        assertThatThrownBy(() -> io.jkubelet.server.auth.KubeletAuth.filter(authn, authz, "n", List.of(), Optional.empty(),
-                Optional.empty(), Clock.systemUTC())).hasMessageStartingWith("no client provided, cannot use webhook authentication");
+        assertThatThrownBy(filter(authn.build(), authz.build()))
+                .hasMessageStartingWith("no client provided, cannot use webhook authentication");
 
-        authn.webhook().enabled(false);
-        authn.anonymous().enabled(true);
+        authn.webhookBuilder().enabled(false);
+        authn.anonymousBuilder().enabled(true);
         authz.mode(KubeletAuthorization.MODE_WEBHOOK);
-        assertThatThrownBy(() -> io.jkubelet.server.auth.KubeletAuth.filter(authn, authz, "n", List.of(), Optional.empty(),
-                Optional.empty(), Clock.systemUTC())).hasMessageStartingWith("no client provided, cannot use webhook authorization");
+        assertThatThrownBy(filter(authn.build(), authz.build()))
+                .hasMessageStartingWith("no client provided, cannot use webhook authorization");
 
-        authn.anonymous().enabled(false);
+        authn.anonymousBuilder().enabled(false);
         authz.mode(KubeletAuthorization.MODE_ALWAYS_ALLOW);
-        assertThatThrownBy(() -> io.jkubelet.server.auth.KubeletAuth.filter(authn, authz, "n", List.of(), Optional.empty(),
-                Optional.empty(), Clock.systemUTC())).hasMessageStartingWith("No authentication method configured");
+        assertThatThrownBy(filter(authn.build(), authz.build()))
+                .hasMessageStartingWith("No authentication method configured");
+    }
+
+    /** The standalone filter (no apiserver to ask) for these settings. */
+    private static ThrowingCallable filter(KubeletAuthentication authn, KubeletAuthorization authz) {
+        return () -> io.jkubelet.server.auth.KubeletAuth.filter(authn, authz, "n", List.of(), Optional.empty(),
+                Optional.empty(), Clock.systemUTC());
     }
 }

@@ -25,9 +25,12 @@ final class NodeStatusFixtures {
             Map.of("role", "edge"), "v1.30.0");
 
     static KubeletConfiguration config() {
-        KubeletConfiguration c = new KubeletConfiguration();
-        KubeletConfigurationDefaults.apply(c);
-        return c;
+        return KubeletConfigurationDefaults.newDefaulted();
+    }
+
+    /** The defaulted configuration, to change before building it. */
+    static KubeletConfiguration.Builder configBuilder() {
+        return KubeletConfiguration.builder().from(config());
     }
 
     /** Settable health for the conditions. */

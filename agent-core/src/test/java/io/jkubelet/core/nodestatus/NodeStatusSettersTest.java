@@ -36,9 +36,10 @@ class NodeStatusSettersTest {
 
     @Test
     void capacityIsTheMachineAndAllocatableSubtractsReservationsAndHardEvictionThresholds() {
-        KubeletConfiguration config = NodeStatusFixtures.config()
+        KubeletConfiguration config = NodeStatusFixtures.configBuilder()
                 .systemReserved(Map.of("cpu", "500m", "memory", "1Gi"))
-                .kubeReserved(Map.of("memory", "512Mi"));
+                .kubeReserved(Map.of("memory", "512Mi"))
+                .build();
         Node node = computed(config);
 
         assertThat(node.getStatus().getCapacity()).hasToString(
@@ -59,7 +60,7 @@ class NodeStatusSettersTest {
 
     @Test
     void nodeInfoAddressesAndEndpointAreReported() {
-        Node node = computed(NodeStatusFixtures.config().port(10350));
+        Node node = computed(NodeStatusFixtures.configBuilder().port(10350).build());
         NodeSystemInfo info = node.getStatus().getNodeInfo();
         assertThat(info.getMachineID()).isEqualTo("machine-1");
         assertThat(info.getSystemUUID()).isEqualTo("uuid-1");
@@ -81,7 +82,7 @@ class NodeStatusSettersTest {
         images.images.add(new Image("sha256:small", List.of("small:1"), List.of(), 10, null, ""));
         images.images.add(new Image("sha256:big", List.of("big:1", "big:latest"), List.of("big@sha256:d"), 300, null, ""));
         images.images.add(new Image("sha256:mid", List.of("mid:1"), List.of(), 200, null, ""));
-        Node node = computed(NodeStatusFixtures.config().nodeStatusMaxImages(2));
+        Node node = computed(NodeStatusFixtures.configBuilder().nodeStatusMaxImages(2).build());
         assertThat(node.getStatus().getImages()).extracting(ContainerImage::getNames, ContainerImage::getSizeBytes)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(List.of("big@sha256:d", "big:1", "big:latest"), 300L),
@@ -171,8 +172,9 @@ class NodeStatusSettersTest {
 
     @Test
     void initialNodeCarriesDefaultAndFlagLabelsTaintsAndTheAttachDetachAnnotation() {
-        KubeletConfiguration config = NodeStatusFixtures.config()
-                .registerWithTaints(List.of(new Taint("dedicated", "edge", "NoSchedule")));
+        KubeletConfiguration config = NodeStatusFixtures.configBuilder()
+                .registerWithTaints(List.of(new Taint("dedicated", "edge", "NoSchedule")))
+                .build();
         Node node = InitialNode.build(NodeStatusFixtures.IDENTITY, config,
                 NodeStatusFixtures.setters(config, images, health, clock, events));
         assertThat(node.getMetadata().getName()).isEqualTo("node-a");

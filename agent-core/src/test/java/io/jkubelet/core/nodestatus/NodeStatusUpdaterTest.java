@@ -23,8 +23,9 @@ class NodeStatusUpdaterTest {
     private final FakeClock clock = new FakeClock(Instant.parse("2026-12-03T10:00:00Z"));
     private final NodeStatusFixtures.Health health = new NodeStatusFixtures.Health();
     private final List<Duration> sleeps = new ArrayList<>();
-    private final KubeletConfiguration config = NodeStatusFixtures.config()
-            .registerWithTaints(List.of(new Taint("dedicated", "edge", "NoSchedule")));
+    private final KubeletConfiguration config = NodeStatusFixtures.configBuilder()
+            .registerWithTaints(List.of(new Taint("dedicated", "edge", "NoSchedule")))
+            .build();
 
     private NodeStatusUpdater updater() {
         NodeStatusSetters setters = NodeStatusFixtures.setters(config, new NodeStatusFixtures.Images(), health, clock,

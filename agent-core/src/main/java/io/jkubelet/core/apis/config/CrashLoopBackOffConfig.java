@@ -1,22 +1,29 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.time.Duration;
+import org.immutables.value.Value;
+import org.jspecify.annotations.Nullable;
 
-/** {@code crashLoopBackOff} (gate KubeletCrashLoopBackOffMax, newer than v1.30): the restart back-off cap. */
-public final class CrashLoopBackOffConfig {
+/**
+ * {@code crashLoopBackOff} (gate KubeletCrashLoopBackOffMax, newer than v1.30): the restart back-off cap.
+ * Immutable.
+ */
+@Value.Immutable
+@JsonDeserialize(as = ImmutableCrashLoopBackOffConfig.class)
+public abstract class CrashLoopBackOffConfig {
 
-    @JsonProperty("maxContainerRestartPeriod")
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    private Duration maxContainerRestartPeriod;
+    @JsonProperty("maxContainerRestartPeriod") @JsonInclude(NON_NULL)
+    public abstract @Nullable Duration maxContainerRestartPeriod();
 
-    public Duration maxContainerRestartPeriod() {
-        return maxContainerRestartPeriod;
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public CrashLoopBackOffConfig maxContainerRestartPeriod(Duration value) {
-        this.maxContainerRestartPeriod = value;
-        return this;
+    public static final class Builder extends ImmutableCrashLoopBackOffConfig.Builder {
     }
 }

@@ -1,21 +1,25 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import org.immutables.value.Value;
+import org.jspecify.annotations.Nullable;
 
-/** {@code authentication.anonymous}: requests no other method rejects become {@code system:anonymous}. */
-public final class KubeletAnonymousAuthentication {
+/** {@code authentication.anonymous}: requests no other method rejects become {@code system:anonymous}. Immutable. */
+@Value.Immutable
+@JsonDeserialize(as = ImmutableKubeletAnonymousAuthentication.class)
+public abstract class KubeletAnonymousAuthentication {
 
-    @JsonProperty("enabled")
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    private Boolean enabled;
+    @JsonProperty("enabled") @JsonInclude(NON_NULL)
+    public abstract @Nullable Boolean enabled();
 
-    public Boolean enabled() {
-        return enabled;
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public KubeletAnonymousAuthentication enabled(Boolean value) {
-        this.enabled = value;
-        return this;
+    public static final class Builder extends ImmutableKubeletAnonymousAuthentication.Builder {
     }
 }

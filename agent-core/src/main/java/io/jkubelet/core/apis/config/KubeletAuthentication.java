@@ -1,35 +1,33 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import org.immutables.value.Value;
 
 /**
  * {@code authentication}: how requests to the kubelet's secure server are authenticated
- * (upstream {@code KubeletAuthentication}). Mutable while the configuration is being built; read-only after.
+ * (upstream {@code KubeletAuthentication}). Immutable.
  */
-public final class KubeletAuthentication {
+@Value.Immutable
+@JsonDeserialize(as = ImmutableKubeletAuthentication.class)
+public abstract class KubeletAuthentication {
 
-    @JsonProperty("x509")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private KubeletX509Authentication x509 = new KubeletX509Authentication();
+    @JsonProperty("x509") @JsonInclude(ALWAYS) @Value.Default
+    public KubeletX509Authentication x509() { return KubeletX509Authentication.builder().build(); }
 
-    @JsonProperty("webhook")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private KubeletWebhookAuthentication webhook = new KubeletWebhookAuthentication();
+    @JsonProperty("webhook") @JsonInclude(ALWAYS) @Value.Default
+    public KubeletWebhookAuthentication webhook() { return KubeletWebhookAuthentication.builder().build(); }
 
-    @JsonProperty("anonymous")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private KubeletAnonymousAuthentication anonymous = new KubeletAnonymousAuthentication();
+    @JsonProperty("anonymous") @JsonInclude(ALWAYS) @Value.Default
+    public KubeletAnonymousAuthentication anonymous() { return KubeletAnonymousAuthentication.builder().build(); }
 
-    public KubeletX509Authentication x509() {
-        return x509;
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public KubeletWebhookAuthentication webhook() {
-        return webhook;
-    }
-
-    public KubeletAnonymousAuthentication anonymous() {
-        return anonymous;
+    public static final class Builder extends ImmutableKubeletAuthentication.Builder {
     }
 }

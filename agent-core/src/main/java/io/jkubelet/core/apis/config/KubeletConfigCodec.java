@@ -72,7 +72,7 @@ public final class KubeletConfigCodec {
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-                // A JSON null leaves a Go field at its zero value (or nil): keep the Java initial value.
+                // A JSON null leaves a Go field at its zero value (or nil): the field stays unset.
                 .defaultSetterInfo(JsonSetter.Value.forValueNulls(Nulls.SKIP))
                 .addModule(goTypes);
     }
@@ -93,15 +93,6 @@ public final class KubeletConfigCodec {
         node.put("apiVersion", KubeletConfiguration.API_VERSION);
         node.setAll((ObjectNode) JSON.valueToTree(config));
         return node;
-    }
-
-    /** An independent deep copy. */
-    public static KubeletConfiguration copy(KubeletConfiguration config) {
-        try {
-            return JSON.treeToValue(JSON.valueToTree(config), KubeletConfiguration.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot copy KubeletConfiguration", e);
-        }
     }
 
     /** The format of a configuration document, chosen by its first non-blank character. */
@@ -133,7 +124,7 @@ public final class KubeletConfigCodec {
         try (JsonParser parser = mapper.createParser(content)) {
             try {
                 KubeletConfiguration config = mapper.readValue(parser, KubeletConfiguration.class);
-                return config == null ? new KubeletConfiguration() : config;
+                return config == null ? KubeletConfiguration.builder().build() : config;
             } catch (JsonProcessingException e) {
                 throw DecodeException.from(e, parser);
             }
@@ -281,7 +272,9 @@ public final class KubeletConfigCodec {
             if (java.util.Map.class.isAssignableFrom(type)) {
                 return "map";
             }
-            return "object " + type.getSimpleName();
+            // Immutables binds a value type through a class named Json that extends it: name the value type.
+            Class<?> value = type.getSimpleName().equals("Json") ? type.getSuperclass() : type;
+            return "object " + value.getSimpleName();
         }
 
         private static String firstLine(String message) {

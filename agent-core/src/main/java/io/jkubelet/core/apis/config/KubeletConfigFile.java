@@ -34,11 +34,10 @@ public final class KubeletConfigFile {
         KubeletConfigCodec.Format format = KubeletConfigCodec.detect(content);
         try {
             checkTypeMeta(file, KubeletConfigCodec.readTree(content, format));
-            KubeletConfiguration config = KubeletConfigCodec.decode(content, format);
+            KubeletConfiguration decoded = KubeletConfigCodec.decode(content, format);
             Path absolute = file.toAbsolutePath();
-            resolveRelativePaths(config, absolute.getParent() == null ? absolute : absolute.getParent());
-            KubeletConfigurationDefaults.apply(config);
-            return config;
+            Path dir = absolute.getParent() == null ? absolute : absolute.getParent();
+            return KubeletConfigurationDefaults.apply(resolveRelativePaths(decoded, dir)).build();
         } catch (KubeletConfigCodec.DecodeException e) {
             throw new KubeletConfigLoadException(file, e.getMessage());
         }
@@ -95,19 +94,21 @@ public final class KubeletConfigFile {
     }
 
     /**
-     * Makes the file paths of {@code config} absolute against {@code root}, as upstream's
+     * {@code config} with its file paths made absolute against {@code root}, as upstream's
      * {@code resolveRelativePaths} does for the fields of {@code KubeletConfigurationPathRefs}; an empty
      * value stays empty (an empty resolvConf disables DNS).
      */
-    public static void resolveRelativePaths(KubeletConfiguration config, Path root) {
-        config.staticPodPath(resolve(root, config.staticPodPath()));
-        KubeletX509Authentication x509 = config.authentication().x509();
-        x509.clientCAFile(resolve(root, x509.clientCAFile()));
-        config.tlsCertFile(resolve(root, config.tlsCertFile()));
-        config.tlsPrivateKeyFile(resolve(root, config.tlsPrivateKeyFile()));
-        config.resolvConf(resolve(root, config.resolvConf()));
-        config.volumePluginDir(resolve(root, config.volumePluginDir()));
-        config.podLogsDir(resolve(root, config.podLogsDir()));
+    public static KubeletConfiguration resolveRelativePaths(KubeletConfiguration config, Path root) {
+        KubeletConfiguration.Builder resolved = KubeletConfiguration.builder().from(config)
+                .staticPodPath(resolve(root, config.staticPodPath()))
+                .tlsCertFile(resolve(root, config.tlsCertFile()))
+                .tlsPrivateKeyFile(resolve(root, config.tlsPrivateKeyFile()))
+                .resolvConf(resolve(root, config.resolvConf()))
+                .volumePluginDir(resolve(root, config.volumePluginDir()))
+                .podLogsDir(resolve(root, config.podLogsDir()));
+        resolved.authenticationBuilder().x509Builder()
+                .clientCAFile(resolve(root, config.authentication().x509().clientCAFile()));
+        return resolved.build();
     }
 
     private static String resolve(Path root, String path) {

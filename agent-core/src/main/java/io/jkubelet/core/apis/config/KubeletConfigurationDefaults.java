@@ -43,217 +43,223 @@ public final class KubeletConfigurationDefaults {
 
     /** A configuration holding every default, as a file with only kind and apiVersion yields. */
     public static KubeletConfiguration newDefaulted() {
-        KubeletConfiguration config = new KubeletConfiguration();
-        apply(config);
-        return config;
+        return apply(KubeletConfiguration.builder().build()).build();
     }
 
-    /** Fills every unset field of {@code c} with its default. Idempotent. */
-    public static void apply(KubeletConfiguration c) {
+    /**
+     * A builder holding {@code c} with each field that {@code c} leaves unset given its default; the
+     * fields it sets are kept. Every default is decided on {@code c}, before any is applied, which is what
+     * upstream's order amounts to: the two defaults that read another field (nodeStatusReportFrequency,
+     * serializeImagePulls) read it before it is defaulted. Applied to its own result, it changes nothing.
+     */
+    public static KubeletConfiguration.Builder apply(KubeletConfiguration c) {
+        KubeletConfiguration.Builder d = KubeletConfiguration.builder().from(c);
         if (c.enableServer() == null) {
-            c.enableServer(true);
+            d.enableServer(true);
         }
-        c.syncFrequency(orDefault(c.syncFrequency(), Duration.ofMinutes(1)));
-        c.fileCheckFrequency(orDefault(c.fileCheckFrequency(), Duration.ofSeconds(20)));
-        c.httpCheckFrequency(orDefault(c.httpCheckFrequency(), Duration.ofSeconds(20)));
+        d.syncFrequency(orDefault(c.syncFrequency(), Duration.ofMinutes(1)));
+        d.fileCheckFrequency(orDefault(c.fileCheckFrequency(), Duration.ofSeconds(20)));
+        d.httpCheckFrequency(orDefault(c.httpCheckFrequency(), Duration.ofSeconds(20)));
         if (c.address().isEmpty()) {
-            c.address("0.0.0.0");
+            d.address("0.0.0.0");
         }
         if (c.port() == 0) {
-            c.port(KUBELET_PORT);
+            d.port(KUBELET_PORT);
         }
         KubeletAuthentication authn = c.authentication();
         if (authn.anonymous().enabled() == null) {
-            authn.anonymous().enabled(false);
+            d.authenticationBuilder().anonymousBuilder().enabled(false);
         }
         if (authn.webhook().enabled() == null) {
-            authn.webhook().enabled(true);
+            d.authenticationBuilder().webhookBuilder().enabled(true);
         }
-        authn.webhook().cacheTTL(orDefault(authn.webhook().cacheTTL(), Duration.ofMinutes(2)));
+        d.authenticationBuilder().webhookBuilder()
+                .cacheTTL(orDefault(authn.webhook().cacheTTL(), Duration.ofMinutes(2)));
         KubeletAuthorization authz = c.authorization();
         if (authz.mode().isEmpty()) {
-            authz.mode(KubeletAuthorization.MODE_WEBHOOK);
+            d.authorizationBuilder().mode(KubeletAuthorization.MODE_WEBHOOK);
         }
-        authz.webhook().cacheAuthorizedTTL(orDefault(authz.webhook().cacheAuthorizedTTL(), Duration.ofMinutes(5)));
-        authz.webhook().cacheUnauthorizedTTL(
-                orDefault(authz.webhook().cacheUnauthorizedTTL(), Duration.ofSeconds(30)));
+        d.authorizationBuilder().webhookBuilder()
+                .cacheAuthorizedTTL(orDefault(authz.webhook().cacheAuthorizedTTL(), Duration.ofMinutes(5)))
+                .cacheUnauthorizedTTL(orDefault(authz.webhook().cacheUnauthorizedTTL(), Duration.ofSeconds(30)));
         if (c.registryPullQPS() == null) {
-            c.registryPullQPS(5);
+            d.registryPullQPS(5);
         }
         if (c.registryBurst() == 0) {
-            c.registryBurst(10);
+            d.registryBurst(10);
         }
         if (c.eventRecordQPS() == null) {
-            c.eventRecordQPS(50);
+            d.eventRecordQPS(50);
         }
         if (c.eventBurst() == 0) {
-            c.eventBurst(100);
+            d.eventBurst(100);
         }
         if (c.enableDebuggingHandlers() == null) {
-            c.enableDebuggingHandlers(true);
+            d.enableDebuggingHandlers(true);
         }
         if (c.healthzPort() == null) {
-            c.healthzPort(KUBELET_HEALTHZ_PORT);
+            d.healthzPort(KUBELET_HEALTHZ_PORT);
         }
         if (c.healthzBindAddress().isEmpty()) {
-            c.healthzBindAddress("127.0.0.1");
+            d.healthzBindAddress("127.0.0.1");
         }
         if (c.oomScoreAdj() == null) {
-            c.oomScoreAdj(KUBELET_OOM_SCORE_ADJ);
+            d.oomScoreAdj(KUBELET_OOM_SCORE_ADJ);
         }
-        c.streamingConnectionIdleTimeout(orDefault(c.streamingConnectionIdleTimeout(), Duration.ofHours(4)));
+        d.streamingConnectionIdleTimeout(orDefault(c.streamingConnectionIdleTimeout(), Duration.ofHours(4)));
         if (c.nodeStatusReportFrequency().isZero()) {
             // Backward compatibility: an explicitly set update frequency is also the report frequency.
-            c.nodeStatusReportFrequency(c.nodeStatusUpdateFrequency().isZero()
+            d.nodeStatusReportFrequency(c.nodeStatusUpdateFrequency().isZero()
                     ? Duration.ofMinutes(5) : c.nodeStatusUpdateFrequency());
         }
-        c.nodeStatusUpdateFrequency(orDefault(c.nodeStatusUpdateFrequency(), Duration.ofSeconds(10)));
+        d.nodeStatusUpdateFrequency(orDefault(c.nodeStatusUpdateFrequency(), Duration.ofSeconds(10)));
         if (c.nodeLeaseDurationSeconds() == 0) {
-            c.nodeLeaseDurationSeconds(40);
+            d.nodeLeaseDurationSeconds(40);
         }
-        c.imageMinimumGCAge(orDefault(c.imageMinimumGCAge(), Duration.ofMinutes(2)));
+        d.imageMinimumGCAge(orDefault(c.imageMinimumGCAge(), Duration.ofMinutes(2)));
         if (c.imageGCHighThresholdPercent() == null) {
-            c.imageGCHighThresholdPercent(85); // below Docker's dm.min_free_space of 90%
+            d.imageGCHighThresholdPercent(85); // below Docker's dm.min_free_space of 90%
         }
         if (c.imageGCLowThresholdPercent() == null) {
-            c.imageGCLowThresholdPercent(80);
+            d.imageGCLowThresholdPercent(80);
         }
-        c.volumeStatsAggPeriod(orDefault(c.volumeStatsAggPeriod(), Duration.ofMinutes(1)));
+        d.volumeStatsAggPeriod(orDefault(c.volumeStatsAggPeriod(), Duration.ofMinutes(1)));
         if (c.cgroupsPerQOS() == null) {
-            c.cgroupsPerQOS(true);
+            d.cgroupsPerQOS(true);
         }
         if (c.cgroupDriver().isEmpty()) {
-            c.cgroupDriver("cgroupfs");
+            d.cgroupDriver("cgroupfs");
         }
         if (c.cpuManagerPolicy().isEmpty()) {
-            c.cpuManagerPolicy("none");
+            d.cpuManagerPolicy("none");
         }
-        c.cpuManagerReconcilePeriod(orDefault(c.cpuManagerReconcilePeriod(), Duration.ofSeconds(10)));
+        d.cpuManagerReconcilePeriod(orDefault(c.cpuManagerReconcilePeriod(), Duration.ofSeconds(10)));
         if (c.memoryManagerPolicy().isEmpty()) {
-            c.memoryManagerPolicy("None");
+            d.memoryManagerPolicy("None");
         }
         if (c.topologyManagerPolicy().isEmpty()) {
-            c.topologyManagerPolicy("none");
+            d.topologyManagerPolicy("none");
         }
         if (c.topologyManagerScope().isEmpty()) {
-            c.topologyManagerScope("container");
+            d.topologyManagerScope("container");
         }
-        c.runtimeRequestTimeout(orDefault(c.runtimeRequestTimeout(), Duration.ofMinutes(2)));
+        d.runtimeRequestTimeout(orDefault(c.runtimeRequestTimeout(), Duration.ofMinutes(2)));
         if (c.hairpinMode().isEmpty()) {
-            c.hairpinMode("promiscuous-bridge");
+            d.hairpinMode("promiscuous-bridge");
         }
         if (c.maxPods() == 0) {
-            c.maxPods(110);
+            d.maxPods(110);
         }
         if (c.podPidsLimit() == null || c.podPidsLimit() < 0) {
-            c.podPidsLimit(-1L); // -1 means the node allocatable PID limit
+            d.podPidsLimit(-1L); // -1 means the node allocatable PID limit
         }
         if (c.resolvConf() == null) {
-            c.resolvConf(DEFAULT_RESOLV_CONF);
+            d.resolvConf(DEFAULT_RESOLV_CONF);
         }
         if (c.cpuCFSQuota() == null) {
-            c.cpuCFSQuota(true);
+            d.cpuCFSQuota(true);
         }
         if (c.cpuCFSQuotaPeriod() == null) {
-            c.cpuCFSQuotaPeriod(Duration.ofMillis(100));
+            d.cpuCFSQuotaPeriod(Duration.ofMillis(100));
         }
         if (c.nodeStatusMaxImages() == null) {
-            c.nodeStatusMaxImages(50);
+            d.nodeStatusMaxImages(50);
         }
         if (c.maxOpenFiles() == 0) {
-            c.maxOpenFiles(1_000_000L);
+            d.maxOpenFiles(1_000_000L);
         }
         if (c.contentType().isEmpty()) {
-            c.contentType("application/vnd.kubernetes.protobuf");
+            d.contentType("application/vnd.kubernetes.protobuf");
         }
         if (c.kubeAPIQPS() == null) {
-            c.kubeAPIQPS(50);
+            d.kubeAPIQPS(50);
         }
         if (c.kubeAPIBurst() == 0) {
-            c.kubeAPIBurst(100);
+            d.kubeAPIBurst(100);
         }
         if (c.serializeImagePulls() == null) {
             // Asking for parallel pulls implies not serializing them.
-            c.serializeImagePulls(c.maxParallelImagePulls() == null || c.maxParallelImagePulls() < 2);
+            d.serializeImagePulls(c.maxParallelImagePulls() == null || c.maxParallelImagePulls() < 2);
         }
         if (c.evictionHard() == null) {
-            c.evictionHard(DEFAULT_EVICTION_HARD);
+            d.evictionHard(DEFAULT_EVICTION_HARD);
         }
-        c.evictionPressureTransitionPeriod(
+        d.evictionPressureTransitionPeriod(
                 orDefault(c.evictionPressureTransitionPeriod(), Duration.ofMinutes(5)));
         if (c.enableControllerAttachDetach() == null) {
-            c.enableControllerAttachDetach(true);
+            d.enableControllerAttachDetach(true);
         }
         if (c.makeIPTablesUtilChains() == null) {
-            c.makeIPTablesUtilChains(true);
+            d.makeIPTablesUtilChains(true);
         }
         if (c.iptablesMasqueradeBit() == null) {
-            c.iptablesMasqueradeBit(14);
+            d.iptablesMasqueradeBit(14);
         }
         if (c.iptablesDropBit() == null) {
-            c.iptablesDropBit(15);
+            d.iptablesDropBit(15);
         }
         if (c.failSwapOn() == null) {
-            c.failSwapOn(true);
+            d.failSwapOn(true);
         }
         if (c.containerLogMaxSize().isEmpty()) {
-            c.containerLogMaxSize("10Mi");
+            d.containerLogMaxSize("10Mi");
         }
         if (c.containerLogMaxFiles() == null) {
-            c.containerLogMaxFiles(5);
+            d.containerLogMaxFiles(5);
         }
         if (c.containerLogMaxWorkers() == null) {
-            c.containerLogMaxWorkers(1);
+            d.containerLogMaxWorkers(1);
         }
         if (c.containerLogMonitorInterval() == null) {
-            c.containerLogMonitorInterval(Duration.ofSeconds(10));
+            d.containerLogMonitorInterval(Duration.ofSeconds(10));
         }
         if (c.configMapAndSecretChangeDetectionStrategy().isEmpty()) {
-            c.configMapAndSecretChangeDetectionStrategy("Watch");
+            d.configMapAndSecretChangeDetectionStrategy("Watch");
         }
         if (c.enforceNodeAllocatable() == null) {
-            c.enforceNodeAllocatable(DEFAULT_NODE_ALLOCATABLE_ENFORCEMENT);
+            d.enforceNodeAllocatable(DEFAULT_NODE_ALLOCATABLE_ENFORCEMENT);
         }
         if (c.volumePluginDir().isEmpty()) {
-            c.volumePluginDir(DEFAULT_VOLUME_PLUGIN_DIR);
+            d.volumePluginDir(DEFAULT_VOLUME_PLUGIN_DIR);
         }
-        applyRecommendedLogging(c.logging());
+        applyRecommendedLogging(c.logging(), d.loggingBuilder());
         if (c.enableSystemLogHandler() == null) {
-            c.enableSystemLogHandler(true);
+            d.enableSystemLogHandler(true);
         }
         if (c.enableProfilingHandler() == null) {
-            c.enableProfilingHandler(true);
+            d.enableProfilingHandler(true);
         }
         if (c.enableDebugFlagsHandler() == null) {
-            c.enableDebugFlagsHandler(true);
+            d.enableDebugFlagsHandler(true);
         }
         if (c.seccompDefault() == null) {
-            c.seccompDefault(false);
+            d.seccompDefault(false);
         }
         if (c.memoryThrottlingFactor() == null) {
-            c.memoryThrottlingFactor(DEFAULT_MEMORY_THROTTLING_FACTOR);
+            d.memoryThrottlingFactor(DEFAULT_MEMORY_THROTTLING_FACTOR);
         }
         if (c.registerNode() == null) {
-            c.registerNode(true);
+            d.registerNode(true);
         }
         if (c.localStorageCapacityIsolation() == null) {
-            c.localStorageCapacityIsolation(true);
+            d.localStorageCapacityIsolation(true);
         }
         if (c.containerRuntimeEndpoint().isEmpty()) {
-            c.containerRuntimeEndpoint(DEFAULT_CONTAINER_RUNTIME_ENDPOINT);
+            d.containerRuntimeEndpoint(DEFAULT_CONTAINER_RUNTIME_ENDPOINT);
         }
         if (c.podLogsDir().isEmpty()) {
-            c.podLogsDir(DEFAULT_POD_LOGS_DIR);
+            d.podLogsDir(DEFAULT_POD_LOGS_DIR);
         }
+        return d;
     }
 
     /** component-base {@code SetRecommendedLoggingConfiguration}. */
-    private static void applyRecommendedLogging(LoggingConfiguration logging) {
+    private static void applyRecommendedLogging(LoggingConfiguration logging, LoggingConfiguration.Builder defaulted) {
         if (logging.format().isEmpty()) {
-            logging.format(LoggingConfiguration.FORMAT_TEXT);
+            defaulted.format(LoggingConfiguration.FORMAT_TEXT);
         }
         if (logging.flushFrequency().duration().isZero()) {
-            logging.flushFrequency(new TimeOrMetaDuration(DEFAULT_LOG_FLUSH_FREQUENCY, true));
+            defaulted.flushFrequency(new TimeOrMetaDuration(DEFAULT_LOG_FLUSH_FREQUENCY, true));
         }
         // infoBufferSize of both formats already starts at "0", Go's recommended value.
     }

@@ -1,35 +1,30 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS;
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.time.Duration;
+import org.immutables.value.Value;
+import org.jspecify.annotations.Nullable;
 
-/** {@code authentication.webhook}: bearer tokens checked with TokenReview. */
-public final class KubeletWebhookAuthentication {
+/** {@code authentication.webhook}: bearer tokens checked with TokenReview. Immutable. */
+@Value.Immutable
+@JsonDeserialize(as = ImmutableKubeletWebhookAuthentication.class)
+public abstract class KubeletWebhookAuthentication {
 
-    @JsonProperty("enabled")
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    private Boolean enabled;
+    @JsonProperty("enabled") @JsonInclude(NON_NULL)
+    public abstract @Nullable Boolean enabled();
 
-    @JsonProperty("cacheTTL")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private Duration cacheTTL = Duration.ZERO;
+    @JsonProperty("cacheTTL") @JsonInclude(ALWAYS) @Value.Default
+    public Duration cacheTTL() { return Duration.ZERO; }
 
-    public Boolean enabled() {
-        return enabled;
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public KubeletWebhookAuthentication enabled(Boolean value) {
-        this.enabled = value;
-        return this;
-    }
-
-    public Duration cacheTTL() {
-        return cacheTTL;
-    }
-
-    public KubeletWebhookAuthentication cacheTTL(Duration value) {
-        this.cacheTTL = value;
-        return this;
+    public static final class Builder extends ImmutableKubeletWebhookAuthentication.Builder {
     }
 }

@@ -1,35 +1,28 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.time.Duration;
+import org.immutables.value.Value;
 
-/** {@code authorization.webhook}: caching of SubjectAccessReview answers. */
-public final class KubeletWebhookAuthorization {
+/** {@code authorization.webhook}: caching of SubjectAccessReview answers. Immutable. */
+@Value.Immutable
+@JsonDeserialize(as = ImmutableKubeletWebhookAuthorization.class)
+public abstract class KubeletWebhookAuthorization {
 
-    @JsonProperty("cacheAuthorizedTTL")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private Duration cacheAuthorizedTTL = Duration.ZERO;
+    @JsonProperty("cacheAuthorizedTTL") @JsonInclude(ALWAYS) @Value.Default
+    public Duration cacheAuthorizedTTL() { return Duration.ZERO; }
 
-    @JsonProperty("cacheUnauthorizedTTL")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private Duration cacheUnauthorizedTTL = Duration.ZERO;
+    @JsonProperty("cacheUnauthorizedTTL") @JsonInclude(ALWAYS) @Value.Default
+    public Duration cacheUnauthorizedTTL() { return Duration.ZERO; }
 
-    public Duration cacheAuthorizedTTL() {
-        return cacheAuthorizedTTL;
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public KubeletWebhookAuthorization cacheAuthorizedTTL(Duration value) {
-        this.cacheAuthorizedTTL = value;
-        return this;
-    }
-
-    public Duration cacheUnauthorizedTTL() {
-        return cacheUnauthorizedTTL;
-    }
-
-    public KubeletWebhookAuthorization cacheUnauthorizedTTL(Duration value) {
-        this.cacheUnauthorizedTTL = value;
-        return this;
+    public static final class Builder extends ImmutableKubeletWebhookAuthorization.Builder {
     }
 }

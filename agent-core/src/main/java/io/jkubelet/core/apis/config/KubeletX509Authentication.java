@@ -1,22 +1,25 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import org.immutables.value.Value;
 
-/** {@code authentication.x509}: client-certificate authentication. */
-public final class KubeletX509Authentication {
+/** {@code authentication.x509}: client-certificate authentication. Immutable. */
+@Value.Immutable
+@JsonDeserialize(as = ImmutableKubeletX509Authentication.class)
+public abstract class KubeletX509Authentication {
 
     /** PEM bundle of the CAs whose client certificates are accepted; CN = user, O = groups. */
-    @JsonProperty("clientCAFile")
-    @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    private String clientCAFile = "";
+    @JsonProperty("clientCAFile") @JsonInclude(NON_EMPTY) @Value.Default
+    public String clientCAFile() { return ""; }
 
-    public String clientCAFile() {
-        return clientCAFile;
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public KubeletX509Authentication clientCAFile(String value) {
-        this.clientCAFile = value;
-        return this;
+    public static final class Builder extends ImmutableKubeletX509Authentication.Builder {
     }
 }

@@ -1,82 +1,50 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS;
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import java.util.ArrayList;
 import java.util.List;
+import org.immutables.value.Value;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code logging} (component-base {@code LoggingConfiguration}): log format, flush frequency,
- * verbosity, per-file verbosity and format options.
+ * verbosity, per-file verbosity and format options. Immutable; its nested options have no setters either.
  */
-public final class LoggingConfiguration {
+@Value.Immutable
+@JsonDeserialize(as = ImmutableLoggingConfiguration.class)
+public abstract class LoggingConfiguration {
 
     /** The traditional klog text format, the default. */
     public static final String FORMAT_TEXT = "text";
     /** One JSON object per message. */
     public static final String FORMAT_JSON = "json";
 
-    @JsonProperty("format")
-    @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    private String format = "";
+    @JsonProperty("format") @JsonInclude(NON_EMPTY) @Value.Default
+    public String format() { return ""; }
 
-    @JsonProperty("flushFrequency")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private TimeOrMetaDuration flushFrequency = TimeOrMetaDuration.ZERO;
+    @JsonProperty("flushFrequency") @JsonInclude(ALWAYS) @Value.Default
+    public TimeOrMetaDuration flushFrequency() { return TimeOrMetaDuration.ZERO; }
 
     /** klog verbosity threshold; a uint32 upstream, range-checked by validation. */
-    @JsonProperty("verbosity")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private long verbosity;
-
-    @JsonProperty("vmodule")
-    @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    private List<VModuleItem> vmodule;
-
-    @JsonProperty("options")
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    private FormatOptions options = new FormatOptions();
-
-    public String format() {
-        return format;
-    }
-
-    public LoggingConfiguration format(String value) {
-        this.format = value;
-        return this;
-    }
-
-    public TimeOrMetaDuration flushFrequency() {
-        return flushFrequency;
-    }
-
-    public LoggingConfiguration flushFrequency(TimeOrMetaDuration value) {
-        this.flushFrequency = value;
-        return this;
-    }
-
-    public long verbosity() {
-        return verbosity;
-    }
-
-    public LoggingConfiguration verbosity(long value) {
-        this.verbosity = value;
-        return this;
-    }
+    @JsonProperty("verbosity") @JsonInclude(ALWAYS)
+    public abstract long verbosity();
 
     /** Per-file verbosity overrides; null when none were given. */
-    public List<VModuleItem> vmodule() {
-        return vmodule;
+    @JsonProperty("vmodule") @JsonInclude(NON_EMPTY)
+    public abstract @Nullable List<VModuleItem> vmodule();
+
+    @JsonProperty("options") @JsonInclude(ALWAYS) @Value.Default
+    public FormatOptions options() { return new FormatOptions(); }
+
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public LoggingConfiguration vmodule(List<VModuleItem> value) {
-        this.vmodule = value == null ? null : new ArrayList<>(value);
-        return this;
-    }
-
-    public FormatOptions options() {
-        return options;
+    public static final class Builder extends ImmutableLoggingConfiguration.Builder {
     }
 
     /** One {@code vmodule} entry: a file name glob and the verbosity for files that match it. */

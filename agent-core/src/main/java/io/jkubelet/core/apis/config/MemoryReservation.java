@@ -3,6 +3,7 @@ package io.jkubelet.core.apis.config;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -23,7 +24,8 @@ public final class MemoryReservation {
         return numaNode;
     }
 
+    /** Unmodifiable: a loaded configuration is never changed. */
     public Map<String, String> limits() {
-        return limits;
+        return Collections.unmodifiableMap(limits);
     }
 }

@@ -1,21 +1,27 @@
 package io.jkubelet.core.apis.config;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import org.immutables.value.Value;
 
-/** {@code memorySwap}: swap available to workloads ({@code ""}, {@code NoSwap} or {@code LimitedSwap}). */
-public final class MemorySwapConfiguration {
+/**
+ * {@code memorySwap}: swap available to workloads ({@code ""}, {@code NoSwap} or {@code LimitedSwap}).
+ * Immutable.
+ */
+@Value.Immutable
+@JsonDeserialize(as = ImmutableMemorySwapConfiguration.class)
+public abstract class MemorySwapConfiguration {
 
-    @JsonProperty("swapBehavior")
-    @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    private String swapBehavior = "";
+    @JsonProperty("swapBehavior") @JsonInclude(NON_EMPTY) @Value.Default
+    public String swapBehavior() { return ""; }
 
-    public String swapBehavior() {
-        return swapBehavior;
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public MemorySwapConfiguration swapBehavior(String value) {
-        this.swapBehavior = value;
-        return this;
+    public static final class Builder extends ImmutableMemorySwapConfiguration.Builder {
     }
 }

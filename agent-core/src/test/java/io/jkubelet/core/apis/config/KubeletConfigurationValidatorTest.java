@@ -103,7 +103,7 @@ class KubeletConfigurationValidatorTest {
                 bad("none with others", c -> c.enforceNodeAllocatable(List.of("none", "pods")),
                         "invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not contain "
                                 + "additional enforcements when \"none\" is specified"),
-                bad("swapBehavior", c -> c.memorySwap().swapBehavior("UnlimitedSwap"),
+                bad("swapBehavior", c -> c.memorySwapBuilder().swapBehavior("UnlimitedSwap"),
                         "invalid configuration: memorySwap.swapBehavior \"UnlimitedSwap\" must be one of: \"\", "
                                 + "\"LimitedSwap\" or \"NoSwap\""),
                 bad("shutdown critical > total", c -> c.shutdownGracePeriod(Duration.ofSeconds(10))
@@ -129,7 +129,7 @@ class KubeletConfigurationValidatorTest {
                 bad("showHiddenMetricsForVersion", c -> c.showHiddenMetricsForVersion("1.20"),
                         "--show-hidden-metrics-for-version must be omitted or have the value '1.29'. Only the previous "
                                 + "minor version is allowed"),
-                bad("logging format", c -> c.logging().format("xml"),
+                bad("logging format", c -> c.loggingBuilder().format("xml"),
                         "logging.format: Unsupported value: \"xml\": supported values: \"json\", \"text\""),
                 bad("taint effect", c -> c.registerWithTaints(List.of(new Taint("a", "b", "Never"))),
                         "invalid taint: a=b:Never (invalid taint effect: Never, unsupported taint effect, supported "
@@ -138,8 +138,8 @@ class KubeletConfigurationValidatorTest {
                         "invalid taint: -a:NoSchedule (invalid taint key: name part must consist of alphanumeric "
                                 + "characters, '-', '_' or '.', and must start and end with an alphanumeric "
                                 + "character, at most 63 characters)"),
-                bad("crashLoopBackOff needs a gate newer than v1.30", c -> c.crashLoopBackOff(
-                                new CrashLoopBackOffConfig().maxContainerRestartPeriod(Duration.ofSeconds(10))),
+                bad("crashLoopBackOff needs a gate newer than v1.30", c -> c.crashLoopBackOffBuilder()
+                                .maxContainerRestartPeriod(Duration.ofSeconds(10)),
                         "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, "
                         + "CrashLoopBackOff.MaxContainerRestartPeriod must not be set"),
                 // jkubelet rules
@@ -156,7 +156,7 @@ class KubeletConfigurationValidatorTest {
                 bad("runtimeRequestTimeout", c -> c.runtimeRequestTimeout(Duration.ZERO),
                         "invalid configuration: runtimeRequestTimeout (--runtime-request-timeout) 0s must be greater "
                                 + "than 0"),
-                bad("authorization mode", c -> c.authorization().mode("RBAC"),
+                bad("authorization mode", c -> c.authorizationBuilder().mode("RBAC"),
                         "invalid configuration: authorization.mode (--authorization-mode) \"RBAC\" must be one of "
                                 + "\"AlwaysAllow\" or \"Webhook\""),
                 bad("cgroupDriver", c -> c.cgroupDriver("cgroupv2"),
@@ -167,17 +167,18 @@ class KubeletConfigurationValidatorTest {
                                 + "valid quantity"));
     }
 
-    private static Arguments bad(String name, Consumer<KubeletConfiguration> change, String message) {
+    private static Arguments bad(String name, Consumer<KubeletConfiguration.Builder> change, String message) {
         return Arguments.of(name, change, message);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalid")
-    void eachBrokenRuleIsReportedNamingItsField(String name, Consumer<KubeletConfiguration> change, String message) {
-        KubeletConfiguration config = KubeletConfigurationDefaults.newDefaulted();
+    void eachBrokenRuleIsReportedNamingItsField(String name, Consumer<KubeletConfiguration.Builder> change,
+            String message) {
+        KubeletConfiguration.Builder config = defaulted();
         change.accept(config);
 
-        assertThat(KubeletConfigurationValidator.validate(config)).containsExactly(message);
+        assertThat(KubeletConfigurationValidator.validate(config.build())).containsExactly(message);
     }
 
     @Test
@@ -187,22 +188,27 @@ class KubeletConfigurationValidatorTest {
 
     @Test
     void disabledPortsAndBoundaryValuesAreValid() {
-        KubeletConfiguration config = KubeletConfigurationDefaults.newDefaulted()
+        KubeletConfiguration config = defaulted()
                 .readOnlyPort(0).healthzPort(0).port(65535).oomScoreAdj(1000).maxPods(0)
                 .imageGCHighThresholdPercent(100).imageGCLowThresholdPercent(0).eventRecordQPS(0).kubeAPIQPS(0)
-                .containerLogMaxFiles(2).enforceNodeAllocatable(List.of("none")).reservedSystemCPUs("0-3,5");
+                .containerLogMaxFiles(2).enforceNodeAllocatable(List.of("none")).reservedSystemCPUs("0-3,5")
+                .build();
 
         assertThat(KubeletConfigurationValidator.validate(config)).isEmpty();
     }
 
     @Test
     void everyErrorIsCollectedAndTheExceptionAggregatesThem() {
-        KubeletConfiguration config = KubeletConfigurationDefaults.newDefaulted().port(70000).maxPods(-1);
+        KubeletConfiguration config = defaulted().port(70000).maxPods(-1).build();
 
         assertThatThrownBy(() -> KubeletConfigurationValidator.validateOrThrow(config))
                 .isInstanceOfSatisfying(InvalidKubeletConfigurationException.class, e -> assertThat(e.errors())
                         .hasSize(2))
                 .hasMessage("[invalid configuration: maxPods (--max-pods) -1 must not be a negative number, "
                         + "invalid configuration: port (--port) 70000 must be between 1 and 65535, inclusive]");
+    }
+
+    private static KubeletConfiguration.Builder defaulted() {
+        return KubeletConfiguration.builder().from(KubeletConfigurationDefaults.newDefaulted());
     }
 }
