@@ -81,6 +81,8 @@ class HttpSourceTest {
     }
 
     private List<String> lastSetNames() {
+        // An assertion, not getLast()'s NoSuchElementException, so that an await polling before the first fetch retries.
+        assertThat(sent).isNotEmpty();
         PodUpdate last = sent.getLast();
         assertThat(last.op()).isEqualTo(PodOperation.SET);
         assertThat(last.source()).isEqualTo(PodSources.HTTP);
