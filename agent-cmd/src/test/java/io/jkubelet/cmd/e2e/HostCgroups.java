@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * The machine's cgroup hierarchies under {@code /sys/fs/cgroup} (one per controller on this cgroup v1 host), as an
  * operator reads them. Tests make and remove only trees of their own names.
  */
-final class HostCgroups {
+public final class HostCgroups {
     static final Path ROOT = Path.of("/sys/fs/cgroup");
 
     private HostCgroups() {}
@@ -27,7 +27,7 @@ final class HostCgroups {
     }
 
     /** Makes the cgroup {@code /<name>} in every hierarchy, as an operator makes a kubelet's cgroup root. */
-    static void create(String name) {
+    public static void create(String name) {
         try {
             for (Path h : hierarchies()) {
                 Files.createDirectories(h.resolve(name));
@@ -38,7 +38,7 @@ final class HostCgroups {
     }
 
     /** Removes the tree {@code /<name>} from every hierarchy, leaves first; what is not there is no error. */
-    static void removeTree(String name) {
+    public static void removeTree(String name) {
         for (Path h : hierarchies()) {
             Path tree = h.resolve(name);
             if (!Files.isDirectory(tree)) {
