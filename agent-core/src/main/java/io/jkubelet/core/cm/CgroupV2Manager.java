@@ -2,6 +2,7 @@ package io.jkubelet.core.cm;
 
 import io.jkubelet.core.podutil.Resources;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,7 +46,7 @@ final class CgroupV2Manager extends CgroupTree {
     @Override
     public void validate(CgroupName name) throws CgroupException {
         Path dir = dir(root, name);
-        if (!dir.resolve("cgroup.controllers").toFile().exists()) {
+        if (!Files.exists(dir.resolve("cgroup.controllers"))) {
             throw new CgroupException("could not read controllers for cgroup " + name + ": open "
                     + dir.resolve("cgroup.controllers") + ": no such file or directory");
         }

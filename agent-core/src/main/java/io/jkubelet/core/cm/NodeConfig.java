@@ -5,6 +5,7 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The configuration the container manager acts on (upstream {@code cm.NodeConfig}), taken from the kubelet's.
@@ -39,7 +40,7 @@ public record NodeConfig(boolean cgroupsPerQos, String cgroupRoot, CgroupDriver 
                 c.cpuCFSQuotaPeriod() == null ? Duration.ofMillis(100) : c.cpuCFSQuotaPeriod(),
                 c.podPidsLimit() == null ? -1 : c.podPidsLimit(),
                 new NodeAllocatable(c.systemReserved(), c.kubeReserved(), c.evictionHard()),
-                enforce.stream().filter(e -> !e.equals("none")).collect(java.util.stream.Collectors.toSet()),
+                enforce.stream().filter(e -> !e.equals("none")).collect(Collectors.toSet()),
                 nullToEmpty(c.systemReservedCgroup()), nullToEmpty(c.kubeReservedCgroup()));
     }
 

@@ -13,7 +13,6 @@ import io.jkubelet.core.cm.NodeConfig;
 import io.jkubelet.core.config.PodOperation;
 import io.jkubelet.core.config.PodUpdate;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.PodSandbox;
@@ -60,11 +59,7 @@ class KubeletCgroupsTest {
                 NodeAllocatable.NONE, Set.of("pods"), "", "");
         var cm = LinuxContainerManager.create(config, cgroupfs.manager(CgroupDriver.CGROUPFS),
                 Map.of("cpu", new Quantity("2"), "memory", new Quantity("4Gi")), OptionalLong.of(32768));
-        NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
-                root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
-        kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 4L << 30,
-                true, Duration.ofMillis(100)),
+        kubelet = new Kubelet(TestSettings.under(root),
                 new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, ClusterSide.standalone(), null,
                         KubeletExecutors.named(), cm));
         kubelet.start();
