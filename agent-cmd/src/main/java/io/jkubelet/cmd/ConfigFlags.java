@@ -5,6 +5,7 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The flags that set {@link KubeletConfiguration} fields. When a configuration file is given, only
@@ -72,7 +73,51 @@ final class ConfigFlags {
             flag(FlagSpec.of("oom-score-adj", "int32", "The oom_score_adj value for the kubelet process, in "
                     + "[-1000, 1000]. (default -999)"), (c, v, earlier) -> c.oomScoreAdj(FlagValues.int32(v))),
             flag(FlagSpec.of("cgroup-driver", "string", "Driver the kubelet uses to manipulate cgroups on the "
-                    + "host: 'cgroupfs' or 'systemd'. (default \"cgroupfs\")"), (c, v, earlier) -> c.cgroupDriver(v)),
+                    + "host: 'cgroupfs' or 'systemd'. It must be Docker's (docker info), else the kubelet does not "
+                    + "start. With 'systemd' the kubelet names its cgroups as systemd slices (kubepods.slice, ...) and "
+                    + "writes them in the cgroup file system itself, not through systemd. (default \"cgroupfs\")"),
+                    (c, v, earlier) -> c.cgroupDriver(v)),
+            flag(FlagSpec.bool("cgroups-per-qos", "Enable creation of QoS cgroup hierarchy, if true top level QoS and "
+                    + "pod cgroups are created. (default true)"), (c, v, earlier) -> c.cgroupsPerQOS(FlagValues.bool(v))),
+            flag(FlagSpec.of("cgroup-root", "string", "Root cgroup for pods; it must exist. With --cgroups-per-qos "
+                    + "the kubepods cgroup is made below it, and '' means '/'; without, '' leaves pods in the container "
+                    + "runtime's default cgroups."), (c, v, earlier) -> c.cgroupRoot(v)),
+            flag(FlagSpec.of("kube-reserved", "mapStringString", "A set of ResourceName=ResourceQuantity (e.g. "
+                    + "cpu=200m,memory=500Mi,ephemeral-storage=1Gi,pid=1000) pairs that describe resources reserved "
+                    + "for kubernetes system components; they are taken off the node's allocatable. Repeatable."),
+                    (c, v, earlier) -> pairs(c::kubeReserved, c::putAllKubeReserved, v, '=', earlier)),
+            flag(FlagSpec.of("system-reserved", "mapStringString", "A set of ResourceName=ResourceQuantity (e.g. "
+                    + "cpu=200m,memory=500Mi,ephemeral-storage=1Gi,pid=1000) pairs that describe resources reserved "
+                    + "for non-kubernetes components; they are taken off the node's allocatable. Repeatable."),
+                    (c, v, earlier) -> pairs(c::systemReserved, c::putAllSystemReserved, v, '=', earlier)),
+            flag(FlagSpec.of("kube-reserved-cgroup", "string", "Absolute name of the top level cgroup that is used to "
+                    + "manage kubernetes components for which compute resources were reserved via '--kube-reserved' "
+                    + "flag. Ex. '/kube-reserved'. [default='']"), (c, v, earlier) -> c.kubeReservedCgroup(v)),
+            flag(FlagSpec.of("system-reserved-cgroup", "string", "Absolute name of the top level cgroup that is used "
+                    + "to manage non-kubernetes components for which compute resources were reserved via "
+                    + "'--system-reserved' flag. Ex. '/system-reserved'. [default='']"),
+                    (c, v, earlier) -> c.systemReservedCgroup(v)),
+            flag(FlagSpec.of("enforce-node-allocatable", "strings", "A comma separated list of levels of node "
+                            + "allocatable enforcement to be enforced by kubelet. Acceptable options are 'none', 'pods', "
+                            + "'system-reserved', and 'kube-reserved'. If the latter two options are specified, "
+                            + "'--system-reserved-cgroup' and '--kube-reserved-cgroup' must also be set, respectively. If "
+                            + "'none' is specified, no additional options should be set. (default [pods])"),
+                    (c, v, earlier) -> {
+                        // The first occurrence replaces the file's (or the default) levels, later ones add.
+                        if (earlier.isEmpty()) {
+                            c.enforceNodeAllocatable(FlagValues.csv(v));
+                        } else {
+                            c.addAllEnforceNodeAllocatable(FlagValues.csv(v));
+                        }
+                    }),
+            flag(FlagSpec.of("pod-max-pids", "int", "Set the maximum number of processes per pod. If -1, the kubelet "
+                    + "defaults to the node allocatable pid capacity. (default -1)"),
+                    (c, v, earlier) -> c.podPidsLimit(FlagValues.int64(v))),
+            flag(FlagSpec.bool("cpu-cfs-quota", "Enable CPU CFS quota enforcement for containers that specify CPU "
+                    + "limits. (default true)"), (c, v, earlier) -> c.cpuCFSQuota(FlagValues.bool(v))),
+            flag(FlagSpec.of("cpu-cfs-quota-period", "duration", "Sets CPU CFS quota period value, cpu.cfs_period_us, "
+                    + "defaults to Linux Kernel default; another value needs the CustomCPUCFSQuotaPeriod feature gate. "
+                    + "(default 100ms)"), (c, v, earlier) -> c.cpuCFSQuotaPeriod(FlagValues.duration(v))),
             flag(FlagSpec.of("cluster-dns", "strings", "Comma-separated list of DNS server IP addresses given to "
                             + "containers with dnsPolicy=ClusterFirst. Repeatable."),
                     (c, v, earlier) -> {
@@ -107,14 +152,7 @@ final class ConfigFlags {
             flag(FlagSpec.of("eviction-hard", "signal<quantity", "Hard eviction thresholds, e.g. "
                             + "'memory.available<1Gi,nodefs.available<10%'. Repeatable. (default imagefs.available<15%,"
                             + "memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%)"),
-                    (c, v, earlier) -> {
-                        // The first occurrence replaces the file's (or the default) thresholds, later ones add.
-                        if (earlier.isEmpty()) {
-                            c.evictionHard(FlagValues.pairs(v, '<'));
-                        } else {
-                            c.putAllEvictionHard(FlagValues.pairs(v, '<'));
-                        }
-                    }),
+                    (c, v, earlier) -> pairs(c::evictionHard, c::putAllEvictionHard, v, '<', earlier)),
             flag(FlagSpec.bool("fail-swap-on", "Refuse to start when swap is enabled on the node. (default true)"),
                     (c, v, earlier) -> c.failSwapOn(FlagValues.bool(v))),
             flag(FlagSpec.of("kube-api-qps", "int32", "QPS to use while talking with the apiserver. (default 50)"),
@@ -152,5 +190,19 @@ final class ConfigFlags {
 
     private static ConfigFlag flag(FlagSpec spec, Setter setter) {
         return new ConfigFlag(spec, setter);
+    }
+
+    /**
+     * A flag of {@code key<separator>value} pairs (cliflag's mapStringString): its first occurrence replaces the file's
+     * (or the default) map, later ones add to it.
+     */
+    private static void pairs(Consumer<Map<String, String>> replace, Consumer<Map<String, String>> add, String value,
+                              char separator, List<String> earlier) throws BadValue {
+        Map<String, String> pairs = FlagValues.pairs(value, separator);
+        if (earlier.isEmpty()) {
+            replace.accept(pairs);
+        } else {
+            add.accept(pairs);
+        }
     }
 }

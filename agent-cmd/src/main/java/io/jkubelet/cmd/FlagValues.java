@@ -32,6 +32,15 @@ final class FlagValues {
 
     /** Go's {@code strconv.ParseInt(s, 0, 32)}: decimal, 0x hex, 0o/0 octal, 0b binary. */
     static int int32(String s) throws BadValue {
+        return parseInt(s, 32).intValueExact();
+    }
+
+    /** Go's {@code strconv.ParseInt(s, 0, 64)}: pflag's int64 flags. */
+    static long int64(String s) throws BadValue {
+        return parseInt(s, 64).longValueExact();
+    }
+
+    private static java.math.BigInteger parseInt(String s, int bits) throws BadValue {
         String text = s;
         boolean negative = false;
         if (!text.isEmpty() && (text.charAt(0) == '+' || text.charAt(0) == '-')) {
@@ -73,10 +82,10 @@ final class FlagValues {
         if (negative) {
             value = value.negate();
         }
-        if (value.bitLength() > 31) {
+        if (value.bitLength() > bits - 1) {
             throw new BadValue("strconv.ParseInt: parsing " + quote(s) + ": value out of range");
         }
-        return value.intValue();
+        return value;
     }
 
     /** Go's {@code strconv.ParseUint(s, 10, 32)}: the syntax of klog's {@code -v}. */

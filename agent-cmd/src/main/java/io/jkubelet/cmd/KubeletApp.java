@@ -7,6 +7,14 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cluster.KubeClients;
+import io.jkubelet.core.cm.CgroupException;
+import io.jkubelet.core.cm.CgroupMounts;
+import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.LinuxContainerManager;
+import io.jkubelet.core.cm.NodeConfig;
+import io.jkubelet.core.cm.PidLimit;
+import io.jkubelet.core.cm.SwapCheck;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.nodestatus.NodeIdentity;
@@ -39,6 +47,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -119,6 +128,8 @@ final class KubeletApp implements AutoCloseable {
             log.warn("Failed to set the agent's oom_score_adj to {}: {}", config.oomScoreAdj(), e.getMessage());
         }
 
+        ContainerManager containerManager = containerManager(config);
+
         String endpoint = config.containerRuntimeEndpoint();
         DockerRuntime runtime;
         try {
@@ -127,6 +138,12 @@ final class KubeletApp implements AutoCloseable {
             throw new StartupException(e.getMessage());
         }
         running.add("runtime", runtime);
+        try {
+            // Pod cgroups are named for Docker to put containers in: both must name them alike (dockershim's check).
+            runtime.checkCgroupDriver(config.cgroupDriver());
+        } catch (IllegalStateException e) {
+            throw new StartupException(e.getMessage());
+        }
 
         Clock clock = Clock.systemUTC();
         ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock))
@@ -141,9 +158,9 @@ final class KubeletApp implements AutoCloseable {
         boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
                 CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
-                memoryCapacity());
+                memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
-                systemContainers(), KubeletExecutors.named()));
+                systemContainers(), KubeletExecutors.named(), containerManager));
         running.add("kubelet", kubelet::stop);
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
@@ -159,6 +176,26 @@ final class KubeletApp implements AutoCloseable {
         warmUp(nodeName);
         kubelet.startSources();
         log.info("jkubelet started in {} ms", sinceProcessStart());
+    }
+
+    /**
+     * Upstream {@code NewContainerManager}: refuses to run with swap on ({@code failSwapOn}), checks that the cgroup
+     * root exists, and reads the machine's capacity for node allocatable.
+     */
+    private static ContainerManager containerManager(KubeletConfiguration config) throws StartupException {
+        try {
+            if (!Boolean.FALSE.equals(config.failSwapOn())) {
+                SwapCheck.failIfSwapOn(Path.of("/proc/swaps"));
+            }
+            NodeConfig nodeConfig = NodeConfig.from(config);
+            Map<String, Quantity> capacity = Map.of(
+                    "cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
+                    "memory", new Quantity(Long.toString(memoryCapacity())));
+            return LinuxContainerManager.create(nodeConfig, CgroupMounts.forHost(nodeConfig.cgroupDriver()), capacity,
+                    PidLimit.maxPids(Path.of("/proc/sys/kernel")));
+        } catch (IOException | CgroupException | IllegalStateException e) {
+            throw new StartupException(e.getMessage());
+        }
     }
 
     /** The static pod directory and manifest URL, as configured. */

@@ -286,6 +286,16 @@ class KubeletCommandTest {
             Map.entry("pod-logs-dir", "/tmp/pods"),
             Map.entry("oom-score-adj", "-500"),
             Map.entry("cgroup-driver", "systemd"),
+            Map.entry("cgroups-per-qos", "false"),
+            Map.entry("cgroup-root", "/jk"),
+            Map.entry("kube-reserved", "cpu=200m,memory=500Mi"),
+            Map.entry("system-reserved", "cpu=100m,pid=1000"),
+            Map.entry("kube-reserved-cgroup", "/kube-reserved"),
+            Map.entry("system-reserved-cgroup", "/system-reserved"),
+            Map.entry("enforce-node-allocatable", "none"),
+            Map.entry("pod-max-pids", "4096"),
+            Map.entry("cpu-cfs-quota", "false"),
+            Map.entry("cpu-cfs-quota-period", "50ms"),
             Map.entry("cluster-dns", "10.96.0.10"),
             Map.entry("cluster-domain", "cluster.local"),
             Map.entry("resolv-conf", "/run/resolv.conf"),
@@ -314,15 +324,47 @@ class KubeletCommandTest {
         return ConfigFlags.ALL.stream().map(flag -> flag.spec().name());
     }
 
+    /** What a sample value needs beside it to be valid (upstream's validation, not the flag, asks for it). */
+    private List<String> companions(String name) throws IOException {
+        return switch (name) {
+            case "cgroups-per-qos" -> List.of("--enforce-node-allocatable=none");
+            case "cpu-cfs-quota-period" -> List.of("--config=" + write("gates.yaml", """
+                    apiVersion: kubelet.config.k8s.io/v1beta1
+                    kind: KubeletConfiguration
+                    featureGates: {CustomCPUCFSQuotaPeriod: true}
+                    """));
+            default -> List.of();
+        };
+    }
+
     @ParameterizedTest(name = "--{0}")
     @MethodSource("configFlagNames")
-    void everyConfigFlagChangesTheConfiguration(String name) throws FlagsException {
+    void everyConfigFlagChangesTheConfiguration(String name) throws Exception {
         assertThat(SAMPLE_VALUES).as("a sample value for --" + name).containsKey(name);
-        String baseline = KubeletConfigCodec.toJson(run(List.of()).config());
+        String baseline = KubeletConfigCodec.toJson(run(companions(name)).config());
 
-        String changed = KubeletConfigCodec.toJson(run(List.of("--" + name + "=" + SAMPLE_VALUES.get(name))).config());
+        List<String> args = new java.util.ArrayList<>(companions(name));
+        args.add("--" + name + "=" + SAMPLE_VALUES.get(name));
+        String changed = KubeletConfigCodec.toJson(run(args).config());
 
         assertThat(changed).isNotEqualTo(baseline);
+    }
+
+    @Test
+    void mapFlagsReplaceTheConfiguredMapAndThenAccumulate() throws Exception {
+        Path config = write("reserved.yaml", """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                kubeReserved: {cpu: "1", memory: 1Gi}
+                """);
+
+        KubeletServer server = run(List.of("--config=" + config, "--kube-reserved=memory=2Gi",
+                "--kube-reserved=pid=100", "--enforce-node-allocatable=pods", "--enforce-node-allocatable=kube-reserved",
+                "--kube-reserved-cgroup=/kube.slice", "--pod-max-pids=0x100"));
+
+        assertThat(server.config().kubeReserved()).containsExactly(Map.entry("memory", "2Gi"), Map.entry("pid", "100"));
+        assertThat(server.config().enforceNodeAllocatable()).containsExactly("pods", "kube-reserved");
+        assertThat(server.config().podPidsLimit()).isEqualTo(256L);
     }
 
     @Test

@@ -48,7 +48,8 @@ final class CreateSpecs {
     static final String SECCOMP_UNCONFINED = "seccomp=unconfined";
     static final String NO_NEW_PRIVILEGES = "no-new-privileges";
 
-    static CreateSpec sandbox(PodSandboxConfig c, DockerRuntimeOptions options) {
+    /** @param cgroupDriver Docker's cgroup driver, which the cgroup parent is written for */
+    static CreateSpec sandbox(PodSandboxConfig c, DockerRuntimeOptions options, String cgroupDriver) {
         require(c.metadata() != null, "pod sandbox config: metadata is missing");
         require(c.image() != null && !c.image().isBlank(),
                 "pod sandbox config of pod " + c.metadata().name() + ": the sandbox (pause) image is missing");
@@ -69,7 +70,7 @@ final class CreateSpecs {
             hc.withPidMode(MODE_HOST);
         }
         if (c.cgroupParent() != null && !c.cgroupParent().isEmpty()) {
-            hc.withCgroupParent(c.cgroupParent());
+            hc.withCgroupParent(CgroupParents.forDocker(c.cgroupParent(), cgroupDriver));
         }
         if (!c.sysctls().isEmpty()) {
             hc.withSysctls(new LinkedHashMap<>(c.sysctls()));
@@ -107,8 +108,9 @@ final class CreateSpecs {
                 false, false, false, exposed, hc);
     }
 
+    /** An app container, in its sandbox's cgroup parent as dockershim put it. */
     static CreateSpec container(String sandboxId, ContainerConfig c, PodSandboxConfig sandbox,
-                                DockerRuntimeOptions options) {
+                                DockerRuntimeOptions options, String cgroupDriver) {
         require(c.metadata() != null, "container config: metadata is missing");
         String what = "container " + c.metadata().name();
         require(c.image() != null && !c.image().isBlank(), "container config of " + what + ": image is missing");
@@ -156,7 +158,7 @@ final class CreateSpecs {
             hc.withPidMode(MODE_HOST);
         }
         if (sandbox.cgroupParent() != null && !sandbox.cgroupParent().isEmpty()) {
-            hc.withCgroupParent(sandbox.cgroupParent());
+            hc.withCgroupParent(CgroupParents.forDocker(sandbox.cgroupParent(), cgroupDriver));
         }
         List<String> env = c.envs().stream().map(CreateSpecs::env).toList();
         return new CreateSpec(DockerNames.containerName(sandbox.metadata(), c.metadata()), c.image(),

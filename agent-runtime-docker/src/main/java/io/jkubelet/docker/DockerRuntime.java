@@ -76,8 +76,8 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     private final ExecutorService stopper = Executors.newVirtualThreadPerTaskExecutor();
     /** CRI log paths of containers created but not yet started, so that a start needs no inspection. */
     private final Map<String, String> pendingLogLinks = new ConcurrentHashMap<>();
-    /** Docker's data root ({@code docker info}), read once when first needed. */
-    private volatile String dockerRoot;
+    /** What {@code docker info} says, read once when first needed. */
+    private final DockerHost host;
 
     /**
      * @param requests a client for short calls (bounded by {@link DockerRuntimeOptions#requestTimeout()})
@@ -93,10 +93,26 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.clock = Objects.requireNonNull(clock, "clock");
         this.images = new DockerImages(requests, streams);
         this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
-        this.stats = new DockerStats(requests, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
+        this.host = new DockerHost(requests);
+        this.stats = new DockerStats(requests, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
         this.streaming = new DockerStreaming(requests, endpoint, exec, this::podSandboxStatus);
         this.removals = new DockerRemovals(requests, streams);
-        this.sandboxes = new DockerSandboxes(requests, options, images, removals, stopper, this::removeContainer);
+        this.sandboxes = new DockerSandboxes(requests, options, host, images, removals, stopper, this::removeContainer);
+    }
+
+    /**
+     * Fails when the kubelet names cgroups otherwise than Docker does (dockershim's start-up check): pod cgroups
+     * would not be where Docker puts their containers. An engine that names no driver uses cgroupfs.
+     *
+     * @param kubeletCgroupDriver {@code cgroupDriver}: {@code cgroupfs} or {@code systemd}
+     * @throws IllegalStateException with dockershim's message when they differ
+     */
+    public void checkCgroupDriver(String kubeletCgroupDriver) {
+        String docker = host.settings().cgroupDriver();
+        if (!kubeletCgroupDriver.equals(docker)) {
+            throw new IllegalStateException("misconfiguration: kubelet cgroup driver: \"" + kubeletCgroupDriver
+                    + "\" is different from docker cgroup driver: \"" + docker + "\"");
+        }
     }
 
     /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
@@ -143,7 +159,8 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     public String createContainer(String podSandboxId, ContainerConfig config, PodSandboxConfig sandboxConfig) {
         Objects.requireNonNull(config, "container config");
         DockerCalls.requireId(podSandboxId, "pod sandbox");
-        CreateSpec spec = CreateSpecs.container(podSandboxId, config, sandboxConfig, options);
+        CreateSpec spec = CreateSpecs.container(podSandboxId, config, sandboxConfig, options,
+                host.cgroupDriverFor(sandboxConfig == null ? null : sandboxConfig.cgroupParent()));
         try {
             String id = DockerCalls.call("create container " + spec.name(),
                     () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
@@ -370,17 +387,12 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     /** Docker's data root, or null when Docker does not say (the log link then asks Docker per container). */
     private String dockerRoot() {
-        String root = dockerRoot;
-        if (root == null) {
-            try {
-                root = requests.infoCmd().exec().getDockerRootDir();
-            } catch (RuntimeException e) {
-                log.debug("docker info failed: {}", e.getMessage());
-                return null;
-            }
-            dockerRoot = root;
+        try {
+            return host.settings().rootDir();
+        } catch (RuntimeException e) {
+            log.debug("docker info failed: {}", e.getMessage());
+            return null;
         }
-        return root;
     }
 
 }

@@ -33,6 +33,7 @@ final class DockerSandboxes {
 
     private final DockerClient requests;
     private final DockerRuntimeOptions options;
+    private final DockerHost host;
     private final DockerImages images;
     private final DockerRemovals removals;
     private final ExecutorService stopper;
@@ -42,9 +43,10 @@ final class DockerSandboxes {
      * @param stopper         where the app containers are stopped in parallel; owned by the caller
      * @param removeContainer removes one app container as the port does (its log link first)
      */
-    DockerSandboxes(DockerClient requests, DockerRuntimeOptions options, DockerImages images, DockerRemovals removals,
-                    ExecutorService stopper, Consumer<String> removeContainer) {
+    DockerSandboxes(DockerClient requests, DockerRuntimeOptions options, DockerHost host, DockerImages images,
+                    DockerRemovals removals, ExecutorService stopper, Consumer<String> removeContainer) {
         this.requests = requests;
+        this.host = host;
         this.options = options;
         this.images = images;
         this.removals = removals;
@@ -54,7 +56,7 @@ final class DockerSandboxes {
 
     String run(PodSandboxConfig config) {
         Objects.requireNonNull(config, "pod sandbox config");
-        CreateSpec spec = CreateSpecs.sandbox(config, options);
+        CreateSpec spec = CreateSpecs.sandbox(config, options, host.cgroupDriverFor(config.cgroupParent()));
         ensureSandboxImage(config.image());
         String id = DockerCalls.call("create sandbox " + spec.name(),
                 () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());

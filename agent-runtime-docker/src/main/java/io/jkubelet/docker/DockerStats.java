@@ -2,7 +2,6 @@ package io.jkubelet.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.model.Info;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerResourceSpec;
 import io.jkubelet.core.runtime.ContainerStats;
@@ -44,7 +43,7 @@ final class DockerStats {
     private final Clock clock;
     private final Path proc;
     private final Path cgroupRoot;
-    private volatile HostSettings host;
+    private final DockerHost host;
     private volatile Optional<CgroupReader> cgroups;
     /**
      * What an inspection told about each container listed in the last round. None of it changes while a
@@ -65,11 +64,9 @@ final class DockerStats {
         }
     }
 
-    /** What {@code docker info} says about where containers live on this host. */
-    record HostSettings(String cgroupDriver, String rootDir, String storageDriver) {}
-
-    DockerStats(DockerClient requests, Clock clock, Path proc, Path cgroupRoot) {
+    DockerStats(DockerClient requests, DockerHost host, Clock clock, Path proc, Path cgroupRoot) {
         this.requests = requests;
+        this.host = host;
         this.clock = clock;
         this.proc = proc;
         this.cgroupRoot = cgroupRoot;
@@ -120,8 +117,8 @@ final class DockerStats {
     private ContainerStats containerStats(Inspected r, String sandboxId,
                                           io.jkubelet.core.runtime.ContainerMetadata metadata, Map<String, String> labels,
                                           String image) {
-        HostSettings settings = host();
-        String cgroupPath = cgroupPath(settings.cgroupDriver(), r.cgroupParent(), r.id());
+        DockerHost.Settings settings = host.settings();
+        String cgroupPath = CgroupParents.containerCgroup(settings.cgroupDriver(), r.cgroupParent(), r.id());
         Instant now = clock.instant();
         Optional<CgroupSample> sample = cgroups().flatMap(reader -> reader.read(cgroupPath));
         CpuUsage cpu = sample.filter(s -> s.cpuUsageNanos() >= 0)
@@ -139,25 +136,8 @@ final class DockerStats {
                 memory, writableLayer(settings, r.id(), now), processes, spec);
     }
 
-    /**
-     * Where Docker puts a container's cgroup: {@code <parent>/<id>} with the cgroupfs driver (parent
-     * {@code /docker} by default), {@code <parent>/docker-<id>.scope} with the systemd driver (parent
-     * {@code system.slice} by default).
-     */
-    static String cgroupPath(String driver, String parent, String id) {
-        boolean systemd = "systemd".equals(driver);
-        String p = parent == null || parent.isEmpty() ? (systemd ? "system.slice" : "/docker") : parent;
-        if (!p.startsWith("/")) {
-            p = "/" + p;
-        }
-        if (p.endsWith("/")) {
-            p = p.substring(0, p.length() - 1);
-        }
-        return systemd ? p + "/docker-" + id + ".scope" : p + "/" + id;
-    }
-
     /** The container's own layer on overlay2: {@code <root>/overlay2/<mount-id>/diff}. Other drivers: unknown. */
-    private static WritableLayerUsage writableLayer(HostSettings settings, String id, Instant now) {
+    private static WritableLayerUsage writableLayer(DockerHost.Settings settings, String id, Instant now) {
         if (settings.rootDir() == null || !"overlay2".equals(settings.storageDriver())) {
             return null;
         }
@@ -184,20 +164,6 @@ final class DockerStats {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.id(), pid, e.getMessage());
             return null;
         }
-    }
-
-    private HostSettings host() {
-        HostSettings h = host;
-        if (h == null) {
-            try {
-                Info info = requests.infoCmd().exec();
-                h = new HostSettings(info.getCGroupDriver(), info.getDockerRootDir(), info.getDriver());
-            } catch (RuntimeException e) {
-                throw DockerErrors.translate("docker info", e);
-            }
-            host = h;
-        }
-        return h;
     }
 
     private Optional<CgroupReader> cgroups() {

@@ -39,7 +39,7 @@ class CreateSpecsTest {
                 new PortMapping("UDP", 53, 5353, ""),
                 new PortMapping("TCP", 9090, 0, "")));
 
-        CreateSpec spec = CreateSpecs.sandbox(config, OPTIONS);
+        CreateSpec spec = CreateSpecs.sandbox(config, OPTIONS, "cgroupfs");
 
         HostConfig hc = spec.hostConfig();
         assertThat(spec.name()).isEqualTo("k8s_POD_web_default_uid-1_0");
@@ -63,9 +63,26 @@ class CreateSpecsTest {
     }
 
     @Test
+    void withDockersSystemdDriverSandboxAndContainersGetTheSliceOnly() {
+        PodSandboxConfig pod = sandbox(NamespaceOptions.POD_DEFAULT, List.of());
+        PodSandboxConfig sliced = new PodSandboxConfig(pod.metadata(), pod.hostname(), pod.logDirectory(), pod.dnsConfig(),
+                pod.portMappings(), pod.labels(), pod.annotations(),
+                "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-poduid_1.slice", pod.namespaceOptions(),
+                pod.oomScoreAdj(), pod.image(), pod.privileged(), pod.sysctls());
+        ContainerConfig app = container(null, new LinuxContainerResources(0, 0, 0, 0, 0));
+
+        assertThat(CreateSpecs.sandbox(sliced, OPTIONS, "systemd").hostConfig().getCgroupParent())
+                .isEqualTo("kubepods-besteffort-poduid_1.slice");
+        assertThat(CreateSpecs.container("s", app, sliced, OPTIONS, "systemd").hostConfig().getCgroupParent())
+                .isEqualTo("kubepods-besteffort-poduid_1.slice");
+        assertThat(CreateSpecs.container("s", app, pod, OPTIONS, "cgroupfs").hostConfig().getCgroupParent())
+                .isEqualTo("/kubepods/besteffort/poduid-1");
+    }
+
+    @Test
     void sandboxOnTheNodeNetworkUsesTheHostsNamespacesAndNoHostname() {
         CreateSpec spec = CreateSpecs.sandbox(sandbox(
-                new NamespaceOptions(NamespaceMode.NODE, NamespaceMode.NODE, NamespaceMode.NODE), List.of()), OPTIONS);
+                new NamespaceOptions(NamespaceMode.NODE, NamespaceMode.NODE, NamespaceMode.NODE), List.of()), OPTIONS, "cgroupfs");
 
         assertThat(spec.hostConfig().getNetworkMode()).isEqualTo("host");
         assertThat(spec.hostConfig().getPidMode()).isEqualTo("host");
@@ -80,7 +97,7 @@ class CreateSpecsTest {
         ContainerConfig config = container(sc, new LinuxContainerResources(100_000, 50_000, 256, 64L << 20, 5));
 
         CreateSpec spec = CreateSpecs.container("sandbox-id", config,
-                sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS);
+                sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS, "cgroupfs");
 
         HostConfig hc = spec.hostConfig();
         assertThat(spec.name()).isEqualTo("k8s_app_web_default_uid-1_1");
@@ -118,7 +135,7 @@ class CreateSpecsTest {
                 List.of(), List.of(), new NamespaceOptions(network, pid, NamespaceMode.POD), false);
 
         HostConfig hc = CreateSpecs.container("sandbox-id", container(sc, new LinuxContainerResources(0, 0, 0, 0, 0)),
-                sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS).hostConfig();
+                sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS, "cgroupfs").hostConfig();
 
         assertThat(hc.getUtSMode()).isEqualTo(uts);
         assertThat(hc.getPidMode()).isEqualTo(switch (pid) {
@@ -139,10 +156,10 @@ class CreateSpecsTest {
         PodSandboxConfig sandbox = sandbox(NamespaceOptions.POD_DEFAULT, List.of());
         LinuxContainerResources none = new LinuxContainerResources(0, 0, 0, 0, 0);
 
-        assertThatThrownBy(() -> CreateSpecs.container("s", container(groupOnly, none), sandbox, OPTIONS))
+        assertThatThrownBy(() -> CreateSpecs.container("s", container(groupOnly, none), sandbox, OPTIONS, "cgroupfs"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("container app: runAsGroup is specified without a runAsUser");
-        assertThatThrownBy(() -> CreateSpecs.container("s", container(badCap, none), sandbox, OPTIONS))
+        assertThatThrownBy(() -> CreateSpecs.container("s", container(badCap, none), sandbox, OPTIONS, "cgroupfs"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("container app: unknown capability \"FLY\" in securityContext.capabilities.add");
     }

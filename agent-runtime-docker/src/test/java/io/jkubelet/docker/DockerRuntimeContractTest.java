@@ -49,6 +49,12 @@ class DockerRuntimeContractTest extends RuntimeServiceContract {
         return DockerTestSupport.PAUSE;
     }
 
+    /** The cgroupfs driver's parent (this engine's); runc makes it below the hierarchies' roots. */
+    @Override
+    protected void removeTestCgroupParent(String parent) throws java.io.IOException {
+        DockerTestSupport.removeCgroupTree(parent.split("/")[1]);
+    }
+
     @Override
     protected String createUniqueImage(String reference) {
         return DockerTestSupport.createUniqueImage(docker, reference);

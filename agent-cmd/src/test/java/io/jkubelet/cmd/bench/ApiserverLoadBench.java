@@ -186,7 +186,16 @@ public final class ApiserverLoadBench {
         return starts;
     }
 
+    /** Removes the node's containers, then the cgroups its agent made. */
     static void removeContainers(String node) throws IOException, InterruptedException {
+        try {
+            removeDockerContainers(node);
+        } finally {
+            PodStartupBench.removeCgroups(node);
+        }
+    }
+
+    private static void removeDockerContainers(String node) throws IOException, InterruptedException {
         Process ps = new ProcessBuilder("docker", "ps", "-aq", "--filter", "label=io.jkubelet.node.name=" + node).start();
         String ids = new String(ps.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         ps.waitFor(60, TimeUnit.SECONDS);

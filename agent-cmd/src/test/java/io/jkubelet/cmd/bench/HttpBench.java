@@ -67,7 +67,7 @@ public final class HttpBench {
         } finally {
             agent.destroy();
             agent.waitFor(60, TimeUnit.SECONDS);
-            PodStartupBench.removeLabelled(PodStartupBench.docker(), "io.jkubelet.node.name=" + node);
+            PodStartupBench.removeNode(PodStartupBench.docker(), node);
         }
     }
 

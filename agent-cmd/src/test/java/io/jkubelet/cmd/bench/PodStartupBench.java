@@ -7,6 +7,8 @@ import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 
+import io.jkubelet.cmd.e2e.HostCgroups;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -142,7 +144,7 @@ public final class PodStartupBench {
         } finally {
             agent.destroy();
             agent.waitFor(15, TimeUnit.SECONDS);
-            removeLabelled(docker, "io.jkubelet.node.name=" + node);
+            removeNode(docker, node);
         }
     }
 
@@ -151,7 +153,9 @@ public final class PodStartupBench {
      * log in {@code dir/agent.log}; {@code extraArgs} add or override flags.
      */
     static Process startAgent(String launcher, String node, Path dir, Path manifests, String... extraArgs) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(launcher, "--hostname-override", node,
+        // A cgroup root of the node's own, so that its pod cgroups go with it (removeNode).
+        HostCgroups.create(cgroupRoot(node));
+        List<String> cmd = new ArrayList<>(List.of(launcher, "--hostname-override", node, "--cgroup-root", "/" + cgroupRoot(node),
                 "--pod-manifest-path", manifests.toString(), "--root-dir", dir.resolve("root").toString(),
                 "--pod-logs-dir", dir.resolve("pods").toString(), "--container-logs-dir", dir.resolve("containers").toString(),
                 "--healthz-port", "0", "--port", Integer.toString(freePort()), "--cert-dir", dir.resolve("pki").toString()));
@@ -185,6 +189,21 @@ public final class PodStartupBench {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    private static String cgroupRoot(String node) {
+        return "jk-bench-" + node;
+    }
+
+    /** Removes what a stopped agent of {@link #startAgent} left: its containers, then its cgroups. */
+    static void removeNode(DockerClient docker, String node) {
+        removeLabelled(docker, "io.jkubelet.node.name=" + node);
+        removeCgroups(node);
+    }
+
+    /** Removes the cgroups of a stopped agent of {@link #startAgent}, once its containers are gone. */
+    static void removeCgroups(String node) {
+        HostCgroups.removeTree(cgroupRoot(node));
     }
 
     static void removeLabelled(DockerClient docker, String label) {

@@ -107,7 +107,7 @@ public final class ProbesBench {
             agent.destroy();
             agent.waitFor(60, TimeUnit.SECONDS);
             var docker = PodStartupBench.docker();
-            PodStartupBench.removeLabelled(docker, "io.jkubelet.node.name=" + node);
+            PodStartupBench.removeNode(docker, node);
         }
     }
 

@@ -35,6 +35,8 @@ final class Agent implements AutoCloseable {
     final int readOnlyPort;
     final int healthzPort;
     final int port;
+    /** The agent's own cgroup root: its pods' cgroups stay apart from other agents' and go with the test. */
+    final String cgroupRoot;
     private final List<String> extraArgs;
     private Process process;
     private int starts;
@@ -49,6 +51,7 @@ final class Agent implements AutoCloseable {
         this.readOnlyPort = freePort();
         this.healthzPort = freePort();
         this.port = freePort();
+        this.cgroupRoot = "/jk-e2e-" + nodeName;
         this.extraArgs = List.copyOf(extraArgs);
     }
 
@@ -89,6 +92,7 @@ final class Agent implements AutoCloseable {
                 "--port", Integer.toString(port),
                 "--cert-dir", dir.resolve("pki").toString(),
                 "--file-check-frequency", "5s",
+                "--cgroup-root", cgroupRoot,
                 "--v", "4"));
         cmd.addAll(extraArgs);
         return cmd;
@@ -96,6 +100,7 @@ final class Agent implements AutoCloseable {
 
     Agent start() throws IOException {
         starts++;
+        HostCgroups.create(cgroupRoot.substring(1));
         Files.writeString(log, "---- start " + starts + "\n", java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
         process = new ProcessBuilder(command()).redirectErrorStream(true)
@@ -134,6 +139,11 @@ final class Agent implements AutoCloseable {
                 process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** Removes the agent's cgroup tree; after {@link #stop} and once its containers are gone. */
+    void removeCgroups() {
+        HostCgroups.removeTree(cgroupRoot.substring(1));
     }
 
     String logText() {

@@ -33,6 +33,7 @@ abstract class AgentTestBase {
         if (agent != null) {
             agent.stop();
             Docker.removeAll(agent.nodeName);
+            agent.removeCgroups();
             if (System.getenv("JK_E2E_SHOW_LOGS") != null) {
                 System.out.println(agent.logText());
             }

@@ -55,6 +55,7 @@ abstract class RealClusterBase {
         if (agent != null) {
             agent.stop();
             Docker.removeAll(agent.nodeName);
+            agent.removeCgroups();
             unmountUnder(dir);
             if (System.getenv("JK_E2E_SHOW_LOGS") != null) {
                 System.out.println(agent.logText());

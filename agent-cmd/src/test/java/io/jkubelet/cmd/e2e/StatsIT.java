@@ -85,7 +85,9 @@ class StatsIT extends AgentTestBase {
                 .containsPattern("(?m)^resource_scrape_error 0$");
 
         String cadvisor = agent.get(agent.readOnlyPort, "/metrics/cadvisor").orElseThrow();
-        assertThat(cadvisor).containsPattern("container_memory_working_set_bytes\\{container=\"hog\",id=\"/docker/[0-9a-f]{64}\","
+        // A container's cgroup is inside its pod's (a BestEffort pod here), below the agent's cgroup root.
+        assertThat(cadvisor).containsPattern("container_memory_working_set_bytes\\{container=\"hog\",id=\""
+                + agent.cgroupRoot + "/kubepods/besteffort/pod[^/\"]+/[0-9a-f]{64}\","
                 + "image=\"jkubelet/busybox:1.0\",name=\"k8s_hog_" + podName + "_default_[^\"]+\",namespace=\"default\",pod=\""
                 + podName + "\"} \\S+ \\d{13}");
 

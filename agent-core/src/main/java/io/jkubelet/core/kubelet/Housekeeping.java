@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
 
 /**
  * Upstream {@code HandlePodCleanups}: kills what runs but no source wants, and cleans up what removed pods left
- * behind (containers, sandboxes, volumes, pod directories, logs, probe workers, statuses, mirror pods). Decides on
+ * behind (containers, sandboxes, volumes, pod directories, logs, probe workers, statuses, mirror pods, pod cgroups). Decides on
  * the loop thread from memory; everything that touches the runtime, the disk or the apiserver runs on the
  * executor, so an {@code umount} that hangs never holds the loop.
  */
@@ -44,14 +44,17 @@ final class Housekeeping {
     private final PodDirs dirs;
     private final NodeContext node;
     private final MirrorPodSync mirrorPods;
+    private final PodCgroupSync podCgroups;
     private final Executor executor;
     /** Pods whose clean-up is on its way: one at a time per pod. */
     private final Set<String> cleaning = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean scanningDirs = new AtomicBoolean();
+    private final AtomicBoolean scanningCgroups = new AtomicBoolean();
 
     Housekeeping(PodManager podManager, PodWorkers podWorkers, GenericPleg pleg, ProbeManager probeManager,
                  StatusManager statusManager, ReasonCache reasonCache, KubeRuntime runtime,
-                 VolumeManager volumes, PodDirs dirs, NodeContext node, MirrorPodSync mirrorPods, Executor executor) {
+                 VolumeManager volumes, PodDirs dirs, NodeContext node, MirrorPodSync mirrorPods,
+                 PodCgroupSync podCgroups, Executor executor) {
         this.podManager = podManager;
         this.podWorkers = podWorkers;
         this.pleg = pleg;
@@ -63,6 +66,7 @@ final class Housekeeping {
         this.dirs = dirs;
         this.node = node;
         this.mirrorPods = mirrorPods;
+        this.podCgroups = podCgroups;
         this.executor = executor;
     }
 
@@ -92,7 +96,13 @@ final class Housekeeping {
         probeManager.cleanupPods(desired);
         statusManager.removeOrphanedStatuses(desired);
         cleanupOrphanedPodDirs(desired);
+        cleanupOrphanedPodCgroups();
         mirrorPods.deleteOrphanedMirrorPods();
+    }
+
+    /** Pod cgroups of pods no worker may still be running; one scan at a time. */
+    private void cleanupOrphanedPodCgroups() {
+        runAlone(scanningCgroups, () -> podCgroups.cleanupOrphans(podWorkers::couldHaveRunningContainers));
     }
 
     private static Pod orphan(RunningPod rp) {
@@ -139,15 +149,20 @@ final class Housekeeping {
 
     /** Pod directories of pods that neither a source, the runtime nor a worker knows; one scan at a time. */
     private void cleanupOrphanedPodDirs(Set<String> desired) {
-        if (!scanningDirs.compareAndSet(false, true)) {
+        Set<String> running = pleg.runningPods().stream().map(RunningPod::uid).collect(Collectors.toSet());
+        runAlone(scanningDirs, () -> scanPodDirs(desired, running));
+    }
+
+    /** Runs {@code task} on the executor unless its previous run is still going. */
+    private void runAlone(AtomicBoolean going, Runnable task) {
+        if (!going.compareAndSet(false, true)) {
             return;
         }
-        Set<String> running = pleg.runningPods().stream().map(RunningPod::uid).collect(Collectors.toSet());
         executor.execute(() -> {
             try {
-                scanPodDirs(desired, running);
+                task.run();
             } finally {
-                scanningDirs.set(false);
+                going.set(false);
             }
         });
     }

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.cluster.ClusterSide;
+import io.jkubelet.core.cm.CgroupException;
+import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.config.FileSource;
 import io.jkubelet.core.config.HttpSource;
 import io.jkubelet.core.config.PodConfig;
@@ -20,6 +22,7 @@ import io.jkubelet.core.credentialprovider.PullSecrets;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.images.ImageManager;
+import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
@@ -41,6 +44,7 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.status.ApiStatusSync;
+import io.jkubelet.core.status.PodPhases;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
@@ -114,6 +118,8 @@ public final class Kubelet implements AutoCloseable {
     private volatile Supplier<Node> node;
     /** The node built from this machine (upstream's {@code initialNode}): what admission uses until a node object is known. */
     private final Node machineNode;
+    /** The node allocatable, QoS and pod cgroups. */
+    private final ContainerManager containerManager;
 
     /** A source of pods, started once the kubelet runs. */
     private record PodSource(String name, Runnable start, AutoCloseable stop) {}
@@ -130,7 +136,9 @@ public final class Kubelet implements AutoCloseable {
         this.workerExecutor = executors.podWorkers();
         this.timers = executors.timers();
         this.dirs = new PodDirs(settings.rootDir());
-        this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir());
+        this.containerManager = deps.containerManager();
+        this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir(),
+                containerManager::nodeAllocatableReservation);
         this.node = () -> machineNode;
         ClusterSide cluster = deps.cluster();
         PodObjects objects = cluster.objects();
@@ -151,10 +159,12 @@ public final class Kubelet implements AutoCloseable {
         ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.serializeImagePulls(),
                 pod -> objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY);
         long memoryCapacity = settings.memoryCapacity();
+        ContainerCgroups cgroups = new ContainerCgroups(containerManager.podContainerManager()::cgroupParent,
+                settings.cpuCfsQuota(), settings.cpuCfsQuotaPeriod().toNanos() / 1000);
         KubeRuntime runtimeManager = new RuntimeManager(runtime, imageManager,
                 new ContainerConfigFactory(settings.node(),
                         (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
-                        deps.recorder(), this::allocatable),
+                        deps.recorder(), this::allocatable, cgroups),
                 volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
         this.podCache = new PodCache(this::requestRelist);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
@@ -167,14 +177,15 @@ public final class Kubelet implements AutoCloseable {
         Consumer<String> statusSyncRequest = uid -> apiStatusSync.ifPresent(s -> s.requestSync(uid));
         MirrorPodSync mirrorPods = new MirrorPodSync(mirrorClient, podManager, statusSyncRequest, workerExecutor);
 
+        PodCgroupSync podCgroups = new PodCgroupSync(containerManager, runtimeManager, deps.recorder(), dirs::volumesDir);
         KubeletPodSyncer podSyncer = new KubeletPodSyncer(runtimeManager, podManager, statusManager, statusGenerator,
                 reasonCache, probeManager, mirrorPods, statusSyncRequest, deps.recorder(), kubeletMetrics,
-                settings.node()::hostIps, deps.clock());
+                settings.node()::hostIps, podCgroups, deps.clock());
         this.podWorkers = new PodWorkers(podSyncer,
                 new CachedPodStatuses(podCache, runtimeManager, settings.relistPeriod()), deps.clock(), settings.syncFrequency(),
                 KubeletPodSyncer.BACK_OFF_PERIOD, workerExecutor);
         Housekeeping housekeeping = new Housekeeping(podManager, podWorkers, pleg, probeManager, statusManager,
-                reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, workerExecutor);
+                reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, podCgroups, workerExecutor);
         this.runtimeManager = runtimeManager;
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, () -> node.get(),
                 deps.recorder(), statusSyncRequest, housekeeping);
@@ -255,12 +266,23 @@ public final class Kubelet implements AutoCloseable {
         return n.getStatus() == null || n.getStatus().getAllocatable() == null ? Map.of() : n.getStatus().getAllocatable();
     }
 
-    /** Starts the parts that run on their own, in dependency order; the pod sources come last ({@link #startSources}). */
+    /**
+     * Starts the parts that run on their own, in dependency order; the pod sources come last ({@link #startSources}).
+     *
+     * @throws IllegalStateException when the node cannot be set up (its root directory, its cgroups); the message
+     *     says what
+     */
     public void start() {
         try {
             Files.createDirectories(dirs.podsDir());
         } catch (IOException e) {
             throw new IllegalStateException("cannot create " + dirs.podsDir() + ": " + e.getMessage(), e);
+        }
+        try {
+            // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
+            containerManager.start(this::activePods, timers, deps.recorder(), settings.node().nodeName());
+        } catch (CgroupException e) {
+            throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
         pleg.start();
         running.add("pleg", pleg);
@@ -282,6 +304,26 @@ public final class Kubelet implements AutoCloseable {
         running.add("sync-loop", syncLoop::stop);
         stats.start();
         running.add("stats", stats);
+    }
+
+    /**
+     * Upstream {@code GetActivePods}: the pods that are neither known terminated by their worker nor finished
+     * (unless a termination is still under way), which the QoS cgroups' shares are computed from.
+     */
+    private List<Pod> activePods() {
+        List<Pod> active = new ArrayList<>();
+        for (Pod p : podManager.pods()) {
+            String uid = p.getMetadata().getUid();
+            if (podWorkers.isKnown(uid) && podWorkers.isTerminated(uid)) {
+                continue;
+            }
+            boolean terminal = statusManager.getPodStatus(uid).map(PodStatus::getPhase).filter(PodPhases::isTerminal).isPresent();
+            if (terminal && !podWorkers.isTerminationRequested(uid)) {
+                continue;
+            }
+            active.add(p);
+        }
+        return active;
     }
 
     /** Container GC, on its own timer and off the loop: the newest dead instance of each container is kept. */

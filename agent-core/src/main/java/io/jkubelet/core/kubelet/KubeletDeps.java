@@ -1,6 +1,7 @@
 package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.cluster.ClusterSide;
+import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
@@ -15,9 +16,18 @@ import java.time.Clock;
  * @param systemContainers the agent's and the runtime's cgroups, for the stats summary's {@code systemContainers};
  *     null when the machine's cgroups cannot be read
  * @param executors the threads the kubelet's parts run on; the kubelet owns them from now on
+ * @param containerManager the node's cgroups and reservations (upstream {@code Dependencies.ContainerManager});
+ *     {@link ContainerManager#stub()} where the kubelet may not touch cgroups
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                          ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors) {
+                          ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                          ContainerManager containerManager) {
+
+    /** Dependencies without a container manager: pods get no cgroups of their own, nothing is reserved. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, ContainerManager.stub());
+    }
 
     /** Dependencies without system containers in the stats summary, on the production threads. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,

@@ -2,6 +2,7 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.EventRecorder;
@@ -54,12 +55,13 @@ final class KubeletPodSyncer implements PodSyncer {
     private final EventRecorder recorder;
     private final KubeletMetrics metrics;
     private final Supplier<List<String>> hostIps;
+    private final PodCgroupSync podCgroups;
     private final Clock clock;
 
     KubeletPodSyncer(KubeRuntime runtime, PodManager podManager, StatusManager statusManager,
                      PodStatusGenerator statusGenerator, ReasonCache reasonCache, ProbeManager probeManager,
                      MirrorPodSync mirrorPods, Consumer<String> statusSyncRequest, EventRecorder recorder,
-                     KubeletMetrics metrics, Supplier<List<String>> hostIps, Clock clock) {
+                     KubeletMetrics metrics, Supplier<List<String>> hostIps, PodCgroupSync podCgroups, Clock clock) {
         this.runtime = runtime;
         this.podManager = podManager;
         this.statusManager = statusManager;
@@ -72,6 +74,7 @@ final class KubeletPodSyncer implements PodSyncer {
         this.recorder = recorder;
         this.metrics = metrics;
         this.hostIps = hostIps;
+        this.podCgroups = podCgroups;
         this.clock = clock;
     }
 
@@ -95,6 +98,9 @@ final class KubeletPodSyncer implements PodSyncer {
         }
         if (PodPhases.isTerminal(apiStatus.getPhase())) {
             return PodWorkers.SyncOutcome.TERMINAL;
+        }
+        if (!podCgroups.ensureExists(pod, apiStatus, podStatus)) {
+            return new PodWorkers.SyncOutcome(false, BACK_OFF_PERIOD);
         }
         probeManager.addPod(pod); // idempotent: a pod is probed from its first sync on (upstream SyncPod)
         SyncResult result = runtime.syncPod(pod, podStatus, probeManager);
@@ -143,6 +149,7 @@ final class KubeletPodSyncer implements PodSyncer {
         // A terminating pod's liveness must not restart what is being stopped; readiness goes on until it is.
         probeManager.stopLivenessAndStartup(pod);
         runtime.killPod(pod, podStatus, gracePeriodOverride);
+        podCgroups.afterKill(pod);
         probeManager.removePod(pod);
         // Read from the runtime, not the cache: the final status must show the containers stopped (upstream too).
         var after = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
@@ -152,7 +159,8 @@ final class KubeletPodSyncer implements PodSyncer {
     }
 
     @Override
-    public void syncTerminatedPod(Pod pod, RuntimePodStatus podStatus) {
+    public void syncTerminatedPod(Pod pod, RuntimePodStatus podStatus) throws CgroupException {
+        podCgroups.terminated(pod);
         log.info("Pod {} terminated", PodSpecs.format(pod));
         // A pod deleted in the apiserver can now be removed from it (its final status first).
         statusSyncRequest.accept(pod.getMetadata().getUid());

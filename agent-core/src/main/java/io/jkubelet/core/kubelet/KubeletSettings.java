@@ -16,7 +16,10 @@ import java.time.Duration;
  *     their {@code User-Agent}
  * @param sources the static pod directory and manifest URL
  * @param memoryCapacity the machine's memory in bytes: Burstable containers' OOM scores are scaled by it
+ * @param cpuCfsQuota {@code cpuCFSQuota}: containers' CPU limits become CFS quotas
+ * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               Duration containerGcPeriod, int maxPods, boolean serializeImagePulls,
-                              String kubeletVersion, PodSourceSettings sources, long memoryCapacity) {}
+                              String kubeletVersion, PodSourceSettings sources, long memoryCapacity,
+                              boolean cpuCfsQuota, Duration cpuCfsQuotaPeriod) {}

@@ -50,20 +50,29 @@ public final class ContainerConfigFactory {
     private final NodeContext node;
     private final OomScorePolicy oomPolicy;
     private final ContainerEnv env;
+    private final ContainerCgroups cgroups;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
+    }
+
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
+            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable) {
+        this(node, oomPolicy, objects, recorder, allocatable, ContainerCgroups.DEFAULT);
     }
 
     /**
      * @param objects the ConfigMaps and Secrets of {@code envFrom} and {@code valueFrom} references
      * @param recorder gets the {@code InvalidEnvironmentVariableNames} events of {@code envFrom}
      * @param allocatable the node's allocatable, which {@code resourceFieldRef} limits a container does not set default to
+     * @param cgroups the pod's cgroup parent and how CPU limits are enforced
      */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable) {
+            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            ContainerCgroups cgroups) {
         this.node = node;
         this.oomPolicy = oomPolicy;
+        this.cgroups = cgroups;
         this.env = new ContainerEnv(node, new EnvRefs(objects, recorder), objects.services(), allocatable);
     }
 
@@ -112,7 +121,8 @@ public final class ContainerConfigFactory {
         }
         return new PodSandboxConfig(
                 new PodSandboxMetadata(meta.getName(), meta.getUid(), meta.getNamespace(), attempt),
-                hostname(pod), podLogsDir(pod).toString(), dnsConfig(pod), ports, labels, annotations, "", ns,
+                hostname(pod), podLogsDir(pod).toString(), dnsConfig(pod), ports, labels, annotations,
+                cgroups.cgroupParent().apply(pod), ns,
                 node.oomScoreClamp().applyAsInt(OomScorePolicy.SANDBOX_OOM_SCORE_ADJ), node.podInfraImage(),
                 privileged, sysctls);
     }
@@ -219,14 +229,16 @@ public final class ContainerConfigFactory {
                 resources(pod, c), securityContext(pod, c));
     }
 
+    /** Upstream {@code calculateLinuxResources}: shares from the request (or the limit), quota from the limit. */
     private LinuxContainerResources resources(Pod pod, Container c) {
         long cpuRequest = Resources.milliCpu(Resources.request(c, "cpu"));
         long cpuLimit = Resources.milliCpu(Resources.limit(c, "cpu"));
         long memLimit = Resources.bytes(Resources.limit(c, "memory"));
         long shares = Resources.milliCpuToShares(cpuRequest == 0 && cpuLimit > 0 ? cpuLimit : cpuRequest);
-        long quota = cpuLimit == 0 ? 0 : Resources.milliCpuToQuota(cpuLimit, Resources.QUOTA_PERIOD_US);
+        long period = cgroups.cpuCfsQuotaPeriodUs();
+        long quota = cgroups.cpuCfsQuota() && cpuLimit > 0 ? Resources.milliCpuToQuota(cpuLimit, period) : 0;
         int oom = node.oomScoreClamp().applyAsInt(oomPolicy.containerOomScoreAdjust(pod, c));
-        return new LinuxContainerResources(quota == 0 ? 0 : Resources.QUOTA_PERIOD_US, quota, shares, memLimit, oom);
+        return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom);
     }
 
     private static LinuxContainerSecurityContext securityContext(Pod pod, Container c) {

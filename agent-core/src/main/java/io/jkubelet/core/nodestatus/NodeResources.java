@@ -1,6 +1,7 @@
 package io.jkubelet.core.nodestatus;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.core.cm.NodeAllocatable;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -37,62 +38,20 @@ public final class NodeResources {
     }
 
     /**
-     * Allocatable from capacity and the reservations of the configuration.
+     * Allocatable from capacity and the reservations of the configuration ({@link NodeAllocatable}).
      *
      * @throws IllegalArgumentException naming the field when a reservation or threshold does not parse
      */
     public static Map<String, Quantity> allocatable(Map<String, Quantity> capacity, Map<String, String> systemReserved,
             Map<String, String> kubeReserved, Map<String, String> evictionHard) {
-        Map<String, BigDecimal> reservation = new LinkedHashMap<>();
-        addReservation(reservation, systemReserved, "systemReserved");
-        addReservation(reservation, kubeReserved, "kubeReserved");
-        addEviction(reservation, capacity, evictionHard, "memory.available", MEMORY);
-        addEviction(reservation, capacity, evictionHard, "nodefs.available", EPHEMERAL_STORAGE);
-        Map<String, Quantity> allocatable = new LinkedHashMap<>();
-        capacity.forEach((name, cap) -> {
-            BigDecimal value = cap.getNumericalAmount().subtract(reservation.getOrDefault(name, BigDecimal.ZERO));
-            if (value.signum() < 0) {
-                value = BigDecimal.ZERO;
-            }
-            allocatable.put(name, like(name, value));
-        });
-        return allocatable;
+        return canonical(new NodeAllocatable(systemReserved, kubeReserved, evictionHard).allocatable(capacity));
     }
 
-    private static void addReservation(Map<String, BigDecimal> into, Map<String, String> reserved, String field) {
-        if (reserved == null) {
-            return;
-        }
-        reserved.forEach((name, value) -> {
-            try {
-                into.merge(name, Quantity.parse(value).getNumericalAmount(), BigDecimal::add);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException(field + "[" + name + "]: invalid quantity \"" + value + "\"");
-            }
-        });
-    }
-
-    private static void addEviction(Map<String, BigDecimal> into, Map<String, Quantity> capacity,
-            Map<String, String> evictionHard, String signal, String resource) {
-        String threshold = evictionHard == null ? null : evictionHard.get(signal);
-        Quantity cap = capacity.get(resource);
-        if (threshold == null || cap == null) {
-            return;
-        }
-        BigDecimal amount;
-        try {
-            if (threshold.endsWith("%")) {
-                BigDecimal percent = new BigDecimal(threshold.substring(0, threshold.length() - 1));
-                // upstream: int64(percentage * capacity)
-                amount = cap.getNumericalAmount().multiply(percent).divide(BigDecimal.valueOf(100))
-                        .setScale(0, RoundingMode.DOWN);
-            } else {
-                amount = Quantity.parse(threshold).getNumericalAmount();
-            }
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("evictionHard[" + signal + "]: invalid threshold \"" + threshold + "\"");
-        }
-        into.merge(resource, amount, BigDecimal::add);
+    /** Amounts as the apiserver writes them back: cpu in cores or millicores, bytes with the largest exact suffix. */
+    public static Map<String, Quantity> canonical(Map<String, BigDecimal> amounts) {
+        Map<String, Quantity> out = new LinkedHashMap<>();
+        amounts.forEach((name, value) -> out.put(name, like(name, value)));
+        return out;
     }
 
     private static Quantity like(String name, BigDecimal value) {

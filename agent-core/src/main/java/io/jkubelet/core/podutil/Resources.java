@@ -10,7 +10,8 @@ import java.util.Map;
 public final class Resources {
     private Resources() {}
 
-    static final long MIN_SHARES = 2;
+    /** The fewest CPU shares the kernel takes; the weight of BestEffort pods. */
+    public static final long MIN_SHARES = 2;
     static final long MAX_SHARES = 262144;
     static final long SHARES_PER_CPU = 1024;
     static final long MILLI_CPU_TO_CPU = 1000;

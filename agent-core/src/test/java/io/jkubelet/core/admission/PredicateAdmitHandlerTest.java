@@ -50,6 +50,21 @@ class PredicateAdmitHandlerTest {
     }
 
     @Test
+    void aStandaloneNodeAdmitsAgainstCapacityLessWhatItReserves() {
+        // 2 cpus, 4 GiB, with 500m and 1 GiB reserved (kubeReserved + systemReserved + eviction thresholds).
+        Node reserved = MachineNode.of("node-a", 110, 2, 4L << 30, 10L << 30,
+                capacity -> Map.of("cpu", new java.math.BigDecimal("0.5"), "memory", java.math.BigDecimal.valueOf(1L << 30)));
+
+        assertThat(reserved.getStatus().getAllocatable()).containsEntry("cpu", new Quantity("1.5"))
+                .containsEntry("memory", new Quantity(Long.toString(3L << 30)));
+        assertThat(handler.admit(pod("big", withRequests("c", "1600m", null)).build(), List.of(), () -> reserved))
+                .isEqualTo(PodAdmitResult.reject("OutOfcpu",
+                        "Node didn't have enough resource: cpu, requested: 1600, used: 0, capacity: 1500"));
+        assertThat(handler.admit(pod("fits", withRequests("c", "1500m", "3Gi")).build(), List.of(), () -> reserved).admit())
+                .isTrue();
+    }
+
+    @Test
     void tooManyPodsIsOutOfpods() {
         Pod p = pod("d", withRequests("c", null, null)).build();
         PodAdmitResult r = admit(p, pod("a").build(), pod("b").build(), pod("c").build());

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
@@ -52,11 +51,8 @@ class ClusterKubeletTest {
         runtime.addImage("jkubelet/pause:3.9");
         nodeUid = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build())
                 .create().getMetadata().getUid();
-        NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
-                root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         cluster = ClusterSide.connect(client, "v1.30.0", clock);
-        kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
+        kubelet = new Kubelet(TestSettings.under(root),
                 new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, cluster));
         kubelet.start();
         // The apiserver source (not started here: the tests deliver its pods) has listed once, so housekeeping runs.

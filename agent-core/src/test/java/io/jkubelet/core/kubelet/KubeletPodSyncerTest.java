@@ -3,6 +3,7 @@ package io.jkubelet.core.kubelet;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.container.ContainerStatus;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.SandboxStatus;
@@ -24,6 +25,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -48,7 +50,9 @@ class KubeletPodSyncerTest {
     private final KubeletPodSyncer syncer = new KubeletPodSyncer(runtime, podManager, statusManager,
             new PodStatusGenerator(reasonCache, probes, p -> "BestEffort"), reasonCache, probes,
             new MirrorPodSync(Optional.empty(), podManager, statusWrites::add, Runnable::run), statusWrites::add,
-            new LoggingEventRecorder(clock), new KubeletMetrics("node-a"), () -> List.of("192.168.1.10"), clock);
+            new LoggingEventRecorder(clock), new KubeletMetrics("node-a"), () -> List.of("192.168.1.10"),
+            new PodCgroupSync(ContainerManager.stub(), runtime, new LoggingEventRecorder(clock), uid -> Path.of("/nonexistent")),
+            clock);
 
     @AfterEach
     void stop() {

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.PodSandboxFilter;
@@ -58,10 +57,7 @@ class KubeletTest {
 
     private void start(KubeletExecutors executors) {
         events = new LoggingEventRecorder(clock);
-        NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
-                root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
-        kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
+        kubelet = new Kubelet(TestSettings.under(root),
                 new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null, executors));
         kubelet.start();
     }

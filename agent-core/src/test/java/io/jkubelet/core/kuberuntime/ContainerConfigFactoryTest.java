@@ -108,6 +108,32 @@ class ContainerConfigFactoryTest {
     }
 
     @Test
+    void cpuCfsQuotaOffLeavesLimitsUnenforcedAndACustomPeriodScalesTheQuota() throws Exception {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36").withNewResources()
+                .addToLimits("cpu", new Quantity("500m")).endResources().build();
+        var off = new ContainerConfigFactory(node, (p, x) -> 0, io.jkubelet.core.objects.PodObjects.standalone(),
+                (r, t, re, m) -> { }, Map::of, new ContainerCgroups(p -> "", false, 100_000));
+        var fiftyMs = new ContainerConfigFactory(node, (p, x) -> 0, io.jkubelet.core.objects.PodObjects.standalone(),
+                (r, t, re, m) -> { }, Map::of, new ContainerCgroups(p -> "", true, 50_000));
+
+        var unenforced = off.containerConfig(pod(c), c, 0, "", Map.of(), null, null).resources();
+        var scaled = fiftyMs.containerConfig(pod(c), c, 0, "", Map.of(), null, null).resources();
+
+        assertThat(List.of(unenforced.cpuShares(), unenforced.cpuQuota(), unenforced.cpuPeriod())).containsExactly(512L, 0L, 0L);
+        assertThat(List.of(scaled.cpuQuota(), scaled.cpuPeriod())).containsExactly(25_000L, 50_000L);
+    }
+
+    @Test
+    void theSandboxGoesIntoThePodsCgroup() {
+        var withCgroups = new ContainerConfigFactory(node, (p, x) -> 0, io.jkubelet.core.objects.PodObjects.standalone(),
+                (r, t, re, m) -> { }, Map::of,
+                new ContainerCgroups(p -> "/kubepods/burstable/pod" + p.getMetadata().getUid(), true, 100_000));
+
+        assertThat(withCgroups.sandboxConfig(pod(), 0).cgroupParent()).isEqualTo("/kubepods/burstable/podu1");
+        assertThat(factory.sandboxConfig(pod(), 0).cgroupParent()).isEmpty();
+    }
+
+    @Test
     void labelsAnnotationsLogPathAndMounts() throws Exception {
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewVolumeMount().withName("data").withMountPath("/data").withReadOnly(true).endVolumeMount()

@@ -1,8 +1,8 @@
 package io.jkubelet.core.qos;
 
-import static io.jkubelet.core.qos.Pods.container;
-import static io.jkubelet.core.qos.Pods.pod;
-import static io.jkubelet.core.qos.Pods.sidecar;
+import static io.jkubelet.core.testing.Pods.container;
+import static io.jkubelet.core.testing.Pods.pod;
+import static io.jkubelet.core.testing.Pods.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

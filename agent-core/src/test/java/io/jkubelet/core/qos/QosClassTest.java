@@ -1,7 +1,7 @@
 package io.jkubelet.core.qos;
 
-import static io.jkubelet.core.qos.Pods.container;
-import static io.jkubelet.core.qos.Pods.pod;
+import static io.jkubelet.core.testing.Pods.container;
+import static io.jkubelet.core.testing.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;

@@ -129,6 +129,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     private final Map<String, Deque<RuntimeException>> oneShotErrors = new HashMap<>();
     private final Map<String, RuntimeException> stickyErrors = new HashMap<>();
     private final Map<String, FakeSandbox> sandboxes = new LinkedHashMap<>();
+    /** The one command the fake answers without a script: where the container's processes are in the cgroup tree. */
+    public static final List<String> PROC_SELF_CGROUP = List.of("cat", "/proc/self/cgroup");
     private final Map<String, FakeContainer> containers = new LinkedHashMap<>();
     /** Local images by id. */
     private final Map<String, FakeImage> images = new LinkedHashMap<>();
@@ -435,6 +437,12 @@ public final class FakeRuntime implements RuntimeService, ImageService {
             throw new IllegalStateException("cannot exec in container " + containerId + ": it is not running");
         }
         Script script = scripts.get(List.copyOf(command));
+        if (script == null && command.equals(PROC_SELF_CGROUP)) {
+            // As the kernel shows a process its cgroup: the container's, inside the sandbox's cgroup parent.
+            String parent = c.sandbox.config.cgroupParent().isEmpty() ? "/fake" : c.sandbox.config.cgroupParent();
+            return new ExecResult(0, ("0::" + parent + "/" + containerId + "\n").getBytes(StandardCharsets.UTF_8),
+                    new byte[0], false);
+        }
         if (script == null) {
             // What a real runtime answers for a program it cannot find.
             return new ExecResult(126, new byte[0],

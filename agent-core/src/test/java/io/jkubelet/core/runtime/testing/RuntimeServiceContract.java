@@ -70,6 +70,7 @@ public abstract class RuntimeServiceContract {
 
     protected String nodeName;
     protected Path logRoot;
+    private final List<String> cgroupParents = new ArrayList<>();
     private final List<String> imagesToRemove = new ArrayList<>();
 
     /** The runtime under test. */
@@ -89,6 +90,18 @@ public abstract class RuntimeServiceContract {
 
     /** Tells the runtime how a command line behaves; a real runtime runs it, so by default nothing. */
     protected void scriptCommand(List<String> commandLine, FakeRuntime.Script script) {
+    }
+
+    /**
+     * A cgroup parent this runtime accepts, named after {@code unique} so that no one else uses it, or null when
+     * this runtime's host cannot give one (the test is then skipped).
+     */
+    protected String testCgroupParent(String unique) {
+        return "/" + unique + "/pod1";
+    }
+
+    /** Removes what the runtime made for {@link #testCgroupParent} once its containers are gone. */
+    protected void removeTestCgroupParent(String parent) throws IOException {
     }
 
     /** How long to wait for something a real runtime does asynchronously. */
@@ -118,6 +131,9 @@ public abstract class RuntimeServiceContract {
             }
             for (PodSandbox s : runtime().listPodSandbox(new PodSandboxFilter(null, null, mine))) {
                 runtime().removePodSandbox(s.id());
+            }
+            for (String parent : cgroupParents) {
+                removeTestCgroupParent(parent);
             }
             for (String image : imagesToRemove) {
                 images().removeImage(image);
@@ -159,6 +175,23 @@ public abstract class RuntimeServiceContract {
         assertThat(status.state()).isEqualTo(PodSandboxState.SANDBOX_READY);
         assertThat(status.ip()).isEmpty();
         assertThat(status.namespaceOptions().network()).isEqualTo(NamespaceMode.NODE);
+    }
+
+    @Test
+    void containersOfASandboxWithACgroupParentRunInACgroupBelowIt() {
+        String parent = testCgroupParent(nodeName);
+        org.junit.jupiter.api.Assumptions.assumeTrue(parent != null, "this runtime's host gives no cgroup parent");
+        cgroupParents.add(parent);
+        PodSandboxConfig sandbox = withCgroupParent(sandboxConfig("cgroups"), parent);
+        String sandboxId = runtime().runPodSandbox(sandbox);
+
+        String id = createAndStart(sandboxId, containerConfig("app", LONG_RUNNING, sandbox), sandbox);
+        ExecResult cgroups = runtime().execSync(id, FakeRuntime.PROC_SELF_CGROUP, Duration.ofSeconds(10));
+
+        // One line per hierarchy, e.g. "4:memory:/parent/<container>": each inside the parent.
+        String out = new String(cgroups.stdout(), StandardCharsets.UTF_8);
+        assertThat(cgroups.exitCode()).isZero();
+        assertThat(out.lines()).isNotEmpty().allMatch(line -> line.contains(":" + parent + "/"));
     }
 
     @Test
@@ -566,6 +599,12 @@ public abstract class RuntimeServiceContract {
     protected static PodSandboxConfig withNamespaces(PodSandboxConfig c, NamespaceOptions options) {
         return new PodSandboxConfig(c.metadata(), c.hostname(), c.logDirectory(), c.dnsConfig(), c.portMappings(),
                 c.labels(), c.annotations(), c.cgroupParent(), options, c.oomScoreAdj(), c.image(), c.privileged(),
+                c.sysctls());
+    }
+
+    protected static PodSandboxConfig withCgroupParent(PodSandboxConfig c, String cgroupParent) {
+        return new PodSandboxConfig(c.metadata(), c.hostname(), c.logDirectory(), c.dnsConfig(), c.portMappings(),
+                c.labels(), c.annotations(), cgroupParent, c.namespaceOptions(), c.oomScoreAdj(), c.image(), c.privileged(),
                 c.sysctls());
     }
 

@@ -1,0 +1,19 @@
+package io.jkubelet.core.kubelet;
+
+import io.jkubelet.core.kuberuntime.NodeContext;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** The settings kubelet tests run with: node-a at 192.168.1.10, everything under a test's folder, a 1 s relist. */
+final class TestSettings {
+    private TestSettings() {}
+
+    static KubeletSettings under(Path root) {
+        NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
+                root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
+        return new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1), Duration.ofSeconds(1),
+                Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30, true, Duration.ofMillis(100));
+    }
+}
