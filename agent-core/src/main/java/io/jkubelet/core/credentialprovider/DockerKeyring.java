@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * a location {@code host[:port][/path]} (scheme and a {@code /v1/} or {@code /v2/} path dropped) matches an image
  * whose registry host matches it part by part ({@code *} globs allowed, e.g. {@code *.example.com}), whose port is
  * the same, and whose repository starts with its path. More specific locations come first. Images on Docker Hub
- * also get the credentials of {@code index.docker.io} ({@code https://index.docker.io/v1/}). Immutable.
+ * also get the credentials of {@code index.docker.io} ({@code https://index.docker.io/v1/}). A keyring may be the
+ * {@link #union union} of two, as upstream's {@code UnionDockerKeyring}. Immutable.
  */
 public final class DockerKeyring {
     static final String DEFAULT_REGISTRY_HOST = "index.docker.io";
@@ -29,21 +30,36 @@ public final class DockerKeyring {
 
     /** Locations in reverse lexical order, as upstream: a longer path of one host comes before the host itself. */
     private final TreeMap<String, List<RegistryAuth>> creds = new TreeMap<>(Comparator.reverseOrder());
+    /** The keyring whose matches come after this one's; null for none. */
+    private final DockerKeyring next;
 
-    public static final DockerKeyring EMPTY = new DockerKeyring();
+    public static final DockerKeyring EMPTY = new DockerKeyring(null);
+
+    private DockerKeyring(DockerKeyring next) {
+        this.next = next;
+    }
 
     /** The credentials of a {@code .dockercfg} document: {@code {"registry": {"auth": ..., ...}}}. */
     public static Map<String, RegistryAuth> parseDockercfg(byte[] json) throws IOException {
-        return entries(JSON.readTree(json));
+        return entries(document(json));
     }
 
     /** The credentials of a {@code .dockerconfigjson} document: {@code {"auths": {"registry": {...}}}}. */
     public static Map<String, RegistryAuth> parseDockerConfigJson(byte[] json) throws IOException {
-        JsonNode auths = JSON.readTree(json).path("auths");
+        JsonNode auths = document(json).path("auths");
         if (!auths.isObject()) {
             return Map.of();
         }
         return entries(auths);
+    }
+
+    /** The JSON object of a docker config; empty input or another JSON value is no docker config, as for Go's decoder. */
+    private static JsonNode document(byte[] json) throws IOException {
+        JsonNode doc = JSON.readTree(json);
+        if (doc == null || !doc.isObject()) {
+            throw new IOException("a docker config must be a JSON object");
+        }
+        return doc;
     }
 
     private static Map<String, RegistryAuth> entries(JsonNode cfg) throws IOException {
@@ -80,7 +96,7 @@ public final class DockerKeyring {
 
     /** This keyring with {@code entries} added after what it has. */
     public DockerKeyring with(Map<String, RegistryAuth> entries) {
-        DockerKeyring k = new DockerKeyring();
+        DockerKeyring k = new DockerKeyring(next);
         creds.forEach((loc, l) -> k.creds.put(loc, new ArrayList<>(l)));
         entries.forEach((loc, auth) -> k.creds.computeIfAbsent(key(loc), x -> new ArrayList<>()).add(auth));
         return k;
@@ -98,8 +114,32 @@ public final class DockerKeyring {
         return path.isEmpty() || path.equals("/") ? host : host + path;
     }
 
+    /**
+     * This keyring's matches first, then {@code then}'s (upstream {@code UnionDockerKeyring}): a pod's pull secrets
+     * before the node's own credentials.
+     */
+    public DockerKeyring union(DockerKeyring then) {
+        if (then == EMPTY) {
+            return this;
+        }
+        if (this == EMPTY) {
+            return then;
+        }
+        DockerKeyring k = new DockerKeyring(next == null ? then : next.union(then));
+        creds.forEach((loc, l) -> k.creds.put(loc, new ArrayList<>(l)));
+        return k;
+    }
+
     /** The credentials to try for an image, in order; empty when none match (pull without credentials). */
     public List<RegistryAuth> lookup(String image) {
+        List<RegistryAuth> out = new ArrayList<>(lookupOwn(image));
+        if (next != null) {
+            out.addAll(next.lookup(image));
+        }
+        return out;
+    }
+
+    private List<RegistryAuth> lookupOwn(String image) {
         String repo;
         try {
             ImageReference ref = ImageReference.parseNormalized(image);

@@ -62,4 +62,29 @@ class DockerKeyringTest {
         assertThatThrownBy(() -> DockerKeyring.parseDockercfg("{\"r\":{\"auth\":\"bm9jb2xvbg==\"}}".getBytes(StandardCharsets.UTF_8)))
                 .hasMessageContaining("registry r: \"auth\" must be base64 of user:password");
     }
+
+    @Test
+    void aUnionGivesItsOwnMatchesFirstThenThoseOfTheKeyringAfterIt() {
+        DockerKeyring pod = DockerKeyring.EMPTY.with(Map.of("localhost:5000", auth("secret")));
+        DockerKeyring node = DockerKeyring.EMPTY.with(Map.of("localhost:5000/team", auth("node-team"),
+                "localhost:5000", auth("node")));
+
+        // Upstream UnionDockerKeyring: every match of the pod's secrets, even a less specific one, before the node's.
+        assertThat(users(pod.union(node).lookup("localhost:5000/team/app:1"))).isEqualTo("secret,node-team,node");
+        assertThat(users(pod.union(node).lookup("localhost:5000/other"))).isEqualTo("secret,node");
+        assertThat(users(DockerKeyring.EMPTY.union(node).lookup("localhost:5000/x"))).isEqualTo("node");
+        assertThat(users(pod.union(DockerKeyring.EMPTY).lookup("localhost:5000/x"))).isEqualTo("secret");
+        assertThat(users(pod.union(node).with(Map.of("localhost:5000/team", auth("added"))).lookup("localhost:5000/team/a")))
+                .isEqualTo("added,secret,node-team,node");
+    }
+
+    @Test
+    void aDocumentThatIsNoJsonObjectIsNoDockerConfig() {
+        for (String doc : new String[] {"", "  ", "[]", "\"auths\"", "null"}) {
+            assertThatThrownBy(() -> DockerKeyring.parseDockerConfigJson(doc.getBytes(StandardCharsets.UTF_8)))
+                    .as("%s", doc).hasMessage("a docker config must be a JSON object");
+            assertThatThrownBy(() -> DockerKeyring.parseDockercfg(doc.getBytes(StandardCharsets.UTF_8)))
+                    .as("%s", doc).hasMessage("a docker config must be a JSON object");
+        }
+    }
 }
