@@ -16,6 +16,8 @@ import io.jkubelet.core.cm.PidLimit;
 import io.jkubelet.core.cm.SwapCheck;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.credentialprovider.DockerConfigFiles;
+import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.events.EventRecorder;
@@ -48,6 +50,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -155,9 +158,9 @@ final class KubeletApp implements AutoCloseable {
                 flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),
                 config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
                 oom::clamp);
-        boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
+                CONTAINER_GC_PERIOD, config.maxPods(), imagePulls(config), DockerConfigFiles.SearchPaths.forProcess(rootDir),
+                KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager));
@@ -196,6 +199,13 @@ final class KubeletApp implements AutoCloseable {
         } catch (IOException | CgroupException | IllegalStateException e) {
             throw new StartupException(e.getMessage());
         }
+    }
+
+    /** {@code serializeImagePulls}, {@code maxParallelImagePulls}, {@code registryPullQPS} and {@code registryBurst}. */
+    static ImagePullLimits imagePulls(KubeletConfiguration config) {
+        boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
+        return new ImagePullLimits(serialize, config.maxParallelImagePulls(),
+                Objects.requireNonNullElse(config.registryPullQPS(), 0), config.registryBurst());
     }
 
     /** The static pod directory and manifest URL, as configured. */

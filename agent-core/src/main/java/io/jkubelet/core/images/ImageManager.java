@@ -17,13 +17,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Makes sure a container's image is present, by its pull policy (upstream {@code images.imageManager}):
  * {@code Never} fails with {@code ErrImageNeverPull} when absent, {@code IfNotPresent} pulls when absent,
  * {@code Always} pulls every time. Failed pulls back off per image (10 s doubling to 300 s), during which
- * the container waits with {@code ImagePullBackOff}. Pulls are serialized when {@code serializeImagePulls}.
+ * the container waits with {@code ImagePullBackOff}. When a pull may run is the {@link ImagePuller}'s to say
+ * ({@code serializeImagePulls}, {@code maxParallelImagePulls}, {@code registryPullQPS}/{@code registryBurst}).
  */
 public final class ImageManager {
     public static final String ERR_IMAGE_PULL = "ErrImagePull";
@@ -49,22 +49,26 @@ public final class ImageManager {
     private final EventRecorder recorder;
     private final Clock clock;
     private final Backoff backoff;
-    private final ReentrantLock serialPulls;
-    private final Function<Pod, DockerKeyring> pullSecrets;
+    private final ImagePuller puller;
+    private final Function<Pod, DockerKeyring> keyring;
 
+    /** Serialized pulls, not throttled, without credentials. */
     public ImageManager(ImageService images, EventRecorder recorder, Clock clock, boolean serializeImagePulls) {
-        this(images, recorder, clock, serializeImagePulls, pod -> DockerKeyring.EMPTY);
+        this(images, recorder, clock, new ImagePullLimits(serializeImagePulls, null, 0, 0), pod -> DockerKeyring.EMPTY);
     }
 
-    /** @param pullSecrets the keyring of a pod's {@code imagePullSecrets}, asked only when a pull is needed */
-    public ImageManager(ImageService images, EventRecorder recorder, Clock clock, boolean serializeImagePulls,
-                        Function<Pod, DockerKeyring> pullSecrets) {
-        this.pullSecrets = pullSecrets;
+    /**
+     * @param keyring the credentials for a pod's pulls (its {@code imagePullSecrets}, then the node's own), asked
+     *     only when a pull is needed
+     */
+    public ImageManager(ImageService images, EventRecorder recorder, Clock clock, ImagePullLimits limits,
+                        Function<Pod, DockerKeyring> keyring) {
+        this.keyring = keyring;
         this.images = images;
         this.recorder = recorder;
         this.clock = clock;
         this.backoff = new Backoff(clock, Duration.ofSeconds(10), Duration.ofSeconds(300));
-        this.serialPulls = serializeImagePulls ? new ReentrantLock() : null;
+        this.puller = new ImagePuller(limits, clock);
     }
 
     /**
@@ -100,11 +104,8 @@ public final class ImageManager {
         }
         recorder.event(ref, EventRecorder.NORMAL, "Pulling", "Pulling image \"" + image + "\"");
         long start = System.nanoTime();
-        if (serialPulls != null) {
-            serialPulls.lock();
-        }
         try {
-            String imageRef = pull(pod, image, auth);
+            String imageRef = puller.pull(image, () -> pull(pod, image, auth));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             recorder.event(ref, EventRecorder.NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in "
                     + formatSeconds(took));
@@ -116,22 +117,18 @@ public final class ImageManager {
             recorder.event(ref, EventRecorder.WARNING, "Failed", msg);
             recorder.event(ref, EventRecorder.WARNING, "Failed", "Error: " + ERR_IMAGE_PULL);
             throw new ImageException(ERR_IMAGE_PULL, msg);
-        } finally {
-            if (serialPulls != null) {
-                serialPulls.unlock();
-            }
         }
     }
 
     /**
-     * Pulls with the given credentials, else with each matching credential of the pod's pull secrets in turn
-     * until one works (upstream {@code PullImage}), else without credentials.
+     * Pulls with the given credentials, else with each matching credential of the pod's keyring in turn until one
+     * works (upstream {@code PullImage}), else without credentials.
      */
     private String pull(Pod pod, String image, RegistryAuth auth) {
         if (auth != null) {
             return images.pullImage(image, auth);
         }
-        List<RegistryAuth> creds = pullSecrets.apply(pod).lookup(image);
+        List<RegistryAuth> creds = keyring.apply(pod).lookup(image);
         if (creds.isEmpty()) {
             return images.pullImage(image, null);
         }

@@ -18,6 +18,7 @@ import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.config.SourcesReady;
 import io.jkubelet.core.container.PodCache;
 import io.jkubelet.core.credentialprovider.DockerKeyring;
+import io.jkubelet.core.credentialprovider.NodeKeyring;
 import io.jkubelet.core.credentialprovider.PullSecrets;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
@@ -156,8 +157,10 @@ public final class Kubelet implements AutoCloseable {
         ReasonCache reasonCache = new ReasonCache();
         PodStatusGenerator statusGenerator = new PodStatusGenerator(reasonCache, probeManager, pod -> QosClass.of(pod).value());
         PullSecrets pullSecrets = new PullSecrets(objects.secrets(), deps.recorder());
-        ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.serializeImagePulls(),
-                pod -> objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY);
+        NodeKeyring nodeKeyring = NodeKeyring.of(settings.nodeCredentials(), deps.clock());
+        // A pod's pull secrets first, then the node's own credentials (upstream MakeDockerKeyring's union).
+        ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.imagePulls(),
+                pod -> (objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY).union(nodeKeyring.get()));
         long memoryCapacity = settings.memoryCapacity();
         ContainerCgroups cgroups = new ContainerCgroups(containerManager.podContainerManager()::cgroupParent,
                 settings.cpuCfsQuota(), settings.cpuCfsQuotaPeriod().toNanos() / 1000);

@@ -1,5 +1,7 @@
 package io.jkubelet.core.kubelet;
 
+import io.jkubelet.core.credentialprovider.DockerConfigFiles;
+import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.kuberuntime.NodeContext;
 
 import java.nio.file.Path;
@@ -12,6 +14,8 @@ import java.time.Duration;
  * @param relistPeriod the PLEG's safety-net relist period
  * @param containerGcPeriod how often dead containers are collected (1 min)
  * @param maxPods {@code maxPods}
+ * @param imagePulls how many pulls run at once and how often
+ * @param nodeCredentials where the node's own registry credentials ({@code config.json}, {@code .dockercfg}) are looked for
  * @param kubeletVersion the version the kubelet reports, e.g. {@code v1.30.0}; probes and hooks send it in
  *     their {@code User-Agent}
  * @param sources the static pod directory and manifest URL
@@ -20,6 +24,7 @@ import java.time.Duration;
  * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
-                              Duration containerGcPeriod, int maxPods, boolean serializeImagePulls,
-                              String kubeletVersion, PodSourceSettings sources, long memoryCapacity,
-                              boolean cpuCfsQuota, Duration cpuCfsQuotaPeriod) {}
+                              Duration containerGcPeriod, int maxPods, ImagePullLimits imagePulls,
+                              DockerConfigFiles.SearchPaths nodeCredentials, String kubeletVersion,
+                              PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
+                              Duration cpuCfsQuotaPeriod) {}

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.images.ImageManager;
+import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.objects.ObjectException;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PullSecretsTest {
     private final List<String> events = new ArrayList<>();
@@ -54,7 +56,7 @@ class PullSecretsTest {
         FakeClock clock = new FakeClock();
         FakeRuntime runtime = new FakeRuntime(clock);
         runtime.makePullable("localhost:5000/team/app:1");
-        ImageManager images = new ImageManager(runtime, recorder, clock, true, pullSecrets::keyring);
+        ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL, pullSecrets::keyring);
         Pod pod = pod("localhost:5000/team/app:1", "missing", "legacy", "regcred");
         images.ensureImageExists(pod, pod.getSpec().getContainers().get(0), null);
         assertThat(runtime.pullAuths()).containsExactly(new RegistryAuth("alice", "pw", "localhost:5000", null));
@@ -67,10 +69,26 @@ class PullSecretsTest {
         FakeClock clock = new FakeClock();
         FakeRuntime runtime = new FakeRuntime(clock);
         runtime.makePullable("ghcr.io/x/app:1");
-        ImageManager images = new ImageManager(runtime, recorder, clock, true, pullSecrets::keyring);
+        ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL, pullSecrets::keyring);
         Pod pod = pod("ghcr.io/x/app:1", "regcred", "legacy");
         images.ensureImageExists(pod, pod.getSpec().getContainers().get(0), null);
         assertThat(runtime.pullAuths()).containsExactly((RegistryAuth) null);
         assertThat(pullSecrets.keyring(pod).lookup("quay.io/org/img").get(0).username()).isEqualTo("bob");
+    }
+
+    @Test
+    void theNodesOwnCredentialsAreTriedAfterThePodsPullSecrets() {
+        FakeClock clock = new FakeClock();
+        FakeRuntime runtime = new FakeRuntime(clock);
+        runtime.failPull("localhost:5000/team/app:1", "unauthorized: authentication required");
+        DockerKeyring node = DockerKeyring.EMPTY.with(Map.of("localhost:5000", new RegistryAuth("node", "npw", "localhost:5000", null)));
+        ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL,
+                p -> pullSecrets.keyring(p).union(node));
+        Pod pod = pod("localhost:5000/team/app:1", "regcred");
+
+        assertThatThrownBy(() -> images.ensureImageExists(pod, pod.getSpec().getContainers().get(0), null))
+                .hasMessageContaining("[unauthorized: authentication required, unauthorized: authentication required]");
+        assertThat(runtime.pullAuths()).containsExactly(new RegistryAuth("alice", "pw", "localhost:5000", null),
+                new RegistryAuth("node", "npw", "localhost:5000", null));
     }
 }

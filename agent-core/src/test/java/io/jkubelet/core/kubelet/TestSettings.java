@@ -1,5 +1,7 @@
 package io.jkubelet.core.kubelet;
 
+import io.jkubelet.core.credentialprovider.DockerConfigFiles;
+import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.kuberuntime.NodeContext;
 
 import java.nio.file.Path;
@@ -14,6 +16,6 @@ final class TestSettings {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         return new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1), Duration.ofSeconds(1),
-                Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30, true, Duration.ofMillis(100));
+                Duration.ofMinutes(1), 110, ImagePullLimits.SERIAL, DockerConfigFiles.SearchPaths.NONE, "v1.30.0", PodSourceSettings.NONE, 8L << 30, true, Duration.ofMillis(100));
     }
 }
