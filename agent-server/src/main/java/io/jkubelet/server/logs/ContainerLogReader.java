@@ -3,15 +3,11 @@ package io.jkubelet.server.logs;
 import io.jkubelet.server.http.ResponseStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.channels.FileChannel;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +20,11 @@ import org.slf4j.LoggerFactory;
  * follow} keeps reading as the file grows until the container stops running (then the rest of the file is
  * sent and the stream ends) or the client goes away. A line that does not parse is skipped.
  *
- * <p>Following polls the one file every {@link #pollInterval} (upstream waits on inotify, and checks at
- * least every second); a log file replaced by a new one (rotation) is reopened from its start.
+ * <p>A log is the live file and the files the runtime rotated away ({@link RotatedLogFiles}, Docker's
+ * {@code <id>-json.log.1} ...): all are read, oldest first, and {@code tail} counts lines across them. Following
+ * polls the live file every {@link #pollInterval} (upstream waits on inotify, and checks at least every second);
+ * when it was rotated, the file being read is read to its end and then the files that came after it, so that a
+ * follower loses no line the runtime kept.
  */
 public final class ContainerLogReader {
 
@@ -80,107 +79,85 @@ public final class ContainerLogReader {
         Path real;
         try {
             // Pod log paths are symlinks to the runtime's files; follow the file itself, as upstream does.
-            real = path.toRealPath();
+            real = RotatedLogFiles.resolve(path);
         } catch (IOException e) {
             throw new ReadException("failed to try resolving symlinks in path " + ContainerLogStatus.quote(path.toString())
                     + ": " + describe(e));
         }
-        FileChannel file;
+        List<RotatedLogFiles.LogFile> files;
         try {
-            file = FileChannel.open(real, StandardOpenOption.READ);
+            files = RotatedLogFiles.open(real);
         } catch (IOException e) {
             throw new ReadException("failed to open log file " + ContainerLogStatus.quote(real.toString()) + ": " + describe(e));
         }
+        LogLines lines;
         try {
-            copy(real, file, options, running, out);
-        } finally {
-            file.close();
+            lines = LogLines.fromTail(real, files, options.tail());
+        } catch (IOException e) {
+            throw new ReadException("failed to tail " + options.tail() + " lines of log file "
+                    + ContainerLogStatus.quote(real.toString()) + ": " + describe(e));
+        }
+        try (lines) {
+            copy(real, lines, options, running, out);
         }
     }
 
-    private void copy(Path real, FileChannel opened, Options options, RunningCheck running, ResponseStream out)
+    private void copy(Path real, LogLines lines, Options options, RunningCheck running, ResponseStream out)
             throws ReadException, IOException, InterruptedException {
-        FileChannel file = opened;
-        try {
-            long start;
+        LineWriter writer = new LineWriter(options, out);
+        boolean limited = options.tail() >= 0 && !options.follow();
+        long left = options.tail();
+        LogFormat format = null;
+        boolean stillRunning = true;
+        boolean stop = false;
+        while (!stop && !(limited && left == 0)) {
+            byte[] line;
             try {
-                start = LogTailIndex.find(file, options.tail());
-                file.position(start);
+                line = lines.next();
             } catch (IOException e) {
-                throw new ReadException("failed to tail " + options.tail() + " lines of log file "
-                        + ContainerLogStatus.quote(real.toString()) + ": " + describe(e));
+                throw new ReadException("failed to read log file " + ContainerLogStatus.quote(real.toString()) + ": " + describe(e));
             }
-            Object fileKey = fileKey(real);
-            LogLineReader reader = new LogLineReader(file);
-            LineWriter writer = new LineWriter(options, out);
-            boolean limited = options.tail() >= 0 && !options.follow();
-            long left = options.tail();
-            LogFormat format = null;
-            boolean stillRunning = true;
-            boolean stop = false;
-            while (!stop && !(limited && left == 0)) {
-                byte[] line;
-                try {
-                    line = reader.readLine();
-                } catch (IOException e) {
-                    throw new ReadException("failed to read log file " + ContainerLogStatus.quote(real.toString()) + ": " + describe(e));
-                }
-                if (line == null) {
-                    if (options.follow()) {
-                        if (!stillRunning) {
-                            return; // the container had stopped, and everything it wrote is sent
-                        }
-                        out.flush();
-                        stillRunning = isRunning(running);
-                        if (stillRunning && out.awaitClientGone(pollInterval)) {
-                            throw new ResponseStream.ClientGoneException("the client closed the connection");
-                        }
-                        Object nowKey = fileKey(real);
-                        if (nowKey != null && !nowKey.equals(fileKey)) {
-                            // Rotated: a new file is at the path; read it from its start.
-                            FileChannel next = reopen(real);
-                            if (next != null) {
-                                if (file != opened) {
-                                    file.close();
-                                }
-                                file = next;
-                                fileKey = nowKey;
-                                reader = new LogLineReader(file);
-                            }
-                        }
-                        continue;
+            if (line == null) {
+                if (options.follow()) {
+                    if (lines.rotated()) {
+                        continue; // more to read from the files the rotation left
                     }
-                    stop = true;
-                    line = reader.takeUnfinished();
-                    if (line.length == 0) {
-                        continue;
+                    if (!stillRunning) {
+                        return; // the container had stopped, and everything it wrote is sent
                     }
-                    log.debug("Incomplete line in log file {}", real);
-                }
-                if (format == null) {
-                    try {
-                        format = LogFormat.detect(line);
-                    } catch (LogFormat.LogParseException e) {
-                        throw new ReadException("failed to get parse function: " + e.getMessage());
+                    out.flush();
+                    stillRunning = isRunning(running);
+                    if (stillRunning && out.awaitClientGone(pollInterval)) {
+                        throw new ResponseStream.ClientGoneException("the client closed the connection");
                     }
-                }
-                LogFormat.LogMessage msg;
-                try {
-                    msg = format.parse(line);
-                } catch (LogFormat.LogParseException e) {
-                    log.debug("Failed when parsing line in log file {}: {}", real, e.getMessage());
                     continue;
                 }
-                if (!writer.write(msg)) {
-                    return; // limitBytes reached
+                stop = true;
+                line = lines.takeUnfinished();
+                if (line.length == 0) {
+                    continue;
                 }
-                if (limited) {
-                    left--;
+                log.debug("Incomplete line in log file {}", real);
+            }
+            if (format == null) {
+                try {
+                    format = LogFormat.detect(line);
+                } catch (LogFormat.LogParseException e) {
+                    throw new ReadException("failed to get parse function: " + e.getMessage());
                 }
             }
-        } finally {
-            if (file != opened) {
-                file.close();
+            LogFormat.LogMessage msg;
+            try {
+                msg = format.parse(line);
+            } catch (LogFormat.LogParseException e) {
+                log.debug("Failed when parsing line in log file {}: {}", real, e.getMessage());
+                continue;
+            }
+            if (!writer.write(msg)) {
+                return; // limitBytes reached
+            }
+            if (limited) {
+                left--;
             }
         }
     }
@@ -192,22 +169,6 @@ public final class ContainerLogReader {
             // Upstream: a container the runtime no longer knows is not running; the stream ends.
             log.debug("Cannot tell whether the container still runs: {}", e.toString());
             return false;
-        }
-    }
-
-    private static FileChannel reopen(Path real) {
-        try {
-            return FileChannel.open(real, StandardOpenOption.READ);
-        } catch (IOException e) {
-            return null; // not there yet; look again later
-        }
-    }
-
-    private static Object fileKey(Path real) {
-        try {
-            return Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-        } catch (IOException e) {
-            return null;
         }
     }
 

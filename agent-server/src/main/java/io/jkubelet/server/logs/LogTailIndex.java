@@ -15,11 +15,21 @@ final class LogTailIndex {
 
     private LogTailIndex() {}
 
+    /**
+     * Where the last lines of a file begin.
+     *
+     * @param start the offset of the first of them
+     * @param lines how many ended lines follow {@code start}: {@code n}, or fewer when the file has no more
+     */
+    record Tail(long start, long lines) {}
+
     /** The offset of the first of the last {@code n} lines; 0 when {@code n} is negative (everything). */
     static long find(FileChannel file, long n) throws IOException {
-        if (n < 0) {
-            return 0;
-        }
+        return n < 0 ? 0 : tail(file, n).start();
+    }
+
+    /** The last {@code n} lines ({@code n >= 0}) of {@code file}, or all when it has no more. */
+    static Tail tail(FileChannel file, long n) throws IOException {
         long size = file.size();
         long left = 0;
         long count = 0;
@@ -41,7 +51,7 @@ final class LogTailIndex {
             }
             idx++;
         }
-        return left + idx;
+        return new Tail(left + idx, count);
     }
 
     private static byte[] read(FileChannel file, long position, int length) throws IOException {
