@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
 import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.kubelet.KubeletExecutors;
+import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
@@ -32,6 +33,7 @@ import io.jkubelet.core.qos.QosClass;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
+import io.jkubelet.docker.DockerRuntimeOptions;
 import io.jkubelet.docker.DockerUnavailableException;
 import io.jkubelet.server.HealthzServer;
 import io.jkubelet.server.KubeletView;
@@ -136,11 +138,18 @@ final class KubeletApp implements AutoCloseable {
         String endpoint = config.containerRuntimeEndpoint();
         DockerRuntime runtime;
         try {
-            runtime = DockerRuntimeFactory.connect(endpoint);
-        } catch (DockerUnavailableException e) {
+            runtime = DockerRuntimeFactory.connect(endpoint, DockerLogRotation.options(config, DockerRuntimeOptions.DEFAULTS),
+                    Clock.systemUTC());
+        } catch (DockerUnavailableException | IllegalArgumentException e) {
             throw new StartupException(e.getMessage());
         }
         running.add("runtime", runtime);
+        DockerLogRotation.Notice unusedLogSettings = DockerLogRotation.unusedSettings(config);
+        if (unusedLogSettings.warning()) {
+            log.warn(unusedLogSettings.text());
+        } else {
+            log.info(unusedLogSettings.text());
+        }
         try {
             // Pod cgroups are named for Docker to put containers in: both must name them alike (dockershim's check).
             runtime.checkCgroupDriver(config.cgroupDriver());
@@ -163,7 +172,7 @@ final class KubeletApp implements AutoCloseable {
                 KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
-                systemContainers(), KubeletExecutors.named(), containerManager));
+                systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");

@@ -148,6 +148,24 @@ class CreateSpecsTest {
     }
 
     @Test
+    void appContainerLogsRotateInDockersDriverAtThePolicysBytesAndTheSandboxsDoNot() {
+        DockerRuntimeOptions rotating = OPTIONS.withLogRotation(10L << 20, 5);
+        ContainerConfig app = container(null, new LinuxContainerResources(0, 0, 0, 0, 0));
+        PodSandboxConfig pod = sandbox(NamespaceOptions.POD_DEFAULT, List.of());
+
+        HostConfig hc = CreateSpecs.container("sandbox-id", app, pod, rotating, "cgroupfs").hostConfig();
+        HostConfig pause = CreateSpecs.sandbox(pod, rotating, "cgroupfs").hostConfig();
+
+        // Exact bytes: Docker would read "10Mi" or "10m" as 10,000,000.
+        assertThat(hc.getLogConfig().getConfig()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("max-size", "10485760", "max-file", "5"));
+        assertThat(pause.getLogConfig().getConfig()).isEmpty();
+        assertThat(CreateSpecs.container("sandbox-id", app, pod, OPTIONS.withLogRotation(-1, 5), "cgroupfs")
+                .hostConfig().getLogConfig().getConfig()).isEmpty();
+        assertThat(OPTIONS.withLogRotation(0, 2).logOptions()).containsEntry("max-size", "1");
+    }
+
+    @Test
     void badSettingsAreRefusedNamingTheContainerAndTheField() {
         LinuxContainerSecurityContext groupOnly = new LinuxContainerSecurityContext(null, 10L, List.of(), false,
                 false, List.of(), List.of(), NamespaceOptions.POD_DEFAULT, false);

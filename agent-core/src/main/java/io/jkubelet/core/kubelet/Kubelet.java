@@ -287,6 +287,9 @@ public final class Kubelet implements AutoCloseable {
         } catch (CgroupException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
+        // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).
+        deps.logManager().start();
+        running.add("container-log-manager", within -> deps.logManager().stop());
         pleg.start();
         running.add("pleg", pleg);
         apiStatusSync.ifPresent(s -> {

@@ -3,6 +3,7 @@ package io.jkubelet.core.kubelet;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.SystemContainers;
@@ -18,10 +19,20 @@ import java.time.Clock;
  * @param executors the threads the kubelet's parts run on; the kubelet owns them from now on
  * @param containerManager the node's cgroups and reservations (upstream {@code Dependencies.ContainerManager});
  *     {@link ContainerManager#stub()} where the kubelet may not touch cgroups
+ * @param logManager keeps container logs within the rotation policy, as the runtime needs it (upstream's
+ *     {@code containerLogManager}); {@link ContainerLogManager#rotatedByRuntime()} for Docker
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                          ContainerManager containerManager) {
+                          ContainerManager containerManager, ContainerLogManager logManager) {
+
+    /** Dependencies whose runtime rotates its own logs. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager,
+                ContainerLogManager.rotatedByRuntime());
+    }
 
     /** Dependencies without a container manager: pods get no cgroups of their own, nothing is reserved. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
