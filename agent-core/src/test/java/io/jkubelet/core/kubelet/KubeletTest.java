@@ -187,6 +187,26 @@ class KubeletTest {
     }
 
     @Test
+    void aPodWhoseSandboxCannotStartIsRetriedAfterTheBackOffNotOnEachDeadSandbox() {
+        // As runc refuses a privileged pod on a machine whose root lacks capabilities: each try leaves a dead sandbox.
+        runtime.failSandboxStarts("unable to apply caps: operation not permitted");
+        kubelet.deliver(new PodUpdate(List.of(pod("priv", sleeper("a"))), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() >= 1);
+
+        // The PLEG sees each dead sandbox at once; that must not start the next try before the back-off ends.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> sandboxAttempts() == 1);
+        assertThat(events.events()).filteredOn(e -> e.reason().equals("FailedCreatePodSandBox")).hasSize(1);
+
+        // backOffPeriod (10 s) with up to 50 % jitter: the next try comes once 15 s have passed.
+        clock.advance(Duration.ofSeconds(16));
+        await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() == 2);
+    }
+
+    private long sandboxAttempts() {
+        return runtime.calls().stream().filter("runPodSandbox"::equals).count();
+    }
+
+    @Test
     void onFailurePodEndsSucceeded() {
         Pod pod = pod("job", "OnFailure", List.of(), List.of(sleeper("a")));
         kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));

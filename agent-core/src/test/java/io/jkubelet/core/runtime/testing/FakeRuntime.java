@@ -60,6 +60,8 @@ import java.util.function.Consumer;
  *   <li>{@link #stopCalls()}: every {@code stopContainer} with its timeout, in call order;
  *       {@link #holdStops} makes {@code stopContainer} of a container wait (outside the runtime's monitor)
  *       until the test opens the returned latch, to observe what happens meanwhile;</li>
+ *   <li>{@link #failSandboxStarts}: sandboxes are created but cannot start and are left behind not ready, as
+ *       Docker leaves a sandbox container that runc refused;</li>
  *   <li>{@link #watchEvents} listeners receive created/started/stopped/deleted events for sandboxes and
  *       containers, synchronously on the thread that caused them;</li>
  *   <li>every timestamp comes from the injected {@link Clock}; a scripted command that runs for a while
@@ -139,6 +141,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     private final List<StopCall> stopCalls = new ArrayList<>();
     private final Map<String, java.util.concurrent.CountDownLatch> heldStops = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Consumer<RuntimeEvent>> listeners = new CopyOnWriteArrayList<>();
+    /** When set, every sandbox is created but cannot start: it is left behind not ready, as Docker leaves it. */
+    private String sandboxStartError;
     private FilesystemUsage imageFs = new FilesystemUsage("/var/lib/fake-runtime", 100L << 30, 60L << 30, 40L << 30,
             1_000_000, 900_000, 100_000);
     private long nextId;
@@ -223,6 +227,14 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         pullFailures.remove(normalize(reference));
     }
 
+    /**
+     * Every sandbox from now on is created but fails to start with this message (e.g. runc refusing a privileged
+     * pod's capabilities), leaving a dead sandbox behind as Docker does; {@code null} lets them start again.
+     */
+    public synchronized void failSandboxStarts(String message) {
+        this.sandboxStartError = message;
+    }
+
     public synchronized void setImageFsInfo(FilesystemUsage usage) {
         this.imageFs = Objects.requireNonNull(usage, "usage");
     }
@@ -277,6 +289,10 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         FakeSandbox sandbox = new FakeSandbox(id, config, clock.instant(), hostNetwork ? "" : "10.88.0." + nextIp++);
         sandboxes.put(id, sandbox);
         emit(id, sandbox.uid(), RuntimeEvent.Type.CREATED);
+        if (sandboxStartError != null) {
+            sandbox.state = PodSandboxState.SANDBOX_NOTREADY;
+            throw new IllegalStateException("failed to start sandbox container " + id + ": " + sandboxStartError);
+        }
         emit(id, sandbox.uid(), RuntimeEvent.Type.STARTED);
         return id;
     }
