@@ -52,7 +52,8 @@ import java.util.function.Consumer;
  *   <li>{@link #calls()}: the port methods called, in order (upstream's {@code CalledFunctions});</li>
  *   <li>{@link #injectError} (one-shot) and {@link #injectStickyError} (until {@link #clearErrors()}):
  *       the next call(s) of a method throw the given exception, after being recorded;</li>
- *   <li>images: {@link #addImage} makes an image present locally, {@link #makePullable} puts one in the
+ *   <li>images: {@link #addImage} makes an image present locally (with a size, taken from the image file system's
+ *       available bytes and given back when it is removed), {@link #makePullable} puts one in the
  *       fake registry, {@link #failPull} makes pulls of a reference fail with a registry message;</li>
  *   <li>processes: nothing runs, so {@link #scriptCommand} says how a command line behaves when it is a
  *       container's command or an exec; an unscripted container runs until stopped or until
@@ -204,6 +205,24 @@ public final class FakeRuntime implements RuntimeService, ImageService {
             return existing.get().id;
         }
         return putImage(ref, "sha256:" + sha256("image:" + ref + ":" + nextId++));
+    }
+
+    /**
+     * Makes an image of {@code sizeBytes} present locally under this reference, taking its size from the image file
+     * system's available bytes (as a pull would); returns its id.
+     */
+    public synchronized String addImage(String reference, long sizeBytes) {
+        String id = addImage(reference);
+        FakeImage image = images.get(id);
+        imageFs = withAvailable(imageFs, imageFs.availableBytes() + (image.onImageFs ? image.size : 0) - sizeBytes);
+        image.size = sizeBytes;
+        image.onImageFs = true;
+        return id;
+    }
+
+    private static FilesystemUsage withAvailable(FilesystemUsage fs, long available) {
+        return new FilesystemUsage(fs.mountpoint(), fs.capacityBytes(), available,
+                fs.usedBytes() + fs.availableBytes() - available, fs.inodes(), fs.inodesFree(), fs.inodesUsed());
     }
 
     /** Gives an existing image one more tag (like {@code docker tag}). */
@@ -562,6 +581,9 @@ public final class FakeRuntime implements RuntimeService, ImageService {
             }
         }
         images.remove(img.id);
+        if (img.onImageFs) {
+            imageFs = withAvailable(imageFs, imageFs.availableBytes() + img.size);
+        }
     }
 
     @Override
@@ -782,12 +804,17 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         final List<String> tags = new ArrayList<>();
         final List<String> digests = new ArrayList<>();
 
+        /** Bytes on disk; {@link #addImage(String, long)} sets it. */
+        long size = 1_000_000L;
+        /** Its size is counted in the image file system's usage (it was added with a size). */
+        boolean onImageFs;
+
         FakeImage(String id) {
             this.id = id;
         }
 
         Image toImage() {
-            return new Image(id, tags, digests, 1_000_000L, null, "");
+            return new Image(id, tags, digests, size, null, "");
         }
     }
 }
