@@ -8,6 +8,7 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cluster.KubeClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.events.EventRecorder;
@@ -50,7 +51,6 @@ final class KubeletApp implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeletApp.class);
     /** The PLEG's safety-net relist when runtime events drive it. */
     static final Duration RELIST_PERIOD = Duration.ofSeconds(10);
-    static final Duration CONTAINER_GC_PERIOD = Duration.ofMinutes(1);
     /** How long a stop may take; with the JVM's own exit, the process is gone within 5 s of SIGTERM. */
     static final Duration STOP_DEADLINE = Duration.ofSeconds(4);
 
@@ -140,7 +140,7 @@ final class KubeletApp implements AutoCloseable {
                 oom::clamp);
         boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
+                GcSettings.DEFAULT, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named()));

@@ -1,15 +1,8 @@
 package io.jkubelet.core.images;
 
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.runtime.ContainerConfig;
-import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.FilesystemUsage;
-import io.jkubelet.core.runtime.Labels;
-import io.jkubelet.core.runtime.LinuxContainerResources;
-import io.jkubelet.core.runtime.LinuxContainerSecurityContext;
-import io.jkubelet.core.runtime.NamespaceOptions;
-import io.jkubelet.core.runtime.PodSandboxConfig;
-import io.jkubelet.core.runtime.PodSandboxMetadata;
+import io.jkubelet.core.runtime.testing.FakePods;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,7 +27,8 @@ class ImageGCManagerTest {
     private final LoggingEventRecorder events = new LoggingEventRecorder(clock);
     private final List<String> collected = new ArrayList<>();
     private final Instant began = clock.instant();
-    private int pods;
+    private final FakePods pods = new FakePods(runtime, "node-a", PAUSE);
+    private int podCount;
 
     @BeforeEach
     void emptyFileSystemOf1000Bytes() {
@@ -53,17 +46,7 @@ class ImageGCManagerTest {
 
     /** A container made from the image (created, never started: any container holds its image). */
     private String use(String image) {
-        String uid = "uid-" + pods++;
-        Map<String, String> labels = Map.of(Labels.POD_UID, uid, Labels.POD_NAME, "p" + uid, Labels.POD_NAMESPACE, "ns",
-                Labels.NODE_NAME, "node-a");
-        PodSandboxConfig sandbox = new PodSandboxConfig(new PodSandboxMetadata("p" + uid, uid, "ns", 0), "p", "/tmp/none",
-                null, List.of(), labels, Map.of(), "", NamespaceOptions.POD_DEFAULT, 0, PAUSE, false, Map.of());
-        String sandboxId = runtime.runPodSandbox(sandbox);
-        ContainerConfig c = new ContainerConfig(new ContainerMetadata("c", 0), image, List.of("true"), List.of(), "",
-                List.of(), List.of(), labels, Map.of(), "", false, false, false, new LinuxContainerResources(0, 0, 0, 0, 0),
-                new LinuxContainerSecurityContext(null, null, List.of(), false, false, List.of(), List.of(),
-                        NamespaceOptions.POD_DEFAULT, false));
-        return runtime.createContainer(sandboxId, c, sandbox);
+        return pods.sandbox("p" + podCount++).create("c", image);
     }
 
     private List<String> removedImages() {

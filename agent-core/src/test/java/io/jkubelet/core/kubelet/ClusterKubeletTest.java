@@ -56,7 +56,7 @@ class ClusterKubeletTest {
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         cluster = ClusterSide.connect(client, "v1.30.0", clock);
         kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
+                Duration.ofSeconds(1), GcSettings.DEFAULT, 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
                 new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, cluster));
         kubelet.start();
         // The apiserver source (not started here: the tests deliver its pods) has listed once, so housekeeping runs.

@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.cluster.ClusterSide;
+import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.images.ImageGCManager;
+import io.jkubelet.core.images.ImageGCPolicy;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.runtime.ContainerFilter;
@@ -57,11 +60,15 @@ class KubeletTest {
     }
 
     private void start(KubeletExecutors executors) {
+        start(executors, GcSettings.DEFAULT);
+    }
+
+    private void start(KubeletExecutors executors, GcSettings gc) {
         events = new LoggingEventRecorder(clock);
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         kubelet = new Kubelet(new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
+                Duration.ofSeconds(1), gc, 110, true, "v1.30.0", PodSourceSettings.NONE, 8L << 30),
                 new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null, executors));
         kubelet.start();
     }
@@ -200,6 +207,26 @@ class KubeletTest {
         // backOffPeriod (10 s) with up to 50 % jitter: the next try comes once 15 s have passed.
         clock.advance(Duration.ofSeconds(16));
         await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() == 2);
+    }
+
+    @Test
+    void containerGcRemovesTheDeadSandboxesOfAPodThatCannotStartButTheNewest() {
+        kubelet.close();
+        start(KubeletExecutors.named(), new GcSettings(Duration.ofMillis(200), GCPolicy.DEFAULT, ImageGCManager.PERIOD,
+                ImageGCPolicy.DEFAULT));
+        runtime.failSandboxStarts("unable to apply caps: operation not permitted");
+        kubelet.deliver(new PodUpdate(List.of(pod("priv", sleeper("a"))), PodOperation.ADD, "test"));
+        for (int tries = 1; tries <= 3; tries++) {
+            int expected = tries;
+            await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() == expected);
+            clock.advance(Duration.ofSeconds(16));
+        }
+        String newest = runtime.listPodSandbox(PodSandboxFilter.ALL).stream()
+                .max(java.util.Comparator.comparing(io.jkubelet.core.runtime.PodSandbox::createdAt)).orElseThrow().id();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> runtime.listPodSandbox(PodSandboxFilter.ALL).size() == 1);
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).singleElement()
+                .satisfies(s -> assertThat(s.id()).isEqualTo(newest));
     }
 
     private long sandboxAttempts() {
