@@ -8,6 +8,7 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cluster.KubeClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.images.ImageGCPolicy;
 import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.nodestatus.NodeIdentity;
@@ -140,7 +141,7 @@ final class KubeletApp implements AutoCloseable {
                 oom::clamp);
         boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                GcSettings.DEFAULT, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
+                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named()));
@@ -159,6 +160,12 @@ final class KubeletApp implements AutoCloseable {
         warmUp(nodeName);
         kubelet.startSources();
         log.info("jkubelet started in {} ms", sinceProcessStart());
+    }
+
+    /** The image file system's band, from a configuration already validated (so the policy is one upstream accepts). */
+    static ImageGCPolicy imageGcPolicy(KubeletConfiguration config) {
+        return new ImageGCPolicy(config.imageGCHighThresholdPercent(), config.imageGCLowThresholdPercent(),
+                config.imageMinimumGCAge(), config.imageMaximumGCAge());
     }
 
     /** The static pod directory and manifest URL, as configured. */
