@@ -22,24 +22,31 @@ import java.util.function.Predicate;
 final class Evictables {
     private Evictables() {}
 
-    /** A container as container GC sees it. */
-    record GcContainer(String id, String podUid, String name, Instant createdAt, ContainerState state) {
+    /**
+     * A container as container GC sees it.
+     *
+     * @param attempt the instance's restart count: it orders instances a runtime lists as created in the same second
+     */
+    record GcContainer(String id, String podUid, String name, Instant createdAt, int attempt, ContainerState state) {
         boolean running() {
             return state == ContainerState.CONTAINER_RUNNING;
         }
     }
 
-    /** A sandbox as container GC sees it. */
-    record GcSandbox(String id, String podUid, Instant createdAt, boolean ready) {}
+    /** A sandbox as container GC sees it; {@code attempt} orders sandboxes created in the same second. */
+    record GcSandbox(String id, String podUid, Instant createdAt, int attempt, boolean ready) {}
 
     /** An evict unit: the dead instances of one container of one pod (upstream {@code evictUnit}). */
     private record Unit(String podUid, String name) {}
 
-    /** Newest first, as upstream's {@code byCreated}; the id settles ties so the order never depends on the listing. */
-    private static final Comparator<GcContainer> NEWEST_FIRST =
-            Comparator.comparing(GcContainer::createdAt).reversed().thenComparing(GcContainer::id);
-    private static final Comparator<GcSandbox> NEWEST_SANDBOX_FIRST =
-            Comparator.comparing(GcSandbox::createdAt).reversed().thenComparing(GcSandbox::id);
+    /**
+     * Newest first, as upstream's {@code byCreated}. Docker lists creation times in whole seconds, so instances made
+     * within one second are ordered by attempt; the id settles what is left, so the order never depends on the listing.
+     */
+    private static final Comparator<GcContainer> NEWEST_FIRST = Comparator.comparing(GcContainer::createdAt)
+            .thenComparingInt(GcContainer::attempt).reversed().thenComparing(GcContainer::id);
+    private static final Comparator<GcSandbox> NEWEST_SANDBOX_FIRST = Comparator.comparing(GcSandbox::createdAt)
+            .thenComparingInt(GcSandbox::attempt).reversed().thenComparing(GcSandbox::id);
 
     /**
      * The containers to remove, each step's oldest first (upstream {@code evictContainers}). Evictable are the

@@ -72,7 +72,7 @@ final class RuntimeGc {
         for (Container c : containers) {
             states.put(c.id(), c.state());
             gcContainers.add(new GcContainer(c.id(), c.labels().getOrDefault(Labels.POD_UID, ""), c.metadata().name(),
-                    c.createdAt(), c.state()));
+                    c.createdAt(), c.metadata().attempt(), c.state()));
         }
         Set<String> removed = new HashSet<>();
         for (GcContainer c : Evictables.containers(gcContainers, policy, clock.instant(), allSourcesReady, podRemovable)) {
@@ -98,7 +98,7 @@ final class RuntimeGc {
         }
         List<GcSandbox> sandboxes = new ArrayList<>();
         for (PodSandbox sb : runtime.listPodSandbox(scope.scoped(PodSandboxFilter.ALL))) {
-            sandboxes.add(new GcSandbox(sb.id(), sb.metadata().uid(), sb.createdAt(),
+            sandboxes.add(new GcSandbox(sb.id(), sb.metadata().uid(), sb.createdAt(), sb.metadata().attempt(),
                     sb.state() == PodSandboxState.SANDBOX_READY));
         }
         for (String id : Evictables.sandboxes(sandboxes, withContainers, podRemovable)) {

@@ -23,11 +23,11 @@ class EvictablesTest {
 
     /** A container of pod {@code uid} created {@code minutesAgo} before now. */
     private static GcContainer dead(String id, String uid, String name, int minutesAgo) {
-        return new GcContainer(id, uid, name, NOW.minus(Duration.ofMinutes(minutesAgo)), ContainerState.CONTAINER_EXITED);
+        return new GcContainer(id, uid, name, NOW.minus(Duration.ofMinutes(minutesAgo)), 0, ContainerState.CONTAINER_EXITED);
     }
 
     private static GcContainer running(String id, String uid, String name, int minutesAgo) {
-        return new GcContainer(id, uid, name, NOW.minus(Duration.ofMinutes(minutesAgo)), ContainerState.CONTAINER_RUNNING);
+        return new GcContainer(id, uid, name, NOW.minus(Duration.ofMinutes(minutesAgo)), 0, ContainerState.CONTAINER_RUNNING);
     }
 
     private static List<String> remove(List<GcContainer> all, GCPolicy policy, boolean sourcesReady, Predicate<String> podGoes) {
@@ -110,24 +110,38 @@ class EvictablesTest {
     @Test
     void aPodsDeadSandboxesGoButTheNewestAndThoseWithContainers() {
         List<GcSandbox> sandboxes = List.of(
-                new GcSandbox("s4", "p", NOW.minusSeconds(10), false),
-                new GcSandbox("s3", "p", NOW.minusSeconds(20), false),
-                new GcSandbox("s2", "p", NOW.minusSeconds(30), false),
-                new GcSandbox("s1", "p", NOW.minusSeconds(40), false),
-                new GcSandbox("r2", "q", NOW.minusSeconds(10), true),
-                new GcSandbox("r1", "q", NOW.minusSeconds(20), false));
+                new GcSandbox("s4", "p", NOW.minusSeconds(10), 0, false),
+                new GcSandbox("s3", "p", NOW.minusSeconds(20), 0, false),
+                new GcSandbox("s2", "p", NOW.minusSeconds(30), 0, false),
+                new GcSandbox("s1", "p", NOW.minusSeconds(40), 0, false),
+                new GcSandbox("r2", "q", NOW.minusSeconds(10), 0, true),
+                new GcSandbox("r1", "q", NOW.minusSeconds(20), 0, false));
 
         assertThat(Evictables.sandboxes(sandboxes, Set.of("s2"), NO_POD_GOES)).containsExactly("s1", "s3", "r1");
     }
 
     @Test
     void allInactiveSandboxesOfAPodThatMayGoGoButAReadyOneStays() {
-        List<GcSandbox> sandboxes = List.of(new GcSandbox("s2", "p", NOW.minusSeconds(10), false),
-                new GcSandbox("s1", "p", NOW.minusSeconds(20), false),
-                new GcSandbox("t2", "gone", NOW.minusSeconds(10), true),
-                new GcSandbox("t1", "gone", NOW.minusSeconds(20), false));
+        List<GcSandbox> sandboxes = List.of(new GcSandbox("s2", "p", NOW.minusSeconds(10), 0, false),
+                new GcSandbox("s1", "p", NOW.minusSeconds(20), 0, false),
+                new GcSandbox("t2", "gone", NOW.minusSeconds(10), 0, true),
+                new GcSandbox("t1", "gone", NOW.minusSeconds(20), 0, false));
 
         assertThat(Evictables.sandboxes(sandboxes, Set.of(), uid -> true)).containsExactly("s1", "s2", "t1");
+    }
+
+    @Test
+    void instancesListedAsCreatedInTheSameSecondAreOrderedByAttempt() {
+        // Docker lists creation times in whole seconds: a sandbox retried at once, or a container that died at once.
+        Instant second = NOW.minusSeconds(5);
+        List<GcContainer> all = List.of(new GcContainer("z", "p", "a", second, 0, ContainerState.CONTAINER_EXITED),
+                new GcContainer("y", "p", "a", second, 2, ContainerState.CONTAINER_EXITED),
+                new GcContainer("x", "p", "a", second, 1, ContainerState.CONTAINER_EXITED));
+        List<GcSandbox> sandboxes = List.of(new GcSandbox("s2", "p", second, 2, true),
+                new GcSandbox("s0", "p", second, 0, false), new GcSandbox("s1", "p", second, 1, false));
+
+        assertThat(remove(all, GCPolicy.DEFAULT, true, NO_POD_GOES)).containsExactly("z", "x");
+        assertThat(Evictables.sandboxes(sandboxes, Set.of(), NO_POD_GOES)).containsExactly("s0", "s1");
     }
 
     @Test
