@@ -2,11 +2,10 @@ package io.jkubelet.docker;
 
 import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.images.ImageManager;
-import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.kuberuntime.testing.FakePodStates;
+import io.jkubelet.core.kuberuntime.testing.RuntimeManagers;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
@@ -16,13 +15,6 @@ import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
-import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.VolumeManager;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,42 +32,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Container GC on the real engine: dead instances and sandboxes that Docker lists as a failing pod leaves them, and
  * the log files and links that go with the containers. Everything is scoped to this test's node name.
  */
-@Tag("docker")
-class DockerContainerGcTest {
-    private static DockerRuntime runtime;
-
+class DockerContainerGcTest extends DockerPodsTestBase {
     @TempDir Path root;
-    private PodFixture pods;
-
-    @BeforeAll
-    static void connect() {
-        runtime = DockerTestSupport.connect();
-    }
-
-    @BeforeEach
-    void scope() {
-        pods = new PodFixture(runtime, "/var/log/pods");
-    }
-
-    @AfterAll
-    static void disconnect() {
-        runtime.close();
-    }
-
-    @AfterEach
-    void cleanUp() {
-        pods.removeAll();
-    }
 
     private RuntimeManager manager() {
-        Clock clock = Clock.systemUTC();
-        LoggingEventRecorder events = new LoggingEventRecorder(clock);
         NodeContext node = new NodeContext(pods.nodeName, List.of("127.0.0.1"), Path.of(pods.logRoot),
                 root.resolve("containers"), DockerTestSupport.PAUSE, List.of(), "cluster.local", x -> Math.max(x, 0));
-        PodDirs dirs = new PodDirs(root.resolve("kubelet"));
-        return new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
-                new ContainerConfigFactory(node, (p, c) -> 0), new VolumeManager(dirs), dirs, node, events, clock,
-                (action, c, host, timeout) -> { }, new FakePodStates());
+        return RuntimeManagers.of(runtime, node, root.resolve("kubelet"), new FakePodStates(),
+                new LoggingEventRecorder(Clock.systemUTC()), Clock.systemUTC());
     }
 
     /** Instance {@code attempt} of container {@code a}, run to its end, with its legacy log link as the kubelet makes it. */

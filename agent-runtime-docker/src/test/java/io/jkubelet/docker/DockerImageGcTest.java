@@ -1,29 +1,19 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageGCPolicy;
 import io.jkubelet.core.runtime.FilesystemUsage;
-import io.jkubelet.core.runtime.Image;
-import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.PodSandboxConfig;
-import io.jkubelet.core.runtime.RegistryAuth;
+import io.jkubelet.core.runtime.testing.ImagesWithPrefix;
 import io.jkubelet.core.testing.FakeClock;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,40 +24,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * sees only the images this test made (a view of the adapter's images filtered by repository), so only they can
  * be removed; every other call goes to the adapter unchanged.
  */
-@Tag("docker")
-class DockerImageGcTest {
-    private static DockerRuntime runtime;
-    private static DockerClient docker;
-
+class DockerImageGcTest extends DockerPodsTestBase {
     private final String repository = "jkubelet-gc-test-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<String> made = new ArrayList<>();
     private final FakeClock clock = new FakeClock();
-    private LoggingEventRecorder events;
-    private PodFixture pods;
-    private TestImages view;
-
-    @BeforeAll
-    static void connect() {
-        runtime = DockerTestSupport.connect();
-        docker = DockerTestSupport.rawClient();
-    }
-
-    @AfterAll
-    static void disconnect() throws IOException {
-        runtime.close();
-        docker.close();
-    }
-
-    @BeforeEach
-    void setUp() {
-        events = new LoggingEventRecorder(clock);
-        pods = new PodFixture(runtime, "/var/log/pods");
-        view = new TestImages(runtime, repository + "/");
-    }
+    private final LoggingEventRecorder events = new LoggingEventRecorder(clock);
+    private final ImagesWithPrefix view = new ImagesWithPrefix(runtime, repository + "/");
 
     @AfterEach
-    void cleanUp() {
-        pods.removeAll();
+    void removeImages() {
+        pods.removeAll(); // first: the containers that hold the images
         for (String id : made) {
             runtime.removeImage(id);
         }
@@ -147,44 +113,5 @@ class DockerImageGcTest {
 
         assertThat(runtime.imageStatus(parent).orElseThrow().repoTags())
                 .contains(repository + "/parent:1", repository + "/parent-alias:1");
-    }
-
-    /** The adapter's images as image GC sees them here: only this test's, and each removal recorded. */
-    private static final class TestImages implements ImageService {
-        private final DockerRuntime delegate;
-        private final String prefix;
-        final List<String> removed = new CopyOnWriteArrayList<>();
-
-        TestImages(DockerRuntime delegate, String prefix) {
-            this.delegate = delegate;
-            this.prefix = prefix;
-        }
-
-        @Override
-        public List<Image> listImages() {
-            return delegate.listImages().stream()
-                    .filter(i -> i.repoTags().stream().anyMatch(t -> t.startsWith(prefix))).toList();
-        }
-
-        @Override
-        public Optional<Image> imageStatus(String image) {
-            return delegate.imageStatus(image);
-        }
-
-        @Override
-        public String pullImage(String image, RegistryAuth auth) {
-            throw new UnsupportedOperationException("image GC never pulls");
-        }
-
-        @Override
-        public void removeImage(String image) {
-            delegate.removeImage(image);
-            removed.add(image);
-        }
-
-        @Override
-        public FilesystemUsage imageFsInfo() {
-            return delegate.imageFsInfo();
-        }
     }
 }

@@ -2,7 +2,7 @@ package io.jkubelet.core.images;
 
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.runtime.FilesystemUsage;
-import io.jkubelet.core.runtime.testing.FakePods;
+import io.jkubelet.core.runtime.testing.RuntimePods;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +27,7 @@ class ImageGCManagerTest {
     private final LoggingEventRecorder events = new LoggingEventRecorder(clock);
     private final List<String> collected = new ArrayList<>();
     private final Instant began = clock.instant();
-    private final FakePods pods = new FakePods(runtime, "node-a", PAUSE);
+    private final RuntimePods pods = new RuntimePods(runtime, "node-a", PAUSE);
     private int podCount;
 
     @BeforeEach

@@ -6,7 +6,7 @@ import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxFilter;
-import io.jkubelet.core.runtime.testing.FakePods;
+import io.jkubelet.core.runtime.testing.RuntimePods;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.util.Backoff;
@@ -28,17 +28,19 @@ class RuntimeGcTest {
     @TempDir Path root;
     private final FakeClock clock = new FakeClock();
     private final FakeRuntime runtime = new FakeRuntime(clock);
-    private final FakePods pods = new FakePods(runtime, "node-a", "pause:3.9");
-    private final FakePods otherNode = new FakePods(runtime, "node-b", "pause:3.9");
+    private final RuntimePods pods = new RuntimePods(runtime, "node-a", "pause:3.9");
+    private final RuntimePods otherNode = new RuntimePods(runtime, "node-b", "pause:3.9");
     private final FakePodStates states = new FakePodStates();
     private Path podLogs;
     private Path legacyLogs;
     private RuntimeGc gc;
+    private int attempts;
 
     @BeforeEach
     void setUp() {
         runtime.addImage(IMAGE);
         runtime.addImage("pause:3.9");
+        runtime.scriptCommand(RuntimePods.TRUE, FakeRuntime.Script.exitsWith(1));
         podLogs = root.resolve("pods");
         legacyLogs = root.resolve("containers");
         gc = new RuntimeGc(runtime, new NodeScope("node-a"), new Backoff(clock, Duration.ofSeconds(10),
@@ -54,9 +56,9 @@ class RuntimeGcTest {
     }
 
     /** Each instance created a second after the previous, so that "newest" is well defined. */
-    private String deadInstance(FakePods.Sandbox sandbox, String name) {
+    private String deadInstance(RuntimePods.Sandbox sandbox, String name) {
         clock.advance(Duration.ofSeconds(1));
-        return sandbox.dead(name, IMAGE);
+        return sandbox.dead(name, attempts++, IMAGE);
     }
 
     /** The legacy {@code /var/log/containers} link of a container, pointing at its (absent) log. */
@@ -68,13 +70,12 @@ class RuntimeGcTest {
 
     @Test
     void theNewestDeadInstanceOfEachContainerStaysBesideTheRunningOneAndTheOthersGoWithTheirLogLinks() throws Exception {
-        FakePods.Sandbox web = pods.sandbox("web");
+        RuntimePods.Sandbox web = pods.sandbox("web");
         String a1 = deadInstance(web, "a");
         String a2 = deadInstance(web, "a");
         String a3 = deadInstance(web, "a");
         clock.advance(Duration.ofSeconds(1));
-        String a4 = web.create("a", IMAGE);
-        runtime.startContainer(a4);
+        String a4 = web.running("a", attempts++, IMAGE);
         Path goneLink = legacyLink("web", "a", a1);
         Path runningLink = legacyLink("web", "a", a4);
 
@@ -90,7 +91,7 @@ class RuntimeGcTest {
 
     @Test
     void deadContainersYoungerThanTheMinimumAgeStayUntilTheyAreOldEnough() {
-        FakePods.Sandbox web = pods.sandbox("web");
+        RuntimePods.Sandbox web = pods.sandbox("web");
         String a1 = deadInstance(web, "a");
         String a2 = deadInstance(web, "a");
         String a3 = deadInstance(web, "a");
@@ -126,10 +127,10 @@ class RuntimeGcTest {
 
     @Test
     void everythingOfAPodGoneForGoodGoesWithItsLogDirectoryOnceEverySourceHasReported() throws Exception {
-        FakePods.Sandbox gone = pods.sandbox("gone");
+        RuntimePods.Sandbox gone = pods.sandbox("gone");
         deadInstance(gone, "a");
         runtime.stopPodSandbox(gone.id);
-        FakePods.Sandbox stays = pods.sandbox("stays");
+        RuntimePods.Sandbox stays = pods.sandbox("stays");
         String kept = deadInstance(stays, "a");
         Path goneLogs = Files.createDirectories(podLogs.resolve("default_gone_uid-gone/a"));
         Path staysLogs = Files.createDirectories(podLogs.resolve("default_stays_uid-stays/a"));
@@ -149,7 +150,7 @@ class RuntimeGcTest {
 
     @Test
     void aTerminatedPodThatIsStillWantedLosesItsRuntimePartsOnlyWhenTheNodeNeedsDisk() {
-        FakePods.Sandbox job = pods.sandbox("job");
+        RuntimePods.Sandbox job = pods.sandbox("job");
         String done = deadInstance(job, "a");
         runtime.stopPodSandbox(job.id);
         states.runtimeRemovable.add("uid-job");
@@ -164,7 +165,7 @@ class RuntimeGcTest {
 
     @Test
     void anotherNodesContainersOnTheSameRuntimeAreLeftAlone() {
-        FakePods.Sandbox theirs = otherNode.sandbox("theirs");
+        RuntimePods.Sandbox theirs = otherNode.sandbox("theirs");
         String t1 = deadInstance(theirs, "a");
         String t2 = deadInstance(theirs, "a");
         states.contentRemovable.add("uid-theirs");

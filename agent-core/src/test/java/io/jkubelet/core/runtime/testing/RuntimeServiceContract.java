@@ -114,14 +114,8 @@ public abstract class RuntimeServiceContract {
 
     @AfterEach
     void removeEverythingThisTestCreated() throws IOException {
-        Map<String, String> mine = Map.of(Labels.NODE_NAME, nodeName);
         try {
-            for (Container c : runtime().listContainers(new ContainerFilter(null, null, null, mine))) {
-                runtime().removeContainer(c.id());
-            }
-            for (PodSandbox s : runtime().listPodSandbox(new PodSandboxFilter(null, null, mine))) {
-                runtime().removePodSandbox(s.id());
-            }
+            RuntimePods.removeAll(runtime(), nodeName);
             for (String image : imagesToRemove) {
                 images().removeImage(image);
             }
