@@ -41,6 +41,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -162,10 +163,17 @@ final class KubeletApp implements AutoCloseable {
         log.info("jkubelet started in {} ms", sinceProcessStart());
     }
 
-    /** The image file system's band, from a configuration already validated (so the policy is one upstream accepts). */
+    /**
+     * The image file system's band, from a configuration already defaulted and validated (so the policy is one
+     * upstream accepts); a field left unset takes the v1beta1 default.
+     */
     static ImageGCPolicy imageGcPolicy(KubeletConfiguration config) {
-        return new ImageGCPolicy(config.imageGCHighThresholdPercent(), config.imageGCLowThresholdPercent(),
-                config.imageMinimumGCAge(), config.imageMaximumGCAge());
+        ImageGCPolicy d = ImageGCPolicy.DEFAULT;
+        return new ImageGCPolicy(
+                Objects.requireNonNullElse(config.imageGCHighThresholdPercent(), d.highThresholdPercent()),
+                Objects.requireNonNullElse(config.imageGCLowThresholdPercent(), d.lowThresholdPercent()),
+                Objects.requireNonNullElse(config.imageMinimumGCAge(), d.minAge()),
+                Objects.requireNonNullElse(config.imageMaximumGCAge(), d.maxAge()));
     }
 
     /** The static pod directory and manifest URL, as configured. */
