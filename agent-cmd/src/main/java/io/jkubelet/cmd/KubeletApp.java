@@ -16,6 +16,8 @@ import io.jkubelet.core.cm.PidLimit;
 import io.jkubelet.core.cm.SwapCheck;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.images.ImageGCPolicy;
+import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.events.EventRecorder;
@@ -48,6 +50,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -59,7 +62,6 @@ final class KubeletApp implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeletApp.class);
     /** The PLEG's safety-net relist when runtime events drive it. */
     static final Duration RELIST_PERIOD = Duration.ofSeconds(10);
-    static final Duration CONTAINER_GC_PERIOD = Duration.ofMinutes(1);
     /** How long a stop may take; with the JVM's own exit, the process is gone within 5 s of SIGTERM. */
     static final Duration STOP_DEADLINE = Duration.ofSeconds(4);
 
@@ -157,8 +159,9 @@ final class KubeletApp implements AutoCloseable {
                 oom::clamp);
         boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                CONTAINER_GC_PERIOD, config.maxPods(), serialize, KubeletVersion.compatVersion(), podSources(config),
-                memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod());
+                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), serialize,
+                KubeletVersion.compatVersion(), podSources(config), memoryCapacity(),
+                !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager));
         running.add("kubelet", kubelet::stop);
@@ -196,6 +199,19 @@ final class KubeletApp implements AutoCloseable {
         } catch (IOException | CgroupException | IllegalStateException e) {
             throw new StartupException(e.getMessage());
         }
+    }
+
+    /**
+     * The image file system's band, from a configuration already defaulted and validated (so the policy is one
+     * upstream accepts); a field left unset takes the v1beta1 default.
+     */
+    static ImageGCPolicy imageGcPolicy(KubeletConfiguration config) {
+        ImageGCPolicy d = ImageGCPolicy.DEFAULT;
+        return new ImageGCPolicy(
+                Objects.requireNonNullElse(config.imageGCHighThresholdPercent(), d.highThresholdPercent()),
+                Objects.requireNonNullElse(config.imageGCLowThresholdPercent(), d.lowThresholdPercent()),
+                Objects.requireNonNullElse(config.imageMinimumGCAge(), d.minAge()),
+                Objects.requireNonNullElse(config.imageMaximumGCAge(), d.maxAge()));
     }
 
     /** The static pod directory and manifest URL, as configured. */

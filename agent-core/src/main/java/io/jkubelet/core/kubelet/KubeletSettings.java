@@ -10,7 +10,7 @@ import java.time.Duration;
  *
  * @param syncFrequency {@code syncFrequency}: how often a healthy pod is synced again
  * @param relistPeriod the PLEG's safety-net relist period
- * @param containerGcPeriod how often dead containers are collected (1 min)
+ * @param gc how dead containers and unused images are collected
  * @param maxPods {@code maxPods}
  * @param kubeletVersion the version the kubelet reports, e.g. {@code v1.30.0}; probes and hooks send it in
  *     their {@code User-Agent}
@@ -20,6 +20,6 @@ import java.time.Duration;
  * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
-                              Duration containerGcPeriod, int maxPods, boolean serializeImagePulls,
+                              GcSettings gc, int maxPods, boolean serializeImagePulls,
                               String kubeletVersion, PodSourceSettings sources, long memoryCapacity,
                               boolean cpuCfsQuota, Duration cpuCfsQuotaPeriod) {}
