@@ -143,12 +143,17 @@ final class ConfigFlags {
             flag(FlagSpec.of("node-status-update-frequency", "duration", "How often the kubelet computes node "
                             + "status. (default 10s)"),
                     (c, v, earlier) -> c.nodeStatusUpdateFrequency(FlagValues.duration(v))),
-            flag(FlagSpec.of("image-gc-high-threshold", "int32", "Percent of disk usage after which image garbage "
-                            + "collection always runs, in [0, 100]. (default 85)"),
+            flag(FlagSpec.of("image-gc-high-threshold", "int32", "Percent of image file system usage at or above "
+                            + "which unused images are garbage collected (checked every 5 minutes), in [0, 100]; 100 "
+                            + "disables it unless imageMaximumGCAge is set. (default 85)"),
                     (c, v, earlier) -> c.imageGCHighThresholdPercent(FlagValues.int32(v))),
-            flag(FlagSpec.of("image-gc-low-threshold", "int32", "Percent of disk usage image garbage collection "
-                            + "frees down to, in [0, 100], below the high threshold. (default 80)"),
+            flag(FlagSpec.of("image-gc-low-threshold", "int32", "Percent of image file system usage image garbage "
+                            + "collection frees down to, least recently used images first, in [0, 100], below the "
+                            + "high threshold. (default 80)"),
                     (c, v, earlier) -> c.imageGCLowThresholdPercent(FlagValues.int32(v))),
+            flag(FlagSpec.of("minimum-image-ttl-duration", "duration", "Minimum age for an unused image before it "
+                            + "is garbage collected.  Examples: '300ms', '10s' or '2h45m'. (default 2m0s)"),
+                    (c, v, earlier) -> c.imageMinimumGCAge(FlagValues.duration(v))),
             flag(FlagSpec.of("eviction-hard", "signal<quantity", "Hard eviction thresholds, e.g. "
                             + "'memory.available<1Gi,nodefs.available<10%'. Repeatable. (default imagefs.available<15%,"
                             + "memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%)"),

@@ -18,6 +18,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
 import io.jkubelet.core.images.ImagePullLimits;
+import io.jkubelet.core.images.ImageGCPolicy;
+import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.nodestatus.NodeIdentity;
@@ -64,7 +66,6 @@ final class KubeletApp implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeletApp.class);
     /** The PLEG's safety-net relist when runtime events drive it. */
     static final Duration RELIST_PERIOD = Duration.ofSeconds(10);
-    static final Duration CONTAINER_GC_PERIOD = Duration.ofMinutes(1);
     /** How long a stop may take; with the JVM's own exit, the process is gone within 5 s of SIGTERM. */
     static final Duration STOP_DEADLINE = Duration.ofSeconds(4);
 
@@ -168,8 +169,8 @@ final class KubeletApp implements AutoCloseable {
                 config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
                 oom::clamp);
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                CONTAINER_GC_PERIOD, config.maxPods(), imagePulls(config), DockerConfigFiles.SearchPaths.forProcess(rootDir),
-                KubeletVersion.compatVersion(), podSources(config),
+                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
+                DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
@@ -215,6 +216,19 @@ final class KubeletApp implements AutoCloseable {
         boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
         return new ImagePullLimits(serialize, config.maxParallelImagePulls(),
                 Objects.requireNonNullElse(config.registryPullQPS(), 0), config.registryBurst());
+    }
+
+    /**
+     * The image file system's band, from a configuration already defaulted and validated (so the policy is one
+     * upstream accepts); a field left unset takes the v1beta1 default.
+     */
+    static ImageGCPolicy imageGcPolicy(KubeletConfiguration config) {
+        ImageGCPolicy d = ImageGCPolicy.DEFAULT;
+        return new ImageGCPolicy(
+                Objects.requireNonNullElse(config.imageGCHighThresholdPercent(), d.highThresholdPercent()),
+                Objects.requireNonNullElse(config.imageGCLowThresholdPercent(), d.lowThresholdPercent()),
+                Objects.requireNonNullElse(config.imageMinimumGCAge(), d.minAge()),
+                Objects.requireNonNullElse(config.imageMaximumGCAge(), d.maxAge()));
     }
 
     /** The static pod directory and manifest URL, as configured. */

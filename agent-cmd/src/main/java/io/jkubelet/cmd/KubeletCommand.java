@@ -9,8 +9,11 @@ import io.jkubelet.core.apis.config.KubeletConfigLoadException;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
 import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
+import io.jkubelet.core.apis.config.GoDuration;
+import io.jkubelet.core.container.GCPolicy;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,13 +63,25 @@ public final class KubeletCommand {
     private static final FlagSpec POD_INFRA_CONTAINER_IMAGE = FlagSpec.of("pod-infra-container-image", "string",
             "The image of each pod's sandbox container. (default \""
                     + KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE + "\")");
+    /** What pflag says of the container GC flags (upstream {@code KubeletFlags}, deprecated since v1.x). */
+    private static final String USE_EVICTION = "Use --eviction-hard or --eviction-soft instead. Will be removed in a "
+            + "future version.";
+    private static final FlagSpec MINIMUM_CONTAINER_TTL = FlagSpec.of("minimum-container-ttl-duration", "duration",
+            "Minimum age for a finished container before it is garbage collected.  Examples: '300ms', '10s' or "
+                    + "'2h45m'").deprecated(USE_EVICTION);
+    private static final FlagSpec MAX_DEAD_PER_CONTAINER = FlagSpec.of("maximum-dead-containers-per-container", "int32",
+            "Maximum number of old instances to retain per container.  Each container takes up some disk space. "
+                    + "(default 1)").deprecated(USE_EVICTION);
+    private static final FlagSpec MAX_DEAD_CONTAINERS = FlagSpec.of("maximum-dead-containers", "int32",
+            "Maximum number of old instances of containers to retain globally.  Each container takes up some disk "
+                    + "space. To disable, set to a negative number. (default -1)").deprecated(USE_EVICTION);
     private static final FlagSpec VERSION = new FlagSpec("version", null, "raw", false,
             "Print version information and quit; --version=raw prints more as JSON.");
     private static final FlagSpec HELP = new FlagSpec("help", "h", "bool", true, "Help for " + NAME + ".");
 
     private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
             HOSTNAME_OVERRIDE, NODE_IP, ROOT_DIR, CERT_DIR, NODE_LABELS, CONTAINER_LOGS_DIR,
-            POD_INFRA_CONTAINER_IMAGE);
+            POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS);
 
     private KubeletCommand() {
     }
@@ -118,8 +133,9 @@ public final class KubeletCommand {
                 nodeLabels(parsed),
                 last(parsed, CONTAINER_LOGS_DIR, KubeletFlags.DEFAULT_CONTAINER_LOGS_DIR),
                 last(parsed, POD_INFRA_CONTAINER_IMAGE, KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE),
+                containerGcPolicy(parsed),
                 config.logging().verbosity());
-        return new KubeletInvocation.Run(new KubeletServer(flags, config));
+        return new KubeletInvocation.Run(new KubeletServer(flags, config), deprecationWarnings(parsed));
     }
 
     /** The {@code --help} text. */
@@ -194,6 +210,33 @@ public final class KubeletCommand {
         return value;
     }
 
+    /** The deprecated container GC flags, with upstream's defaults: no minimum age, one per container, no node limit. */
+    private static GCPolicy containerGcPolicy(ParseResult parsed) throws FlagsException {
+        GCPolicy defaults = GCPolicy.DEFAULT;
+        Duration minAge = parseOrFail(MINIMUM_CONTAINER_TTL, last(parsed, MINIMUM_CONTAINER_TTL,
+                GoDuration.format(defaults.minAge())), FlagValues::duration);
+        int perContainer = parseOrFail(MAX_DEAD_PER_CONTAINER, last(parsed, MAX_DEAD_PER_CONTAINER,
+                String.valueOf(defaults.maxPerPodContainer())), FlagValues::int32);
+        int total = parseOrFail(MAX_DEAD_CONTAINERS, last(parsed, MAX_DEAD_CONTAINERS,
+                String.valueOf(defaults.maxContainers())), FlagValues::int32);
+        try {
+            return new GCPolicy(minAge, perContainer, total);
+        } catch (IllegalArgumentException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    /** pflag's warning for each deprecated flag on the command line, in flag order. */
+    private static List<String> deprecationWarnings(ParseResult parsed) {
+        List<String> warnings = new ArrayList<>();
+        for (FlagSpec flag : NODE_FLAGS) {
+            if (flag.deprecation() != null && parsed.hasMatchedOption(flag.longName())) {
+                warnings.add(flag.deprecationWarning());
+            }
+        }
+        return warnings;
+    }
+
     private static Map<String, String> nodeLabels(ParseResult parsed) throws FlagsException {
         Map<String, String> labels = new LinkedHashMap<>();
         for (String value : values(parsed, NODE_LABELS)) {
@@ -235,7 +278,8 @@ public final class KubeletCommand {
                     .type(List.class).auxiliaryTypes(String.class)
                     .paramLabel(flag.paramLabel())
                     // picocli formats descriptions: a literal '%' must be doubled.
-                    .description(flag.description().replace("%", "%%"));
+                    .description(flag.description().replace("%", "%%"))
+                    .hidden(flag.deprecation() != null); // as pflag leaves deprecated flags out of the help
             if (flag.isBoolean()) {
                 option.arity("0..1").fallbackValue("true").paramLabel("true|false");
             } else if (flag == VERSION) {

@@ -1,5 +1,7 @@
 package io.jkubelet.cmd;
 
+import io.jkubelet.core.container.GCPolicy;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,6 +24,8 @@ import java.util.Map;
  *                               symlinks ({@value KubeletFlags#DEFAULT_CONTAINER_LOGS_DIR})
  * @param podInfraContainerImage {@code --pod-infra-container-image}: the sandbox image
  *                               ({@value KubeletFlags#DEFAULT_POD_INFRA_CONTAINER_IMAGE}, a local image)
+ * @param containerGcPolicy      the deprecated {@code --minimum-container-ttl-duration},
+ *                               {@code --maximum-dead-containers-per-container} and {@code --maximum-dead-containers}
  * @param verbosity              {@code -v}: effective log verbosity (the configuration's logging.verbosity)
  */
 public record KubeletFlags(
@@ -35,6 +39,7 @@ public record KubeletFlags(
         Map<String, String> nodeLabels,
         String containerLogsDir,
         String podInfraContainerImage,
+        GCPolicy containerGcPolicy,
         long verbosity) {
 
     public static final String DEFAULT_ROOT_DIRECTORY = "/var/lib/kubelet";

@@ -22,7 +22,9 @@ public final class Main {
             System.exit(0);
             return;
         }
-        KubeletServer server = ((KubeletInvocation.Run) invocation).server();
+        KubeletInvocation.Run run = (KubeletInvocation.Run) invocation;
+        run.warnings().forEach(System.err::println);
+        KubeletServer server = run.server();
         KubeletApp app;
         try {
             app = KubeletApp.start(server);

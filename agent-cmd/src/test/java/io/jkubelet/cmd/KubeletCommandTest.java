@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jkubelet.core.apis.config.KubeletConfigCodec;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
+import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.images.ImageGCPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +62,8 @@ class KubeletCommandTest {
                 form("header values accumulate", List.of("--manifest-url-header=a:hello,b:again",
                         "--manifest-url-header", "b:beautiful"), KubeletConfiguration::staticPodURLHeader,
                         Map.of("a", List.of("hello"), "b", List.of("again", "beautiful"))),
+                form("minimum image TTL", List.of("--minimum-image-ttl-duration=5m"),
+                        KubeletConfiguration::imageMinimumGCAge, Duration.ofMinutes(5)),
                 form("@ is not an argument file", List.of("--pod-manifest-path=@pods"),
                         KubeletConfiguration::staticPodPath, "@pods"));
     }
@@ -112,6 +116,9 @@ class KubeletCommandTest {
                         + "not a valid IP address"),
                 bad(List.of("--node-ip=10.0.0.1,10.0.0.2"), "invalid argument \"10.0.0.1,10.0.0.2\" for "
                         + "\"--node-ip\" flag: must contain either a single IP or a dual-stack pair of IPs"),
+                bad(List.of("--maximum-dead-containers=x"), "invalid argument \"x\" for \"--maximum-dead-containers\" "
+                        + "flag: strconv.ParseInt: parsing \"x\": invalid syntax"),
+                bad(List.of("--minimum-container-ttl-duration=-1s"), "invalid minimum garbage collection age: -1s"),
                 bad(List.of("--version=maybe"), "invalid argument \"maybe\" for \"--version\" flag: "
                         + "strconv.ParseBool: parsing \"maybe\": invalid syntax"),
                 bad(List.of("--port=70000"), "invalid configuration: port (--port) 70000 must be between 1 and "
@@ -305,6 +312,7 @@ class KubeletCommandTest {
             Map.entry("node-status-update-frequency", "4s"),
             Map.entry("image-gc-high-threshold", "90"),
             Map.entry("image-gc-low-threshold", "70"),
+            Map.entry("minimum-image-ttl-duration", "5m"),
             Map.entry("eviction-hard", "memory.available<1Gi"),
             Map.entry("fail-swap-on", "false"),
             Map.entry("kube-api-qps", "5"),
@@ -422,6 +430,40 @@ class KubeletCommandTest {
             assertThat(usage).contains("--kubeconfig", "--config", "--node-ip", "--root-dir", "--version",
                     "nodefs.available<10%");
         }
+    }
+
+    @Test
+    void theDeprecatedContainerGcFlagsSetThePolicyWarnAsPflagDoesAndStayOutOfTheHelp() throws FlagsException {
+        KubeletInvocation.Run run = (KubeletInvocation.Run) KubeletCommand.parse(new String[] {
+                "--maximum-dead-containers=100", "--minimum-container-ttl-duration=1m",
+                "--maximum-dead-containers-per-container", "2"});
+
+        assertThat(run.server().flags().containerGcPolicy()).isEqualTo(new GCPolicy(Duration.ofMinutes(1), 2, 100));
+        assertThat(run.warnings()).containsExactly(
+                "Flag --minimum-container-ttl-duration has been deprecated, Use --eviction-hard or --eviction-soft "
+                        + "instead. Will be removed in a future version.",
+                "Flag --maximum-dead-containers-per-container has been deprecated, Use --eviction-hard or "
+                        + "--eviction-soft instead. Will be removed in a future version.",
+                "Flag --maximum-dead-containers has been deprecated, Use --eviction-hard or --eviction-soft instead. "
+                        + "Will be removed in a future version.");
+        KubeletInvocation.Run plain = (KubeletInvocation.Run) KubeletCommand.parse(new String[0]);
+        assertThat(plain.server().flags().containerGcPolicy()).isEqualTo(GCPolicy.DEFAULT);
+        assertThat(plain.warnings()).isEmpty();
+        assertThat(KubeletCommand.usage()).doesNotContain("maximum-dead-containers", "minimum-container-ttl-duration")
+                .contains("--minimum-image-ttl-duration", "--image-gc-high-threshold");
+    }
+
+    @Test
+    void theImageGcSettingsReachTheImageGcPolicy() throws Exception {
+        KubeletServer server = run(List.of("--image-gc-high-threshold=90", "--image-gc-low-threshold=70",
+                "--minimum-image-ttl-duration=5m"));
+        assertThat(KubeletApp.imageGcPolicy(server.config()))
+                .isEqualTo(new ImageGCPolicy(90, 70, Duration.ofMinutes(5), Duration.ZERO));
+
+        Path file = write("kubelet.yaml", HEAD + "imageMaximumGCAge: 1h\nimageGCHighThresholdPercent: 100\n");
+        assertThat(KubeletApp.imageGcPolicy(run(List.of("--config=" + file)).config()))
+                .isEqualTo(new ImageGCPolicy(100, 80, Duration.ofMinutes(2), Duration.ofHours(1)));
+        assertThat(KubeletApp.imageGcPolicy(KubeletConfigurationDefaults.newDefaulted())).isEqualTo(ImageGCPolicy.DEFAULT);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.jkubelet.cmd.apiserver.ClientReviewersTest;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
+import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.SecureServer;
@@ -64,7 +65,7 @@ class SecureServingWebhookTest {
 
     private KubeletFlags flags() {
         return new KubeletFlags("", "", "", "node-a", "", dir.toString(), dir.resolve("pki").toString(), Map.of(),
-                dir.resolve("containers").toString(), "jkubelet/pause:3.9", 0);
+                dir.resolve("containers").toString(), "jkubelet/pause:3.9", GCPolicy.DEFAULT, 0);
     }
 
     /** The defaults: webhook authentication (cacheTTL 2m), no anonymous, authorization mode Webhook. */

@@ -103,9 +103,10 @@ final class DockerImages {
     }
 
     /**
-     * Removes an image. By id, the image goes with all its tags and digests (dockershim's {@code RemoveImage},
-     * which image GC relies on); by tag or digest, only that reference (and the image, when it was the last
-     * one). Idempotent. Fails while a container uses the image.
+     * Removes an image. By id, the image goes with all its tags and digests (dockershim's {@code RemoveImage}, which
+     * image GC relies on); by tag or digest, only that reference (and the image, when it was the last one).
+     * Idempotent. Fails while a container (of any state, the kubelet's or not) uses the image or another image is
+     * built on it, and then the image keeps all its names.
      */
     void remove(String reference) {
         Optional<InspectImageResponse> found = inspect(reference);
@@ -114,24 +115,62 @@ final class DockerImages {
         }
         InspectImageResponse image = found.get();
         boolean byId = image.getId().equals(reference) || image.getId().equals("sha256:" + reference);
-        List<String> references = new ArrayList<>();
-        if (byId) {
-            if (image.getRepoTags() != null) {
-                references.addAll(image.getRepoTags());
+        if (!byId) {
+            removeReference(reference, reference);
+            return;
+        }
+        // One request does it when the image has names in one repository at most; Docker refuses, and changes
+        // nothing, when the image is in use, has child images or has names in several repositories.
+        try {
+            requests.removeImageCmd(image.getId()).withNoPrune(false).exec();
+            return;
+        } catch (RuntimeException e) {
+            if (DockerErrors.isNotFound(e)) {
+                return;
             }
-            if (image.getRepoDigests() != null) {
-                references.addAll(image.getRepoDigests());
+            if (!DockerErrors.isConflict(e)) {
+                throw DockerErrors.translate("remove image " + reference, e);
             }
         }
-        references.add(reference);
+        // Names in several repositories are taken off one by one, as dockershim did. Docker would take them off
+        // an image it then refuses to delete, so what makes it refuse is checked first.
+        refuseWhileNeeded(image.getId());
+        List<String> references = new ArrayList<>();
+        if (image.getRepoTags() != null) {
+            references.addAll(image.getRepoTags());
+        }
+        if (image.getRepoDigests() != null) {
+            references.addAll(image.getRepoDigests());
+        }
+        references.add(image.getId());
         for (String ref : references) {
-            try {
-                requests.removeImageCmd(ref).withNoPrune(false).exec();
-            } catch (RuntimeException e) {
-                if (!DockerErrors.isNotFound(e)) {
-                    throw DockerErrors.translate("remove image " + reference, e);
-                }
+            removeReference(ref, reference);
+        }
+    }
+
+    private void removeReference(String ref, String asked) {
+        try {
+            requests.removeImageCmd(ref).withNoPrune(false).exec();
+        } catch (RuntimeException e) {
+            if (!DockerErrors.isNotFound(e)) {
+                throw DockerErrors.translate("remove image " + asked, e);
             }
+        }
+    }
+
+    /** Fails, in Docker's words, when a container was made from the image or an image is built on it. */
+    private void refuseWhileNeeded(String id) {
+        String shortId = id.substring(id.indexOf(':') + 1, Math.min(id.length(), id.indexOf(':') + 13));
+        var users = DockerCalls.call("list containers of image " + id, () -> requests.listContainersCmd()
+                .withShowAll(true).withAncestorFilter(List.of(id)).withLimit(1).exec());
+        if (!users.isEmpty()) {
+            throw new DockerCallException("conflict: unable to delete " + shortId
+                    + " (must be forced) - image is being used by container " + users.getFirst().getId(), 409, null);
+        }
+        var all = DockerCalls.call("list images", () -> requests.listImagesCmd().withShowAll(true).exec());
+        if (all.stream().anyMatch(i -> id.equals(i.getParentId()))) {
+            throw new DockerCallException("conflict: unable to delete " + shortId
+                    + " (cannot be forced) - image has dependent child images", 409, null);
         }
     }
 

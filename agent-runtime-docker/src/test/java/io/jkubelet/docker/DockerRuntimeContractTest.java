@@ -59,4 +59,10 @@ class DockerRuntimeContractTest extends RuntimeServiceContract {
     protected String createUniqueImage(String reference) {
         return DockerTestSupport.createUniqueImage(docker, reference);
     }
+
+    @Override
+    protected void tagImage(String existing, String reference) {
+        int colon = reference.lastIndexOf(':');
+        docker.tagImageCmd(existing, reference.substring(0, colon), reference.substring(colon + 1)).exec();
+    }
 }

@@ -1,6 +1,5 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerStatus;
@@ -11,11 +10,6 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.runtime.RuntimeVersion;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -37,35 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What only a real Docker engine can show: namespaces shared in a pod, published host ports, cgroup limits,
  * log files, security settings, and dockershim's names and labels as node tools see them.
  */
-@Tag("docker")
-class DockerRuntimeTest {
-
-    private static DockerRuntime runtime;
-    private static DockerClient docker;
-    private PodFixture pods;
-
-    @BeforeAll
-    static void connect() {
-        runtime = DockerTestSupport.connect();
-        docker = DockerTestSupport.rawClient();
-    }
-
-    @AfterAll
-    static void disconnect() throws IOException {
-        runtime.close();
-        docker.close();
-    }
-
-    @BeforeEach
-    void scope() {
-        // The real pod log root, as the kubelet uses it; each test's pod directories are removed afterwards.
-        pods = new PodFixture(runtime, "/var/log/pods");
-    }
-
-    @AfterEach
-    void cleanUp() {
-        pods.removeAll();
-    }
+class DockerRuntimeTest extends DockerPodsTestBase {
 
     @Test
     void versionNamesDockerAndItsApi() {

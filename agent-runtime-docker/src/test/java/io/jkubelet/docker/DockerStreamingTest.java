@@ -7,11 +7,6 @@ import io.jkubelet.core.runtime.TerminalSizeQueue;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.StreamingIo;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -27,31 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Streaming exec and port-forward on a real Docker engine: what a hijacked connection must get right. */
-@Tag("docker")
-class DockerStreamingTest {
-
-    private static DockerRuntime runtime;
-    private PodFixture pods;
-
-    @BeforeAll
-    static void connect() {
-        runtime = DockerTestSupport.connect();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        runtime.close();
-    }
-
-    @BeforeEach
-    void scope() {
-        pods = new PodFixture(runtime, "/var/log/pods");
-    }
-
-    @AfterEach
-    void cleanUp() {
-        pods.removeAll();
-    }
+class DockerStreamingTest extends DockerPodsTestBase {
 
     private String runningContainer(String pod, List<String> command) {
         PodSandboxConfig sandbox = pods.sandbox(pod, UnaryOperator.identity());

@@ -1,8 +1,6 @@
 package io.jkubelet.docker;
 
-import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
-import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.ContainerStatus;
@@ -11,11 +9,10 @@ import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.LinuxContainerSecurityContext;
 import io.jkubelet.core.runtime.NamespaceOptions;
-import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxConfig;
-import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtime.testing.RuntimePods;
 import org.awaitility.Awaitility;
 
 import java.io.IOException;
@@ -91,13 +88,7 @@ final class PodFixture {
     }
 
     void removeAll() {
-        Map<String, String> mine = Map.of(Labels.NODE_NAME, nodeName);
-        for (Container c : runtime.listContainers(new ContainerFilter(null, null, null, mine))) {
-            runtime.removeContainer(c.id());
-        }
-        for (PodSandbox s : runtime.listPodSandbox(new PodSandboxFilter(null, null, mine))) {
-            runtime.removePodSandbox(s.id());
-        }
+        RuntimePods.removeAll(runtime, nodeName);
         for (Path dir : logDirectories) {
             if (Files.exists(dir)) {
                 try (Stream<Path> paths = Files.walk(dir)) {

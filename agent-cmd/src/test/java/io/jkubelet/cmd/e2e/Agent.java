@@ -93,6 +93,9 @@ final class Agent implements AutoCloseable {
                 "--cert-dir", dir.resolve("pki").toString(),
                 "--file-check-frequency", "5s",
                 "--cgroup-root", cgroupRoot,
+                // The engine is shared: an agent under test must not garbage-collect the images other users rely on
+                // (image GC is tested on its own, on images it made).
+                "--image-gc-high-threshold", "100",
                 "--v", "4"));
         cmd.addAll(extraArgs);
         return cmd;

@@ -22,10 +22,12 @@ import io.jkubelet.core.credentialprovider.NodeKeyring;
 import io.jkubelet.core.credentialprovider.PullSecrets;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
+import io.jkubelet.core.kuberuntime.PodStateProvider;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.lifecycle.HttpGetHookClient;
 import io.jkubelet.core.metrics.InstrumentedImageService;
@@ -66,7 +68,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +78,8 @@ import java.util.function.Supplier;
  * The node agent, assembled (upstream {@code NewMainKubelet} and {@code Run}): builds every part from the settings
  * and the dependencies in one place, starts them in dependency order and stops them in reverse. The pod sources
  * feed the {@link PodConfig}, which feeds the one {@link SyncLoop}; the loop hands pods to their {@link PodWorkers},
- * which run the {@link KubeletPodSyncer}; {@link Housekeeping} and the container GC clean up after them.
+ * which run the {@link KubeletPodSyncer}; {@link Housekeeping} and {@link GarbageCollection} (dead containers, unused
+ * images) clean up after them.
  */
 public final class Kubelet implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Kubelet.class);
@@ -92,7 +94,7 @@ public final class Kubelet implements AutoCloseable {
     private final StatusManager statusManager;
     private final PodWorkers podWorkers;
     private final GenericPleg pleg;
-    /** Each pod's runtime state as last read, and which pods the PLEG saw change since: what workers and GC read. */
+    /** Each pod's runtime state as last read, and which pods the PLEG saw change since: what workers read. */
     private final PodCache podCache;
     private final ProbeManager probeManager;
     private final PrometheusRegistry probeMetrics = new PrometheusRegistry();
@@ -100,12 +102,13 @@ public final class Kubelet implements AutoCloseable {
     /** The runtime and image services, instrumented: what every part of the kubelet calls. */
     private final RuntimeService runtime;
     private final ImageService images;
-    private final KubeRuntime runtimeManager;
     /** Node, pod and container usage, collected on its own period and served from memory (cAdvisor's housekeeping). */
     private final StatsProvider stats;
     private final PodConfig podConfig;
     private final SyncLoopInbox inbox = new SyncLoopInbox();
     private final SyncLoop syncLoop;
+    private final SourcesReady sourcesReady;
+    private final GarbageCollection garbageCollection;
     private final List<PodSource> sources = new ArrayList<>();
     /** The apiserver side, when the node has one: pod status writes. */
     private final Optional<ApiStatusSync> apiStatusSync;
@@ -168,7 +171,8 @@ public final class Kubelet implements AutoCloseable {
                 new ContainerConfigFactory(settings.node(),
                         (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
                         deps.recorder(), this::allocatable, cgroups),
-                volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()));
+                volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
+                new PodStates());
         this.podCache = new PodCache(this::requestRelist);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
                 e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod(), podCache,
@@ -189,7 +193,6 @@ public final class Kubelet implements AutoCloseable {
                 KubeletPodSyncer.BACK_OFF_PERIOD, workerExecutor);
         Housekeeping housekeeping = new Housekeeping(podManager, podWorkers, pleg, probeManager, statusManager,
                 reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, podCgroups, workerExecutor);
-        this.runtimeManager = runtimeManager;
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, () -> node.get(),
                 deps.recorder(), statusSyncRequest, housekeeping);
 
@@ -199,10 +202,40 @@ public final class Kubelet implements AutoCloseable {
         this.podConfig = new PodConfig((pod, reason, message) ->
                 deps.recorder().event(References.pod(pod), EventRecorder.WARNING, reason, message),
                 deps.clock(), inbox.podConfigOutput());
-        this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, SourcesReady.of(podConfig),
+        this.sourcesReady = SourcesReady.of(podConfig);
+        this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
                 deps.clock(), timers);
+        GcSettings gc = settings.gc();
+        ImageGCManager imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), gc.imagePolicy(),
+                deps.recorder(), settings.node().nodeName(), deps.clock(), kubeletMetrics::observeImageCollected);
+        this.garbageCollection = new GarbageCollection(
+                () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), false),
+                imageGc, gc, deps.recorder(), settings.node().nodeName(), deps.clock());
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         createSources();
+    }
+
+    /**
+     * What container GC asks about a pod (upstream's pod workers as {@code podStateProvider}): its content may go
+     * once no source wants it and its worker has terminated it, or, for a pod the kubelet never ran, once every
+     * source has reported; its runtime parts once it is terminated.
+     */
+    private final class PodStates implements PodStateProvider {
+        @Override
+        public boolean shouldPodContentBeRemoved(String uid) {
+            if (podManager.get(uid).isPresent()) {
+                return false;
+            }
+            return podWorkers.isKnown(uid) ? podWorkers.isTerminated(uid) : sourcesReady.allReady();
+        }
+
+        @Override
+        public boolean shouldPodRuntimeBeRemoved(String uid) {
+            if (podWorkers.isKnown(uid)) {
+                return podWorkers.isTerminated(uid);
+            }
+            return podManager.get(uid).isEmpty() && sourcesReady.allReady();
+        }
     }
 
     /** What the status writer asks of the pod manager and the workers. */
@@ -302,9 +335,7 @@ public final class Kubelet implements AutoCloseable {
             workerExecutor.awaitTermination(within.toMillis(), TimeUnit.MILLISECONDS);
         });
         running.add("probes", probeManager);
-        long gcMillis = settings.containerGcPeriod().toMillis();
-        timers.scheduleWithFixedDelay(() -> workerExecutor.execute(this::garbageCollectContainers),
-                gcMillis, gcMillis, TimeUnit.MILLISECONDS);
+        garbageCollection.start(timers, workerExecutor);
         running.add("kubelet-timers", timers::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);
@@ -330,17 +361,6 @@ public final class Kubelet implements AutoCloseable {
             active.add(p);
         }
         return active;
-    }
-
-    /** Container GC, on its own timer and off the loop: the newest dead instance of each container is kept. */
-    private void garbageCollectContainers() {
-        try {
-            Set<String> wanted = podManager.uids();
-            runtimeManager.garbageCollect(pleg.runningPods().stream().filter(p -> wanted.contains(p.uid()))
-                    .map(p -> podCache.get(p.uid())).flatMap(Optional::stream).toList());
-        } catch (RuntimeException e) {
-            log.warn("Container garbage collection failed: {}", e.getMessage());
-        }
     }
 
     /** The cache asks through this: the PLEG is built after the cache it marks. */

@@ -40,7 +40,7 @@ import java.util.function.Supplier;
 final class KubeletPodSyncer implements PodSyncer {
     private static final Logger log = LoggerFactory.getLogger(KubeletPodSyncer.class);
 
-    /** Retry after a failed pod sync (upstream {@code backOffPeriod}). */
+    /** Retry after a failed pod sync (upstream {@code backOffPeriod}); the pod workers add the jitter. */
     static final Duration BACK_OFF_PERIOD = Duration.ofSeconds(10);
 
     private final KubeRuntime runtime;
@@ -125,7 +125,7 @@ final class KubeletPodSyncer implements PodSyncer {
         }
         if (result.error() != null) {
             log.warn("Error syncing pod {}: {}", PodSpecs.format(pod), result.error());
-            return new PodWorkers.SyncOutcome(false, BACK_OFF_PERIOD);
+            return PodWorkers.SyncOutcome.FAILED;
         }
         if (result.failed() && retryAfter == null) {
             retryAfter = BACK_OFF_PERIOD;

@@ -12,7 +12,7 @@ import java.time.Duration;
  *
  * @param syncFrequency {@code syncFrequency}: how often a healthy pod is synced again
  * @param relistPeriod the PLEG's safety-net relist period
- * @param containerGcPeriod how often dead containers are collected (1 min)
+ * @param gc how dead containers and unused images are collected
  * @param maxPods {@code maxPods}
  * @param imagePulls how many pulls run at once and how often
  * @param nodeCredentials where the node's own registry credentials ({@code config.json}, {@code .dockercfg}) are looked for
@@ -24,7 +24,7 @@ import java.time.Duration;
  * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
-                              Duration containerGcPeriod, int maxPods, ImagePullLimits imagePulls,
+                              GcSettings gc, int maxPods, ImagePullLimits imagePulls,
                               DockerConfigFiles.SearchPaths nodeCredentials, String kubeletVersion,
                               PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
                               Duration cpuCfsQuotaPeriod) {}

@@ -20,8 +20,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * One serial worker per pod UID (upstream {@code podWorkers}). A pod moves through syncing, terminating and
  * terminated; updates that arrive while its worker runs are coalesced so that the latest pod wins, and a
  * requested kill is never lost. After each sync the pod is queued again: after {@code resyncInterval}
- * (jittered) on success, sooner when the handler asks (a back-off that ends), or after
- * {@code backOffPeriod} on an error. Thread-safe.
+ * (jittered) on success, sooner when the handler asks (a back-off that ends), or after {@code backOffPeriod}
+ * (jittered) when the sync failed. A failed pod is not synced again before its back-off ends on what the runtime,
+ * the probes or the ticks report (SYNC), only on a change of the pod itself or a kill: what a failed attempt
+ * leaves behind (a dead sandbox) is itself a runtime event, and reacting to it would retry at once, for ever.
+ * Thread-safe.
  */
 public final class PodWorkers {
     private static final Logger log = LoggerFactory.getLogger(PodWorkers.class);
@@ -31,10 +34,16 @@ public final class PodWorkers {
     /**
      * @param terminal the pod will never run again (Succeeded or Failed)
      * @param retryAfter when to sync again sooner than the resync interval (a back-off ending), or null
+     * @param failed the sync failed as a whole (upstream's error from {@code SyncPod}): the pod backs off
      */
-    public record SyncOutcome(boolean terminal, Duration retryAfter) {
+    public record SyncOutcome(boolean terminal, Duration retryAfter, boolean failed) {
         public static final SyncOutcome OK = new SyncOutcome(false, null);
         public static final SyncOutcome TERMINAL = new SyncOutcome(true, null);
+        public static final SyncOutcome FAILED = new SyncOutcome(false, null, true);
+
+        public SyncOutcome(boolean terminal, Duration retryAfter) {
+            this(terminal, retryAfter, false);
+        }
     }
 
     private enum Phase { SYNCING, TERMINATING, TERMINATED }
@@ -51,6 +60,8 @@ public final class PodWorkers {
         boolean restartAfterTermination;
         /** Taken as the last sync ended: the next one needs a runtime state read after it. */
         long lastSyncMark;
+        /** Until when a failed sync backs off (SYNC updates wait for it), or null after a sync that went well. */
+        Instant backOffUntil;
 
         void resetToSyncing() {
             phase = Phase.SYNCING;
@@ -59,6 +70,13 @@ public final class PodWorkers {
             finished = false;
             restartAfterTermination = false;
             pendingType = UpdateType.CREATE;
+            backOffUntil = null;
+        }
+
+        /** A SYNC now would cut short the back-off of a failed sync. */
+        boolean backingOff(UpdateType type, Instant now) {
+            return type == UpdateType.SYNC && phase == Phase.SYNCING && !terminationRequested
+                    && backOffUntil != null && now.isBefore(backOffUntil);
         }
     }
 
@@ -110,6 +128,8 @@ public final class PodWorkers {
                     return;
                 }
                 w.resetToSyncing();
+            } else if (w.backingOff(type, clock.instant())) {
+                return; // the queued retry at the back-off's end syncs it
             } else if (w.pendingType == null || w.pendingType == UpdateType.SYNC) {
                 w.pendingType = type;
             }
@@ -132,6 +152,9 @@ public final class PodWorkers {
             long lastSyncMark;
             synchronized (this) {
                 Worker w = workers.get(uid);
+                if (w != null && w.backingOff(w.pendingType, clock.instant())) {
+                    w.pendingType = null; // came in while the sync that failed ran
+                }
                 if (w == null || w.pendingType == null || w.finished) {
                     if (w != null) {
                         w.working = false;
@@ -154,11 +177,16 @@ public final class PodWorkers {
                 switch (phase) {
                     case SYNCING -> {
                         SyncOutcome out = handler.syncPod(type, pod, podStatus);
-                        if (out.terminal()) {
+                        if (out.failed()) {
+                            backOff(uid);
+                        } else if (out.terminal()) {
+                            clearBackOff(uid);
                             transition(uid, Phase.TERMINATING);
                         } else if (out.retryAfter() != null && out.retryAfter().compareTo(resyncInterval) < 0) {
+                            clearBackOff(uid);
                             enqueue(uid, out.retryAfter());
                         } else {
+                            clearBackOff(uid);
                             enqueue(uid, jitter(resyncInterval));
                         }
                     }
@@ -186,7 +214,7 @@ public final class PodWorkers {
                 return; // the kubelet is stopping
             } catch (Exception e) {
                 log.error("Error syncing pod {}, skipping: {}", PodSpecs.format(pod), e.toString(), e);
-                enqueue(uid, jitter(backOffPeriod));
+                backOff(uid);
             }
             markSynced(uid);
         }
@@ -208,6 +236,25 @@ public final class PodWorkers {
         w.phase = next;
         if (w.pendingType == null) {
             w.pendingType = UpdateType.SYNC;
+        }
+    }
+
+    /** Upstream's retry after a failed sync: {@code backOffPeriod} with up to 50 % jitter. */
+    private void backOff(String uid) {
+        Instant until = clock.instant().plus(jitter(backOffPeriod));
+        synchronized (this) {
+            Worker w = workers.get(uid);
+            if (w != null) {
+                w.backOffUntil = until;
+            }
+        }
+        workQueue.put(uid, until);
+    }
+
+    private synchronized void clearBackOff(String uid) {
+        Worker w = workers.get(uid);
+        if (w != null) {
+            w.backOffUntil = null;
         }
     }
 

@@ -1,11 +1,11 @@
 package io.jkubelet.core.kuberuntime;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.prober.ProbeVerdicts;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -45,10 +45,12 @@ public interface KubeRuntime {
     void removePod(String uid);
 
     /**
-     * Removes the older dead instances of these pods' containers (upstream {@code GarbageCollect}); pods that are
-     * no longer wanted are housekeeping's to remove whole.
+     * Removes dead containers and sandboxes as the policy allows, and what pods gone for good left, their logs
+     * included (upstream {@code GarbageCollect}).
      *
-     * @param wantedPods the runtime's state of the pods still wanted
+     * @param allSourcesReady every pod source has reported: a pod none of them wants is gone, not just late
+     * @param evictNonDeletedPods also remove what terminated pods that are still wanted keep (to free disk)
+     * @throws RuntimeException when the runtime cannot list what it has
      */
-    void garbageCollect(Collection<RuntimePodStatus> wantedPods);
+    void garbageCollect(GCPolicy policy, boolean allSourcesReady, boolean evictNonDeletedPods);
 }

@@ -3,6 +3,7 @@ package io.jkubelet.core.kuberuntime;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.container.ContainerStatus;
+import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.events.EventRecorder;
@@ -28,7 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,16 +65,17 @@ public final class RuntimeManager implements KubeRuntime {
 
     /**
      * @param hookHttp sends the requests of {@code httpGet} lifecycle hooks
+     * @param pods what container GC asks about the pods it finds
      */
     public RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
                           VolumeManager volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
-                          HttpHookClient hookHttp) {
-        this(runtime, images, configs, volumes, dirs, node, recorder, clock, hookHttp, TimedWait.REAL);
+                          HttpHookClient hookHttp, PodStateProvider pods) {
+        this(runtime, images, configs, volumes, dirs, node, recorder, clock, hookHttp, pods, TimedWait.REAL);
     }
 
     RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
                    VolumeManager volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
-                   HttpHookClient hookHttp, TimedWait waits) {
+                   HttpHookClient hookHttp, PodStateProvider pods, TimedWait waits) {
         this.runtime = runtime;
         this.configs = configs;
         this.volumes = volumes;
@@ -89,7 +90,8 @@ public final class RuntimeManager implements KubeRuntime {
         this.starter = new ContainerStarter(runtime, images, configs, dirs, node.containerLogsDir(), recorder,
                 crashBackoff, hooks, killer);
         this.hostsFile = new EtcHostsFile(dirs, node.clusterDomain());
-        this.gc = new RuntimeGc(runtime, scope, crashBackoff);
+        this.gc = new RuntimeGc(runtime, scope, crashBackoff, pods,
+                new PodLogsGc(node.podLogsDir(), node.containerLogsDir(), runtime), clock);
     }
 
     /** The IPs an {@code httpGet} hook without a host goes to: the node's for a host-network pod. */
@@ -243,7 +245,7 @@ public final class RuntimeManager implements KubeRuntime {
     }
 
     @Override
-    public void garbageCollect(Collection<RuntimePodStatus> wantedPods) {
-        gc.garbageCollect(wantedPods);
+    public void garbageCollect(GCPolicy policy, boolean allSourcesReady, boolean evictNonDeletedPods) {
+        gc.garbageCollect(policy, allSourcesReady, evictNonDeletedPods);
     }
 }

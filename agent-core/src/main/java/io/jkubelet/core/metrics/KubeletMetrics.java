@@ -31,6 +31,7 @@ public final class KubeletMetrics {
     private final Counter runtimeOperations;
     private final Counter runtimeOperationsErrors;
     private final Histogram runtimeOperationsDuration;
+    private final Counter imageGarbageCollected;
     private final Gauge runningPods;
     private final Gauge runningContainers;
 
@@ -52,6 +53,9 @@ public final class KubeletMetrics {
         runtimeOperationsDuration = histogram("kubelet_runtime_operations_duration_seconds",
                 "Duration in seconds of runtime operations. Broken down by operation type.", RUNTIME_OPERATION_BUCKETS,
                 "operation_type");
+        imageGarbageCollected = counter("kubelet_image_garbage_collected_total",
+                "Total number of images garbage collected by the kubelet, whether through disk usage or image age.",
+                "reason");
         runningPods = Gauge.builder().name("kubelet_running_pods")
                 .help("[ALPHA] Number of pods that have a running pod sandbox").withoutExemplars().register(registry);
         runningContainers = Gauge.builder().name("kubelet_running_containers")
@@ -103,6 +107,11 @@ public final class KubeletMetrics {
         if (failed) {
             runtimeOperationsErrors.labelValues(operationType).inc();
         }
+    }
+
+    /** Image GC removed an image, for {@code reason} {@code space} or {@code age}. */
+    public void observeImageCollected(String reason) {
+        imageGarbageCollected.labelValues(reason).inc();
     }
 
     private Histogram histogram(String name, String help, double[] buckets, String... labels) {

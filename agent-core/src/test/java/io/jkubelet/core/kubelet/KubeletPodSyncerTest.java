@@ -107,7 +107,7 @@ class KubeletPodSyncerTest {
 
         PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.CREATE, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
 
-        assertThat(out).isEqualTo(new PodWorkers.SyncOutcome(false, KubeletPodSyncer.BACK_OFF_PERIOD));
+        assertThat(out).isEqualTo(PodWorkers.SyncOutcome.FAILED);
         assertThat(runtime.calls).containsExactly("syncPod web");
     }
 

@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.cluster.ClusterSide;
+import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.images.ImageGCManager;
+import io.jkubelet.core.images.ImageGCPolicy;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
@@ -56,8 +59,12 @@ class KubeletTest {
     }
 
     private void start(KubeletExecutors executors) {
+        start(executors, GcSettings.DEFAULT);
+    }
+
+    private void start(KubeletExecutors executors, GcSettings gc) {
         events = new LoggingEventRecorder(clock);
-        kubelet = new Kubelet(TestSettings.under(root),
+        kubelet = new Kubelet(TestSettings.under(root, gc),
                 new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null, executors));
         kubelet.start();
     }
@@ -180,6 +187,46 @@ class KubeletTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         assertThat(events.events()).anyMatch(e -> e.reason().equals("BackOff")
                 && e.message().equals("Back-off restarting failed container a in pod default/crash(uid-crash)"));
+    }
+
+    @Test
+    void aPodWhoseSandboxCannotStartIsRetriedAfterTheBackOffNotOnEachDeadSandbox() {
+        // As runc refuses a privileged pod on a machine whose root lacks capabilities: each try leaves a dead sandbox.
+        runtime.failSandboxStarts("unable to apply caps: operation not permitted");
+        kubelet.deliver(new PodUpdate(List.of(pod("priv", sleeper("a"))), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() >= 1);
+
+        // The PLEG sees each dead sandbox at once; that must not start the next try before the back-off ends.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> sandboxAttempts() == 1);
+        assertThat(events.events()).filteredOn(e -> e.reason().equals("FailedCreatePodSandBox")).hasSize(1);
+
+        // backOffPeriod (10 s) with up to 50 % jitter: the next try comes once 15 s have passed.
+        clock.advance(Duration.ofSeconds(16));
+        await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() == 2);
+    }
+
+    @Test
+    void containerGcRemovesTheDeadSandboxesOfAPodThatCannotStartButTheNewest() {
+        kubelet.close();
+        start(KubeletExecutors.named(), new GcSettings(Duration.ofMillis(200), GCPolicy.DEFAULT, ImageGCManager.PERIOD,
+                ImageGCPolicy.DEFAULT));
+        runtime.failSandboxStarts("unable to apply caps: operation not permitted");
+        kubelet.deliver(new PodUpdate(List.of(pod("priv", sleeper("a"))), PodOperation.ADD, "test"));
+        for (int tries = 1; tries <= 3; tries++) {
+            int expected = tries;
+            await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() == expected);
+            clock.advance(Duration.ofSeconds(16));
+        }
+        String newest = runtime.listPodSandbox(PodSandboxFilter.ALL).stream()
+                .max(java.util.Comparator.comparing(io.jkubelet.core.runtime.PodSandbox::createdAt)).orElseThrow().id();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> runtime.listPodSandbox(PodSandboxFilter.ALL).size() == 1);
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).singleElement()
+                .satisfies(s -> assertThat(s.id()).isEqualTo(newest));
+    }
+
+    private long sandboxAttempts() {
+        return runtime.calls().stream().filter("runPodSandbox"::equals).count();
     }
 
     @Test

@@ -24,11 +24,12 @@ class PodWorkersTest {
         final CountDownLatch terminating = new CountDownLatch(1);
         final CountDownLatch releaseTermination = new CountDownLatch(1);
         volatile boolean blockTermination;
+        volatile PodWorkers.SyncOutcome outcome = PodWorkers.SyncOutcome.OK;
 
         @Override
         public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod, RuntimePodStatus status) {
             calls.add("sync:" + type + ":" + pod.getSpec().getContainers().get(0).getName());
-            return PodWorkers.SyncOutcome.OK;
+            return outcome;
         }
 
         @Override
@@ -61,8 +62,42 @@ class PodWorkersTest {
         }
     };
 
-    private final PodWorkers workers = new PodWorkers(handler, NO_RUNTIME, new FakeClock(), Duration.ofMinutes(1),
+    private final FakeClock clock = new FakeClock();
+    private final PodWorkers workers = new PodWorkers(handler, NO_RUNTIME, clock, Duration.ofMinutes(1),
             Duration.ofSeconds(10), Executors.newVirtualThreadPerTaskExecutor());
+
+    @Test
+    void aFailedSyncBacksOffJitteredAndRuntimeSyncsWaitForItButChangesOfThePodDoNot() {
+        handler.outcome = PodWorkers.SyncOutcome.FAILED;
+        Pod pod = pod("p", container("a"));
+        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 1);
+
+        // What the PLEG, a probe or a tick asks in the back-off is not a retry.
+        workers.updatePod(PodWorkers.UpdateType.SYNC, pod, null);
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(workers.takeDue()).isEmpty();
+        workers.updatePod(PodWorkers.UpdateType.SYNC, pod, null);
+        assertThat(handler.calls).containsExactly("sync:CREATE:a");
+
+        // A changed pod is synced at once; it failed again, so the back-off starts over.
+        workers.updatePod(PodWorkers.UpdateType.UPDATE, pod("p", container("b")), null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 2);
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(workers.takeDue()).isEmpty();
+
+        // 10 s with up to 50 % jitter: due by 15 s, and then the SYNC it brings runs.
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(workers.takeDue()).containsExactly("uid-p");
+        handler.outcome = PodWorkers.SyncOutcome.OK;
+        workers.updatePod(PodWorkers.UpdateType.SYNC, pod("p", container("b")), null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 3);
+        assertThat(handler.calls).endsWith("sync:SYNC:b");
+
+        // Once a sync went well, runtime syncs go through at once again.
+        workers.updatePod(PodWorkers.UpdateType.SYNC, pod("p", container("b")), null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 4);
+    }
 
     @Test
     void killRunsTerminationThenTheWorkerFinishes() {

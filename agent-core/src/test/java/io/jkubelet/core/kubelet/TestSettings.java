@@ -13,9 +13,15 @@ final class TestSettings {
     private TestSettings() {}
 
     static KubeletSettings under(Path root) {
+        return under(root, GcSettings.DEFAULT);
+    }
+
+    /** As {@link #under(Path)}, with its own garbage collection settings. */
+    static KubeletSettings under(Path root, GcSettings gc) {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         return new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1), Duration.ofSeconds(1),
-                Duration.ofMinutes(1), 110, ImagePullLimits.SERIAL, DockerConfigFiles.SearchPaths.NONE, "v1.30.0", PodSourceSettings.NONE, 8L << 30, true, Duration.ofMillis(100));
+                gc, 110, ImagePullLimits.SERIAL, DockerConfigFiles.SearchPaths.NONE, "v1.30.0", PodSourceSettings.NONE,
+                8L << 30, true, Duration.ofMillis(100));
     }
 }

@@ -1,5 +1,6 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.kuberuntime.testing.FakePodStates;
 import io.jkubelet.core.prober.ProbeVerdicts;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -66,7 +67,7 @@ class ApiVolumesSyncTest {
         volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, "node-a", node::hostIps, clock));
         manager = new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
                 new ContainerConfigFactory(node, (p, c) -> 0, objects, events, java.util.Map::of), volumes, dirs, node,
-                events, clock, (action, c, host, timeout) -> { });
+                events, clock, (action, c, host, timeout) -> { }, new FakePodStates());
     }
 
     @AfterEach

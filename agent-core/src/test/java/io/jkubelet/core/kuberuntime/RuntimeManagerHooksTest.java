@@ -1,5 +1,6 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.jkubelet.core.kuberuntime.testing.FakePodStates;
 import io.jkubelet.core.prober.ProbeVerdicts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -60,7 +61,7 @@ class RuntimeManagerHooksTest {
                 (action, c, host, timeout) -> {
                     httpCalls.add(c.getName() + action.getPath());
                     httpBehaviour.get(action, c, host, timeout);
-                }, (latch, timeout) -> waits.await(latch, timeout));
+                }, new FakePodStates(), (latch, timeout) -> waits.await(latch, timeout));
     }
 
     private RuntimePodStatus status(Pod pod) {

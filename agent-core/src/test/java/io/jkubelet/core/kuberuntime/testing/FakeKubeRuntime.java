@@ -1,13 +1,13 @@
 package io.jkubelet.core.kuberuntime.testing;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.SyncResult;
 import io.jkubelet.core.prober.ProbeVerdicts;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -76,7 +76,7 @@ public final class FakeKubeRuntime implements KubeRuntime {
     }
 
     @Override
-    public void garbageCollect(Collection<RuntimePodStatus> wantedPods) {
-        calls.add("garbageCollect");
+    public void garbageCollect(GCPolicy policy, boolean allSourcesReady, boolean evictNonDeletedPods) {
+        calls.add("garbageCollect " + allSourcesReady + " " + evictNonDeletedPods);
     }
 }

@@ -52,7 +52,8 @@ import java.util.function.Consumer;
  *   <li>{@link #calls()}: the port methods called, in order (upstream's {@code CalledFunctions});</li>
  *   <li>{@link #injectError} (one-shot) and {@link #injectStickyError} (until {@link #clearErrors()}):
  *       the next call(s) of a method throw the given exception, after being recorded;</li>
- *   <li>images: {@link #addImage} makes an image present locally, {@link #makePullable} puts one in the
+ *   <li>images: {@link #addImage} makes an image present locally (with a size, taken from the image file system's
+ *       available bytes and given back when it is removed), {@link #makePullable} puts one in the
  *       fake registry, {@link #failPull} makes pulls of a reference fail with a registry message;</li>
  *   <li>processes: nothing runs, so {@link #scriptCommand} says how a command line behaves when it is a
  *       container's command or an exec; an unscripted container runs until stopped or until
@@ -60,6 +61,8 @@ import java.util.function.Consumer;
  *   <li>{@link #stopCalls()}: every {@code stopContainer} with its timeout, in call order;
  *       {@link #holdStops} makes {@code stopContainer} of a container wait (outside the runtime's monitor)
  *       until the test opens the returned latch, to observe what happens meanwhile;</li>
+ *   <li>{@link #failSandboxStarts}: sandboxes are created but cannot start and are left behind not ready, as
+ *       Docker leaves a sandbox container that runc refused;</li>
  *   <li>{@link #watchEvents} listeners receive created/started/stopped/deleted events for sandboxes and
  *       containers, synchronously on the thread that caused them;</li>
  *   <li>every timestamp comes from the injected {@link Clock}; a scripted command that runs for a while
@@ -141,6 +144,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     private final List<StopCall> stopCalls = new ArrayList<>();
     private final Map<String, java.util.concurrent.CountDownLatch> heldStops = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Consumer<RuntimeEvent>> listeners = new CopyOnWriteArrayList<>();
+    /** When set, every sandbox is created but cannot start: it is left behind not ready, as Docker leaves it. */
+    private String sandboxStartError;
     private FilesystemUsage imageFs = new FilesystemUsage("/var/lib/fake-runtime", 100L << 30, 60L << 30, 40L << 30,
             1_000_000, 900_000, 100_000);
     private long nextId;
@@ -204,6 +209,24 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         return putImage(ref, "sha256:" + sha256("image:" + ref + ":" + nextId++));
     }
 
+    /**
+     * Makes an image of {@code sizeBytes} present locally under this reference, taking its size from the image file
+     * system's available bytes (as a pull would); returns its id.
+     */
+    public synchronized String addImage(String reference, long sizeBytes) {
+        String id = addImage(reference);
+        FakeImage image = images.get(id);
+        imageFs = withAvailable(imageFs, imageFs.availableBytes() + (image.onImageFs ? image.size : 0) - sizeBytes);
+        image.size = sizeBytes;
+        image.onImageFs = true;
+        return id;
+    }
+
+    private static FilesystemUsage withAvailable(FilesystemUsage fs, long available) {
+        return new FilesystemUsage(fs.mountpoint(), fs.capacityBytes(), available,
+                fs.usedBytes() + fs.availableBytes() - available, fs.inodes(), fs.inodesFree(), fs.inodesUsed());
+    }
+
     /** Gives an existing image one more tag (like {@code docker tag}). */
     public synchronized void tagImage(String existingReference, String newReference) {
         FakeImage image = find(normalize(existingReference))
@@ -223,6 +246,14 @@ public final class FakeRuntime implements RuntimeService, ImageService {
 
     public synchronized void clearPullFailure(String reference) {
         pullFailures.remove(normalize(reference));
+    }
+
+    /**
+     * Every sandbox from now on is created but fails to start with this message (e.g. runc refusing a privileged
+     * pod's capabilities), leaving a dead sandbox behind as Docker does; {@code null} lets them start again.
+     */
+    public synchronized void failSandboxStarts(String message) {
+        this.sandboxStartError = message;
     }
 
     public synchronized void setImageFsInfo(FilesystemUsage usage) {
@@ -279,6 +310,10 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         FakeSandbox sandbox = new FakeSandbox(id, config, clock.instant(), hostNetwork ? "" : "10.88.0." + nextIp++);
         sandboxes.put(id, sandbox);
         emit(id, sandbox.uid(), RuntimeEvent.Type.CREATED);
+        if (sandboxStartError != null) {
+            sandbox.state = PodSandboxState.SANDBOX_NOTREADY;
+            throw new IllegalStateException("failed to start sandbox container " + id + ": " + sandboxStartError);
+        }
         emit(id, sandbox.uid(), RuntimeEvent.Type.STARTED);
         return id;
     }
@@ -554,6 +589,9 @@ public final class FakeRuntime implements RuntimeService, ImageService {
             }
         }
         images.remove(img.id);
+        if (img.onImageFs) {
+            imageFs = withAvailable(imageFs, imageFs.availableBytes() + img.size);
+        }
     }
 
     @Override
@@ -774,12 +812,17 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         final List<String> tags = new ArrayList<>();
         final List<String> digests = new ArrayList<>();
 
+        /** Bytes on disk; {@link #addImage(String, long)} sets it. */
+        long size = 1_000_000L;
+        /** Its size is counted in the image file system's usage (it was added with a size). */
+        boolean onImageFs;
+
         FakeImage(String id) {
             this.id = id;
         }
 
         Image toImage() {
-            return new Image(id, tags, digests, 1_000_000L, null, "");
+            return new Image(id, tags, digests, size, null, "");
         }
     }
 }

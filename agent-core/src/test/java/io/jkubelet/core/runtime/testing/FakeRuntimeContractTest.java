@@ -45,6 +45,11 @@ class FakeRuntimeContractTest extends RuntimeServiceContract {
     }
 
     @Override
+    protected void tagImage(String existing, String reference) {
+        fake.tagImage(existing, reference);
+    }
+
+    @Override
     protected void scriptCommand(List<String> commandLine, FakeRuntime.Script script) {
         fake.scriptCommand(commandLine, script);
     }

@@ -88,6 +88,9 @@ public abstract class RuntimeServiceContract {
     /** Makes a local image that no one else uses, tagged {@code reference}; returns its id. */
     protected abstract String createUniqueImage(String reference);
 
+    /** Gives the image {@code existing} names one more tag, {@code reference} (as {@code docker tag}). */
+    protected abstract void tagImage(String existing, String reference);
+
     /** Tells the runtime how a command line behaves; a real runtime runs it, so by default nothing. */
     protected void scriptCommand(List<String> commandLine, FakeRuntime.Script script) {
     }
@@ -124,14 +127,8 @@ public abstract class RuntimeServiceContract {
 
     @AfterEach
     void removeEverythingThisTestCreated() throws IOException {
-        Map<String, String> mine = Map.of(Labels.NODE_NAME, nodeName);
         try {
-            for (Container c : runtime().listContainers(new ContainerFilter(null, null, null, mine))) {
-                runtime().removeContainer(c.id());
-            }
-            for (PodSandbox s : runtime().listPodSandbox(new PodSandboxFilter(null, null, mine))) {
-                runtime().removePodSandbox(s.id());
-            }
+            RuntimePods.removeAll(runtime(), nodeName);
             for (String parent : cgroupParents) {
                 removeTestCgroupParent(parent);
             }
@@ -533,6 +530,37 @@ public abstract class RuntimeServiceContract {
         assertThat(images().imageStatus(id)).isEmpty();
         assertThat(images().listImages()).extracting(Image::id).doesNotContain(id);
         assertThatCode(() -> images().removeImage(id)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void removeImageByIdFailsWhileAContainerWasMadeFromItAndTheImageKeepsEveryName() {
+        String repository = "contract-test-" + nodeName.substring("contract-test-".length());
+        String id = createUniqueImage(repository + "/used:1");
+        imagesToRemove.add(id);
+        tagImage(repository + "/used:1", repository + "/other:2");
+        PodSandboxConfig sandbox = sandboxConfig("gc");
+        String sandboxId = runtime().runPodSandbox(sandbox);
+        // Created, never started: a container that ran and exited holds its image just the same.
+        String containerId = runtime().createContainer(sandboxId,
+                withImage(containerConfig("c", EXIT_0, sandbox), repository + "/used:1"), sandbox);
+
+        assertThatThrownBy(() -> images().removeImage(id)).isInstanceOf(RuntimeException.class);
+
+        assertThat(images().imageStatus(id).orElseThrow().repoTags())
+                .contains(repository + "/used:1", repository + "/other:2");
+        runtime().removeContainer(containerId);
+        images().removeImage(id);
+        assertThat(images().imageStatus(id)).isEmpty();
+        assertThat(images().imageStatus(repository + "/other:2")).isEmpty();
+    }
+
+    @Test
+    void listImagesGivesEachImageItsSizeOnDisk() {
+        String id = createUniqueImage("contract-test-" + nodeName.substring("contract-test-".length()) + "/sized:1");
+        imagesToRemove.add(id);
+
+        assertThat(images().listImages()).filteredOn(i -> i.id().equals(id)).singleElement()
+                .satisfies(i -> assertThat(i.size()).isPositive());
     }
 
     @Test
