@@ -4,27 +4,34 @@ import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Image pull policies against a real registry on 127.0.0.1:5000 (Debian's docker-registry, started by
- * bin/test through {@code jk_ensure_registry}).
+ * Image pull policies against a real registry on 127.0.0.1:5000, and the node's own credentials against the same
+ * registry behind htpasswd authentication on 127.0.0.1:5001 (Debian's docker-registry, started by bin/test through
+ * {@code jk_ensure_registry}, which also writes the htpasswd user).
  */
 class ImagePullIT extends AgentTestBase {
     static final String REGISTRY = "127.0.0.1:5000";
+    static final String AUTH_REGISTRY = "127.0.0.1:5001";
+    /** jk_ensure_registry's htpasswd user (JK_REGISTRY_USER, JK_REGISTRY_PASSWORD). */
+    static final String USER = "jkubelet";
+    static final String PASSWORD = "jkubelet-registry-secret";
 
     @BeforeAll
-    static void registryRuns() {
-        Docker.Result r = Docker.run("manifest", "inspect", "--insecure", REGISTRY + "/jkubelet/busybox:1.0");
-        if (r.exitCode() != 0) {
-            // `docker manifest` may be unavailable; ask the registry's API directly instead.
-            try (var s = new java.net.Socket("127.0.0.1", 5000)) {
+    static void registriesRun() {
+        for (String registry : List.of(REGISTRY, AUTH_REGISTRY)) {
+            try (var s = new java.net.Socket("127.0.0.1", Integer.parseInt(registry.substring(registry.indexOf(':') + 1)))) {
                 assertThat(s.isConnected()).isTrue();
             } catch (java.io.IOException e) {
-                throw new IllegalStateException("the test registry on " + REGISTRY
+                throw new IllegalStateException("the test registry on " + registry
                         + " does not answer: run bin/test, which starts it (jk_ensure_registry)", e);
             }
         }
@@ -77,5 +84,40 @@ class ImagePullIT extends AgentTestBase {
                 c.getState().getWaiting() != null && "ErrImageNeverPull".equals(c.getState().getWaiting().getReason())).orElse(false));
         assertThat(container(never, "n").orElseThrow().getState().getWaiting().getMessage())
                 .isEqualTo("Container image \"" + missing + "\" is not present with pull policy of Never");
+    }
+
+    @Test
+    void theNodesConfigJsonInTheRootDirAuthenticatesPullsThatFailWithoutIt() throws Exception {
+        String image = AUTH_REGISTRY + "/jkubelet/busybox:1.0";
+        Docker.run("rmi", image); // only this reference: the image stays under its other names
+        try {
+            startAgent();
+            agent.writeManifest("private.yaml", """
+                    apiVersion: v1
+                    kind: Pod
+                    metadata: {name: private}
+                    spec:
+                      containers:
+                      - {name: p, image: %s, imagePullPolicy: Always, command: ["sh", "-c", "trap 'exit 0' TERM; sleep 3600 & wait"]}
+                    """.formatted(image));
+            awaitPod("private", Duration.ofSeconds(60), p -> container(p, "p").map(c -> c.getState().getWaiting() != null
+                    && List.of("ErrImagePull", "ImagePullBackOff").contains(c.getState().getWaiting().getReason())).orElse(false));
+            assertThat(agent.logText()).contains("Failed to pull image \"" + image + "\"").contains("no basic auth credentials");
+
+            // The kubelet's root directory is the first place upstream looks for the node's credentials.
+            agent.stop();
+            String auth = Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+            Files.writeString(Files.createDirectories(dir.resolve("root")).resolve("config.json"),
+                    "{\"auths\": {\"" + AUTH_REGISTRY + "\": {\"auth\": \"" + auth + "\"}}}");
+            agent.start();
+
+            Pod pod = awaitPod("private", Duration.ofSeconds(90), AgentTestBase::running);
+            assertThat(container(pod, "p").orElseThrow().getImageID()).contains("sha256:");
+            assertThat(agent.logText()).contains("Successfully pulled image \"" + image + "\"");
+        } finally {
+            agent.stop();
+            Docker.removeAll(agent.nodeName);
+            Docker.run("rmi", image);
+        }
     }
 }
