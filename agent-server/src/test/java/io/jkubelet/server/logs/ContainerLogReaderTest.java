@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jkubelet.server.http.ResponseStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -20,41 +18,10 @@ class ContainerLogReaderTest {
     @TempDir
     Path dir;
 
-    /** A body in memory whose client leaves after {@code waitsBeforeLeaving} waits. */
-    private static final class Body extends ResponseStream {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final AtomicInteger waits = new AtomicInteger();
-        final int waitsBeforeLeaving;
-
-        Body(int waitsBeforeLeaving) {
-            this.waitsBeforeLeaving = waitsBeforeLeaving;
-        }
-
-        @Override
-        public void write(int b) {
-            bytes.write(b);
-        }
-
-        @Override
-        public boolean clientGone() {
-            return waits.get() >= waitsBeforeLeaving;
-        }
-
-        @Override
-        public boolean awaitClientGone(Duration timeout) {
-            waits.incrementAndGet();
-            return clientGone();
-        }
-
-        String text() {
-            return bytes.toString(StandardCharsets.UTF_8);
-        }
-    }
-
     @Test
     void aFollowerWhoseClientLeftStopsWaitingForARunningContainer() throws Exception {
         Path log = Files.writeString(dir.resolve("0.log"), "2024-05-01T09:00:00Z stdout F only line\n");
-        Body body = new Body(3);
+        MemoryBody body = new MemoryBody(3);
 
         assertThatThrownBy(() -> new ContainerLogReader(Duration.ofMillis(1))
                 .read(log, new ContainerLogReader.Options(-1, -1, null, true, false), () -> true, body))
@@ -67,7 +34,7 @@ class ContainerLogReaderTest {
     void aFollowerAsksTheRuntimeBeforeEachWaitAndEndsWhenItSaysStopped() throws Exception {
         Path log = Files.writeString(dir.resolve("0.log"), "2024-05-01T09:00:00Z stdout F a\n");
         AtomicInteger asked = new AtomicInteger();
-        Body body = new Body(Integer.MAX_VALUE);
+        MemoryBody body = MemoryBody.staying();
 
         new ContainerLogReader(Duration.ofMillis(1)).read(log, new ContainerLogReader.Options(-1, -1, null, true, false), () -> {
             if (asked.incrementAndGet() == 2) {
@@ -84,7 +51,7 @@ class ContainerLogReaderTest {
     @Test
     void aRuntimeErrorWhileFollowingCountsAsStopped() throws Exception {
         Path log = Files.writeString(dir.resolve("0.log"), "2024-05-01T09:00:00Z stdout F a\n");
-        Body body = new Body(Integer.MAX_VALUE);
+        MemoryBody body = MemoryBody.staying();
 
         new ContainerLogReader(Duration.ofMillis(1)).read(log, new ContainerLogReader.Options(-1, -1, null, true, false), () -> {
             throw new IllegalStateException("no such container");

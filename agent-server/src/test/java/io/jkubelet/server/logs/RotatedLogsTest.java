@@ -1,12 +1,9 @@
 package io.jkubelet.server.logs;
 
-import io.jkubelet.server.http.ResponseStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +47,7 @@ class RotatedLogsTest {
     }
 
     private static String read(Path log, long tail) throws Exception {
-        Body body = new Body();
+        MemoryBody body = MemoryBody.staying();
         new ContainerLogReader(Duration.ofMillis(1)).read(log, new ContainerLogReader.Options(tail, -1, null, false, false),
                 () -> false, body);
         return body.text();
@@ -94,7 +91,7 @@ class RotatedLogsTest {
         JsonFileDriver driver = written(3, 3);
         AtomicInteger polls = new AtomicInteger();
         AtomicInteger next = new AtomicInteger(4);
-        Body body = new Body();
+        MemoryBody body = MemoryBody.staying();
 
         new ContainerLogReader(Duration.ofMillis(1)).read(driver.live,
                 new ContainerLogReader.Options(-1, -1, null, true, false), () -> {
@@ -115,7 +112,7 @@ class RotatedLogsTest {
     void aFollowerFromTheTailCarriesOnPastARotation() throws Exception {
         JsonFileDriver driver = written(9, 5);
         AtomicInteger polls = new AtomicInteger();
-        Body body = new Body();
+        MemoryBody body = MemoryBody.staying();
 
         new ContainerLogReader(Duration.ofMillis(1)).read(driver.live,
                 new ContainerLogReader.Options(2, -1, null, true, false), () -> {
@@ -179,29 +176,5 @@ class RotatedLogsTest {
             }
         }
         return true;
-    }
-
-    /** A response body in memory whose client stays. */
-    private static final class Body extends ResponseStream {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-
-        @Override
-        public void write(int b) {
-            bytes.write(b);
-        }
-
-        @Override
-        public boolean clientGone() {
-            return false;
-        }
-
-        @Override
-        public boolean awaitClientGone(Duration timeout) {
-            return false;
-        }
-
-        String text() {
-            return bytes.toString(StandardCharsets.UTF_8);
-        }
     }
 }
