@@ -18,15 +18,12 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -37,7 +34,7 @@ import java.util.function.Consumer;
  * itself (dead containers, unused images, for disk), and if that is not enough evicts one pod, ranked for the starved
  * resource: its status becomes {@code Failed}/{@code Evicted} with a message naming the resource, and it is killed
  * (grace one second for a hard threshold). Critical pods, static pods among them, are never evicted. After an
- * eviction the next cycle waits until the pod is cleaned up, for at most {@link #POD_CLEANUP_TIMEOUT}.
+ * eviction the next cycle waits until the pod is cleaned up ({@link EvictionCycles}).
  *
  * <p>Unlike upstream, cycles follow the stats rounds rather than a ticker of their own: a cycle between two rounds
  * could not act (pods are only evicted on fresh numbers). Thread-safe: cycles run one at a time, the node conditions
@@ -46,9 +43,6 @@ import java.util.function.Consumer;
 public final class EvictionManager implements NodePressure {
     private static final Logger log = LoggerFactory.getLogger(EvictionManager.class);
 
-    /** How long an evicted pod may take to be cleaned up before the next cycle (upstream {@code podCleanupTimeout}). */
-    static final Duration POD_CLEANUP_TIMEOUT = Duration.ofSeconds(30);
-    static final Duration POD_CLEANUP_POLL = Duration.ofSeconds(1);
     /** A pod evicted for a hard threshold gets this long to stop (the kill path raises it to its minimum of 2 s). */
     static final long IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS = 1;
     /** The reason of an evicted pod's status and event, and of a pod refused under pressure. */
@@ -109,9 +103,7 @@ public final class EvictionManager implements NodePressure {
     private Boolean dedicatedImageFs;
     private Map<Signal, PodRanking.RankFunc> signalToRankFunc;
     private Map<Signal, List<NodeReclaim.ReclaimFunc>> signalToNodeReclaimFuncs;
-    private volatile ScheduledExecutorService executor;
-    /** A cycle runs, or waits for an evicted pod's clean-up. */
-    private final AtomicBoolean busy = new AtomicBoolean();
+    private volatile EvictionCycles cycles;
 
     public EvictionManager(EvictionConfig config, Clock clock, SummaryProvider summaryProvider, DiskInfoProvider diskInfo,
                            NodeReclaim reclaim, Pods pods, EventRecorder recorder, String nodeName) {
@@ -134,60 +126,17 @@ public final class EvictionManager implements NodePressure {
             log.info("Eviction manager: no eviction thresholds, the node's resources are not watched");
             return;
         }
-        this.executor = executor;
+        this.cycles = new EvictionCycles(this::synchronize, pods::cleanedUp, clock, executor);
     }
 
     /**
-     * Asks for a cycle on fresh stats: the stats provider asks after each of its rounds. Ignored while a cycle runs or waits for an evicted pod to be cleaned up.
+     * Asks for a cycle on fresh stats: the stats provider asks after each of its rounds. Ignored before
+     * {@link #start}, and while a cycle runs or waits for an evicted pod to be cleaned up.
      */
     public void requestCycle() {
-        ScheduledExecutorService e = executor;
-        if (e == null || !busy.compareAndSet(false, true)) {
-            return;
-        }
-        schedule(this::cycle, Duration.ZERO);
-    }
-
-    /** One cycle; after an eviction, the next at once when the evicted pod is cleaned up (upstream's loop). */
-    private void cycle() {
-        List<Pod> evicted = synchronizeSafely();
-        if (evicted.isEmpty()) {
-            busy.set(false);
-            return;
-        }
-        log.info("Eviction manager: pods evicted, waiting for pod to be cleaned up: {}", names(evicted));
-        Instant deadline = clock.instant().plus(POD_CLEANUP_TIMEOUT);
-        schedule(() -> awaitCleanup(evicted, deadline), POD_CLEANUP_POLL);
-    }
-
-    private List<Pod> synchronizeSafely() {
-        try {
-            return synchronize();
-        } catch (RuntimeException e) {
-            log.error("Eviction manager: failed to synchronize", e);
-            return List.of();
-        }
-    }
-
-    /** Upstream {@code waitForPodsCleanup}, one poll at a time so that the thread is free in between. */
-    private void awaitCleanup(List<Pod> evicted, Instant deadline) {
-        if (evicted.stream().allMatch(pods::cleanedUp)) {
-            log.info("Eviction manager: pods successfully cleaned up: {}", names(evicted));
-            cycle();
-        } else if (!clock.instant().isBefore(deadline)) {
-            log.info("Eviction manager: timed out waiting for pods to be cleaned up: {}", names(evicted));
-            cycle();
-        } else {
-            schedule(() -> awaitCleanup(evicted, deadline), POD_CLEANUP_POLL);
-        }
-    }
-
-    private void schedule(Runnable task, Duration after) {
-        try {
-            executor.schedule(task, after.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (RuntimeException e) {
-            busy.set(false);
-            log.debug("Eviction manager stopped: {}", e.toString()); // the executor is shut down: the kubelet stops
+        EvictionCycles c = cycles;
+        if (c != null) {
+            c.request();
         }
     }
 
@@ -266,7 +215,7 @@ public final class EvictionManager implements NodePressure {
             return List.of();
         }
         List<Pod> ranked = signalToRankFunc.get(thresholdToReclaim.signal()).rank(activePods, observations);
-        log.info("Eviction manager: pods ranked for eviction: {}", names(ranked));
+        log.info("Eviction manager: pods ranked for eviction: {}", EvictionCycles.names(ranked));
         // At most one pod per cycle.
         for (Pod pod : ranked) {
             String message = EvictionMessage.of(resourceToReclaim, pod, observations, thresholds);
@@ -369,9 +318,5 @@ public final class EvictionManager implements NodePressure {
     @Override
     public boolean pidPressure() {
         return nodeConditions.contains(NodeConditions.PID_PRESSURE);
-    }
-
-    private static List<String> names(List<Pod> pods) {
-        return pods.stream().map(PodSpecs::format).toList();
     }
 }
