@@ -203,7 +203,7 @@ public final class KubeletCommand {
             return new EvictionConfig(ThresholdParser.parseThresholdConfig(config.enforceNodeAllocatable(),
                     config.evictionHard(), config.evictionSoft(), config.evictionSoftGracePeriod(),
                     config.evictionMinimumReclaim()), config.evictionPressureTransitionPeriod(),
-                    config.evictionMaxPodGracePeriod());
+                    config.evictionMaxPodGracePeriod(), !Boolean.FALSE.equals(config.localStorageCapacityIsolation()));
         } catch (IllegalArgumentException e) {
             throw new FlagsException(e.getMessage(), e);
         }

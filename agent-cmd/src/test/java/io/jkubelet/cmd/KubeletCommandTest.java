@@ -406,6 +406,7 @@ class KubeletCommandTest {
         assertThat(defaults.thresholds()).extracting(t -> t.signal().signalName()).containsExactly("memory.available",
                 "nodefs.available", "nodefs.inodesFree", "imagefs.available", "allocatableMemory.available");
         assertThat(defaults.pressureTransitionPeriod()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(defaults.localStorageCapacityIsolation()).isTrue();
 
         EvictionConfig eviction = run(List.of("--eviction-hard=memory.available<500Mi",
                 "--eviction-soft=memory.available<1Gi", "--eviction-soft-grace-period=memory.available=1m30s",

@@ -119,10 +119,10 @@ public final class EvictionManager implements NodePressure {
 
     /**
      * Makes {@link #requestCycle()} run cycles on {@code executor} from now on (its only user). Without thresholds
-     * there is nothing to watch and no cycle runs.
+     * and local storage limits there is nothing to watch and no cycle runs.
      */
     public void start(ScheduledExecutorService executor) {
-        if (config.thresholds().isEmpty()) {
+        if (!config.watchesAnything()) {
             log.info("Eviction manager: no eviction thresholds, the node's resources are not watched");
             return;
         }
@@ -147,7 +147,7 @@ public final class EvictionManager implements NodePressure {
      */
     public synchronized List<Pod> synchronize() {
         List<Threshold> thresholds = config.thresholds();
-        if (thresholds.isEmpty()) {
+        if (!config.watchesAnything()) {
             return List.of();
         }
         if (dedicatedImageFs == null) {
@@ -194,6 +194,13 @@ public final class EvictionManager implements NodePressure {
         thresholds = Thresholds.updatedStats(thresholds, observations, lastObservations);
         lastObservations = observations;
 
+        // Pods over their local storage limits go whatever the thresholds say, and then nothing else this cycle.
+        if (config.localStorageCapacityIsolation()) {
+            List<Pod> evicted = localStorageEviction(activePods, observations);
+            if (!evicted.isEmpty()) {
+                return evicted;
+            }
+        }
         if (thresholds.isEmpty()) {
             log.debug("Eviction manager: no resources are starved");
             return List.of();
@@ -219,7 +226,7 @@ public final class EvictionManager implements NodePressure {
         // At most one pod per cycle.
         for (Pod pod : ranked) {
             String message = EvictionMessage.of(resourceToReclaim, pod, observations, thresholds);
-            if (evictPod(pod, gracePeriodOverride(thresholdToReclaim, pod), message)) {
+            if (evictPod(pod, gracePeriodOverride(thresholdToReclaim, pod), message, true)) {
                 return List.of(pod);
             }
         }
@@ -267,11 +274,26 @@ public final class EvictionManager implements NodePressure {
         return Thresholds.met(config.thresholds(), SignalObservations.of(summary.get()), true).isEmpty();
     }
 
+    /** Upstream {@code localStorageEviction}: every pod over a local storage limit, at once. */
+    private List<Pod> localStorageEviction(List<Pod> activePods, SignalObservations observations) {
+        List<Pod> evicted = new ArrayList<>();
+        for (Pod pod : activePods) {
+            Optional<String> exceeded = observations.podStats(pod.getMetadata().getUid())
+                    .flatMap(stats -> LocalStorageLimits.exceeded(pod, stats, dedicatedImageFs));
+            if (exceeded.isPresent() && evictPod(pod, IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS, exceeded.get(), false)) {
+                evicted.add(pod);
+            }
+        }
+        return evicted;
+    }
+
     /**
      * Upstream {@code evictPod}: a critical pod is never evicted (false); any other is recorded, failed and killed
      * (true, even when the kill timed out: it was evicted all the same).
+     *
+     * @param disruption whether the pod gets the DisruptionTarget condition (upstream gives it for node pressure only)
      */
-    private boolean evictPod(Pod pod, Long gracePeriodOverride, String message) {
+    private boolean evictPod(Pod pod, Long gracePeriodOverride, String message, boolean disruption) {
         if (CriticalPods.isCriticalPod(pod)) {
             log.error("Eviction manager: cannot evict a critical pod {}", PodSpecs.format(pod));
             return false;
@@ -279,7 +301,7 @@ public final class EvictionManager implements NodePressure {
         recorder.event(References.pod(pod), EventRecorder.WARNING, REASON, message);
         log.info("Evicting pod {}: {}", PodSpecs.format(pod), message);
         try {
-            pods.kill(pod, gracePeriodOverride, status -> evicted(status, message));
+            pods.kill(pod, gracePeriodOverride, status -> evicted(status, message, disruption));
             log.info("Eviction manager: pod {} is evicted successfully", PodSpecs.format(pod));
         } catch (Exception e) {
             log.error("Eviction manager: pod {} failed to evict: {}", PodSpecs.format(pod), e.getMessage());
@@ -287,16 +309,19 @@ public final class EvictionManager implements NodePressure {
         return true;
     }
 
-    /** An evicted pod's status: Failed, with the reason, the message and a DisruptionTarget condition. */
-    static void evicted(PodStatus status, String message) {
+    /** An evicted pod's status: Failed, with the reason, the message and, for node pressure, a DisruptionTarget condition. */
+    static void evicted(PodStatus status, String message, boolean disruption) {
         status.setPhase(PodPhases.FAILED);
         status.setReason(REASON);
         status.setMessage(message);
-        PodCondition disruption = new PodConditionBuilder().withType(PodConditions.DISRUPTION_TARGET).withStatus("True")
+        if (!disruption) {
+            return;
+        }
+        PodCondition condition = new PodConditionBuilder().withType(PodConditions.DISRUPTION_TARGET).withStatus("True")
                 .withReason(TERMINATION_BY_KUBELET).withMessage(message).build();
         List<PodCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
         conditions.removeIf(c -> PodConditions.DISRUPTION_TARGET.equals(c.getType()));
-        conditions.add(disruption);
+        conditions.add(condition);
         status.setConditions(conditions);
     }
 

@@ -68,14 +68,6 @@ final class EvictionMessage {
     private static Optional<Quantities.Parsed> request(Container container, Signal.Resource resource) {
         Map<String, Quantity> requests = container.getResources() == null ? null : container.getResources().getRequests();
         Quantity q = requests == null ? null : requests.get(resource.apiName());
-        if (q == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Quantities.parse(q.toString()));
-        } catch (IllegalArgumentException e) {
-            // Only a static pod skips the apiserver's validation, and static pods are never evicted.
-            return Optional.of(new Quantities.Parsed(Quantity.getAmountInBytes(q), q.toString()));
-        }
+        return q == null ? Optional.empty() : Optional.of(Quantities.of(q));
     }
 }

@@ -1,5 +1,6 @@
 package io.jkubelet.core.eviction;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.config.validation.QuantityFormat;
 import io.jkubelet.core.nodestatus.NodeResources;
 
@@ -47,6 +48,18 @@ final class Quantities {
             printed = decimal(value);
         }
         return new Parsed(value, printed);
+    }
+
+    /**
+     * A quantity of a pod's spec. One that does not parse (only a static pod skips the apiserver's validation, and
+     * static pods are never evicted) keeps its text as written.
+     */
+    static Parsed of(Quantity q) {
+        try {
+            return parse(q.toString());
+        } catch (IllegalArgumentException e) {
+            return new Parsed(Quantity.getAmountInBytes(q), q.toString());
+        }
     }
 
     /** Bytes as a {@code BinarySI} quantity prints. */

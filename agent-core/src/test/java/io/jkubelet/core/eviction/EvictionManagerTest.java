@@ -280,6 +280,24 @@ class EvictionManagerTest {
     }
 
     @Test
+    void withLocalStorageIsolationAPodOverItsLimitGoesWithoutPressureAndWithoutADisruptionCondition() {
+        EvictionManager m = manager(new EvictionConfig(List.of(), Duration.ofMinutes(5), 0, true));
+        Pod logger = apiPod("logger", 0, EvictionFixtures.container("app", "", "ephemeral-storage=100Mi"));
+        pods.active.addAll(List.of(logger, BEST_EFFORT));
+        latest = summary(clock.instant(), 4 * GI, 50 * GI, 50 * GI, diskStats(logger, clock.instant(), MI, 200 * MI),
+                diskStats(BEST_EFFORT, clock.instant(), GI, GI));
+
+        assertThat(names(m.synchronize())).containsExactly("logger");
+        assertThat(pods.killed).containsExactly("logger:1");
+        PodStatus status = pods.statuses.getFirst();
+        assertThat(status.getReason()).isEqualTo("Evicted");
+        assertThat(status.getMessage()).isEqualTo("Pod ephemeral local storage usage exceeds the total limit of containers "
+                + "100Mi. ");
+        assertThat(status.getConditions()).isNullOrEmpty();
+        assertThat(m.nodeConditions()).isEmpty();
+    }
+
+    @Test
     void withoutThresholdsOrStatsNothingHappens() {
         assertThat(manager(EvictionConfig.NONE).synchronize()).isEmpty();
         EvictionManager m = manager(hard(Map.of("memory.available", "1Gi")));
