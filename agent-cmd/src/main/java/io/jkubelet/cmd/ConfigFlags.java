@@ -154,10 +154,35 @@ final class ConfigFlags {
             flag(FlagSpec.of("minimum-image-ttl-duration", "duration", "Minimum age for an unused image before it "
                             + "is garbage collected.  Examples: '300ms', '10s' or '2h45m'. (default 2m0s)"),
                     (c, v, earlier) -> c.imageMinimumGCAge(FlagValues.duration(v))),
-            flag(FlagSpec.of("eviction-hard", "signal<quantity", "Hard eviction thresholds, e.g. "
-                            + "'memory.available<1Gi,nodefs.available<10%'. Repeatable. (default imagefs.available<15%,"
-                            + "memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%)"),
+            flag(FlagSpec.of("eviction-hard", "signal<quantity", "A set of eviction thresholds (e.g. "
+                            + "memory.available<1Gi) that if met would trigger a pod eviction (for disk signals once the "
+                            + "node has freed dead containers and unused images). Signals: memory.available, "
+                            + "nodefs.available, nodefs.inodesFree, imagefs.available, imagefs.inodesFree, "
+                            + "pid.available; quantities or percentages of capacity. Repeatable; replaces the defaults "
+                            + "(default imagefs.available<15%,memory.available<100Mi,"
+                            + "nodefs.available<10%,nodefs.inodesFree<5%)"),
                     (c, v, earlier) -> pairs(c::evictionHard, c::putAllEvictionHard, v, '<', earlier)),
+            flag(FlagSpec.of("eviction-soft", "signal<quantity", "A set of eviction thresholds (e.g. "
+                            + "memory.available<1.5Gi) that if met over a corresponding grace period would trigger a pod "
+                            + "eviction. Repeatable."),
+                    (c, v, earlier) -> pairs(c::evictionSoft, c::putAllEvictionSoft, v, '<', earlier)),
+            flag(FlagSpec.of("eviction-soft-grace-period", "signal=duration", "A set of eviction grace periods (e.g. "
+                            + "memory.available=1m30s) that correspond to how long a soft eviction threshold must hold "
+                            + "before triggering a pod eviction; every soft threshold needs one. Repeatable."),
+                    (c, v, earlier) -> pairs(c::evictionSoftGracePeriod, c::putAllEvictionSoftGracePeriod, v, '=', earlier)),
+            flag(FlagSpec.of("eviction-max-pod-grace-period", "int32", "Maximum allowed grace period (in seconds) to use "
+                            + "when terminating pods in response to a soft eviction threshold being met (never more than "
+                            + "the pod's own). If negative, defer to pod specified value. Hard thresholds give 1 second."),
+                    (c, v, earlier) -> c.evictionMaxPodGracePeriod(FlagValues.int32(v))),
+            flag(FlagSpec.of("eviction-minimum-reclaim", "signal=quantity", "A set of minimum reclaims (e.g. "
+                            + "imagefs.available=2Gi) that describes the minimum amount of resource the kubelet will "
+                            + "reclaim when performing a pod eviction if that resource is under pressure: a threshold "
+                            + "met stays met until that much more than it is available. Repeatable."),
+                    (c, v, earlier) -> pairs(c::evictionMinimumReclaim, c::putAllEvictionMinimumReclaim, v, '=', earlier)),
+            flag(FlagSpec.of("eviction-pressure-transition-period", "duration", "Duration for which the kubelet has to "
+                            + "wait before transitioning out of an eviction pressure condition (MemoryPressure, "
+                            + "DiskPressure, PIDPressure). (default 5m0s)"),
+                    (c, v, earlier) -> c.evictionPressureTransitionPeriod(FlagValues.duration(v))),
             flag(FlagSpec.bool("fail-swap-on", "Refuse to start when swap is enabled on the node. (default true)"),
                     (c, v, earlier) -> c.failSwapOn(FlagValues.bool(v))),
             flag(FlagSpec.of("kube-api-qps", "int32", "QPS to use while talking with the apiserver. (default 50)"),

@@ -171,7 +171,8 @@ final class KubeletApp implements AutoCloseable {
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
                 GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
                 DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
-                memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod());
+                memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
+                server.eviction());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);
@@ -181,7 +182,8 @@ final class KubeletApp implements AutoCloseable {
         kubelet.start();
         startServers(config, kubelet, ContainerAccess.of(kubelet, runtime), secure);
         cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
-                KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, recorder).ifPresent(nodeSync -> {
+                KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, kubelet.nodePressure(),
+                recorder).ifPresent(nodeSync -> {
             running.add("node-sync", nodeSync);
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
             kubelet.setNodeSupplier(nodeSync.node());

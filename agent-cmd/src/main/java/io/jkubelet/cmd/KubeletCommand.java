@@ -3,6 +3,8 @@ package io.jkubelet.cmd;
 import io.jkubelet.cmd.ConfigFlags.ConfigFlag;
 import io.jkubelet.cmd.FlagValues.BadValue;
 import io.jkubelet.core.apis.config.InvalidKubeletConfigurationException;
+import io.jkubelet.core.eviction.EvictionConfig;
+import io.jkubelet.core.eviction.ThresholdParser;
 import io.jkubelet.core.apis.config.KubeletAuthorization;
 import io.jkubelet.core.apis.config.KubeletConfigFile;
 import io.jkubelet.core.apis.config.KubeletConfigLoadException;
@@ -135,7 +137,7 @@ public final class KubeletCommand {
                 last(parsed, POD_INFRA_CONTAINER_IMAGE, KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE),
                 containerGcPolicy(parsed),
                 config.logging().verbosity());
-        return new KubeletInvocation.Run(new KubeletServer(flags, config), deprecationWarnings(parsed));
+        return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), deprecationWarnings(parsed));
     }
 
     /** The {@code --help} text. */
@@ -188,6 +190,21 @@ public final class KubeletCommand {
         try {
             KubeletConfigurationValidator.validateOrThrow(config);
         } catch (InvalidKubeletConfigurationException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The eviction thresholds of the configuration (upstream {@code ParseThresholdConfig}, which fails the kubelet's
+     * start): a bad one is refused before anything runs, naming its field and flag.
+     */
+    static EvictionConfig eviction(KubeletConfiguration config) throws FlagsException {
+        try {
+            return new EvictionConfig(ThresholdParser.parseThresholdConfig(config.enforceNodeAllocatable(),
+                    config.evictionHard(), config.evictionSoft(), config.evictionSoftGracePeriod(),
+                    config.evictionMinimumReclaim()), config.evictionPressureTransitionPeriod(),
+                    config.evictionMaxPodGracePeriod(), !Boolean.FALSE.equals(config.localStorageCapacityIsolation()));
+        } catch (IllegalArgumentException e) {
             throw new FlagsException(e.getMessage(), e);
         }
     }

@@ -7,6 +7,7 @@ import io.jkubelet.core.apis.config.KubeletConfigCodec;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
 import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.images.ImageGCPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -108,6 +109,24 @@ class KubeletCommandTest {
                         + "\"--healthz-bind-address\" flag: \"1.2.3.256\" is not a valid IP address"),
                 bad(List.of("--eviction-hard=memory.available=1Gi"), "invalid argument \"memory.available=1Gi\" "
                         + "for \"--eviction-hard\" flag: malformed pair, expect string<string"),
+                bad(List.of("--eviction-soft=memory.available>1Gi"), "invalid argument \"memory.available>1Gi\" "
+                        + "for \"--eviction-soft\" flag: malformed pair, expect string<string"),
+                bad(List.of("--eviction-soft-grace-period=memory.available<1m"), "invalid argument "
+                        + "\"memory.available<1m\" for \"--eviction-soft-grace-period\" flag: malformed pair, "
+                        + "expect string=string"),
+                bad(List.of("--eviction-hard=memory.free<1Gi"), "evictionHard (--eviction-hard): unsupported "
+                        + "eviction signal memory.free"),
+                bad(List.of("--eviction-hard=nodefs.available<-10%"), "evictionHard (--eviction-hard): eviction "
+                        + "percentage threshold nodefs.available must be >= 0%: -10%"),
+                bad(List.of("--eviction-soft=memory.available<1Gi"), "evictionSoftGracePeriod "
+                        + "(--eviction-soft-grace-period): grace period must be specified for the soft eviction "
+                        + "threshold memory.available"),
+                bad(List.of("--eviction-minimum-reclaim=imagefs.available=-1Gi"), "evictionMinimumReclaim "
+                        + "(--eviction-minimum-reclaim): negative eviction minimum reclaim specified for "
+                        + "imagefs.available"),
+                bad(List.of("--eviction-pressure-transition-period=0s"), "invalid configuration: "
+                        + "evictionPressureTransitionPeriod (--eviction-pressure-transition-period) 0s must be greater "
+                        + "than 0"),
                 bad(List.of("--manifest-url-header=x"), "invalid argument \"x\" for \"--manifest-url-header\" "
                         + "flag: malformed pair, expect string:string"),
                 bad(List.of("--node-labels=a"), "invalid argument \"a\" for \"--node-labels\" flag: malformed "
@@ -314,6 +333,11 @@ class KubeletCommandTest {
             Map.entry("image-gc-low-threshold", "70"),
             Map.entry("minimum-image-ttl-duration", "5m"),
             Map.entry("eviction-hard", "memory.available<1Gi"),
+            Map.entry("eviction-soft", "memory.available<2Gi"),
+            Map.entry("eviction-soft-grace-period", "memory.available=1m30s"),
+            Map.entry("eviction-max-pod-grace-period", "60"),
+            Map.entry("eviction-minimum-reclaim", "imagefs.available=2Gi"),
+            Map.entry("eviction-pressure-transition-period", "30s"),
             Map.entry("fail-swap-on", "false"),
             Map.entry("kube-api-qps", "5"),
             Map.entry("kube-api-burst", "10"),
@@ -336,6 +360,7 @@ class KubeletCommandTest {
     private List<String> companions(String name) throws IOException {
         return switch (name) {
             case "cgroups-per-qos" -> List.of("--enforce-node-allocatable=none");
+            case "eviction-soft" -> List.of("--eviction-soft-grace-period=memory.available=1m");
             case "cpu-cfs-quota-period" -> List.of("--config=" + write("gates.yaml", """
                     apiVersion: kubelet.config.k8s.io/v1beta1
                     kind: KubeletConfiguration
@@ -373,6 +398,26 @@ class KubeletCommandTest {
         assertThat(server.config().kubeReserved()).containsExactly(Map.entry("memory", "2Gi"), Map.entry("pid", "100"));
         assertThat(server.config().enforceNodeAllocatable()).containsExactly("pods", "kube-reserved");
         assertThat(server.config().podPidsLimit()).isEqualTo(256L);
+    }
+
+    @Test
+    void theEvictionSettingsBecomeTheEvictionManagersThresholds() throws Exception {
+        EvictionConfig defaults = run(List.of()).eviction();
+        assertThat(defaults.thresholds()).extracting(t -> t.signal().signalName()).containsExactly("memory.available",
+                "nodefs.available", "nodefs.inodesFree", "imagefs.available", "allocatableMemory.available");
+        assertThat(defaults.pressureTransitionPeriod()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(defaults.localStorageCapacityIsolation()).isTrue();
+
+        EvictionConfig eviction = run(List.of("--eviction-hard=memory.available<500Mi",
+                "--eviction-soft=memory.available<1Gi", "--eviction-soft-grace-period=memory.available=1m30s",
+                "--eviction-minimum-reclaim=memory.available=200Mi", "--eviction-max-pod-grace-period=-1",
+                "--eviction-pressure-transition-period=30s", "--enforce-node-allocatable=")).eviction();
+
+        assertThat(eviction.thresholds()).extracting(t -> t.signal().signalName() + "<" + t.value() + " grace "
+                + t.gracePeriod().toSeconds() + " reclaim " + t.minReclaim())
+                .containsExactly("memory.available<500Mi grace 0 reclaim 200Mi", "memory.available<1Gi grace 90 reclaim 200Mi");
+        assertThat(eviction.maxPodGracePeriodSeconds()).isEqualTo(-1);
+        assertThat(eviction.pressureTransitionPeriod()).isEqualTo(Duration.ofSeconds(30));
     }
 
     @Test

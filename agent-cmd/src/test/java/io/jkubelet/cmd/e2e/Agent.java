@@ -96,6 +96,9 @@ final class Agent implements AutoCloseable {
                 // The engine is shared: an agent under test must not garbage-collect the images other users rely on
                 // (image GC is tested on its own, on images it made).
                 "--image-gc-high-threshold", "100",
+                // For the same reason no disk threshold: under disk pressure the eviction manager deletes every unused
+                // image. Memory keeps its default; a test that wants disk pressure adds its own thresholds.
+                "--eviction-hard", "memory.available<100Mi",
                 "--v", "4"));
         cmd.addAll(extraArgs);
         return cmd;

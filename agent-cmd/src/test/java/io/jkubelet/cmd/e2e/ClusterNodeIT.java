@@ -137,15 +137,7 @@ class ClusterNodeIT extends RealClusterBase {
 
     @Test
     void aPodThatDoesNotFitIsRejectedByTheNodeWithItsReason() {
-        createPod("huge", """
-                  nodeName: %s
-                  containers:
-                  - name: app
-                    image: %s
-                    imagePullPolicy: Never
-                    command: ["sleep", "3600"]
-                    resources: {requests: {cpu: "1000"}}
-                """.formatted(agent.nodeName, IMAGE));
+        createSleeper("huge", "{requests: {cpu: \"1000\"}}");
         awaitPhase("huge", "Failed");
         assertThat(pod("huge").getStatus().getReason()).isEqualTo("OutOfcpu");
         assertThat(pod("huge").getStatus().getMessage()).startsWith("Pod was rejected: Node didn't have enough resource: cpu, requested: 1000000");

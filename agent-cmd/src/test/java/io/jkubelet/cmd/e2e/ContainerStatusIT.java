@@ -67,6 +67,33 @@ class ContainerStatusIT extends AgentTestBase {
     }
 
     @Test
+    void aContainerGrowingPastItsMemoryLimitIsOomKilledAndRestartedAsItsPolicySays() throws Exception {
+        startAgent();
+        // dd is the container's process and reads 64 MiB into its buffer: past the 32Mi limit, the kernel kills it.
+        agent.writeManifest("hungry.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: hungry}
+                spec:
+                  restartPolicy: OnFailure
+                  containers:
+                  - name: grow
+                    image: %s
+                    command: ["sh", "-c", "exec dd if=/dev/zero of=/dev/null bs=64M count=1"]
+                    resources: {limits: {memory: 32Mi}}
+                """.formatted(IMAGE));
+        Pod pod = awaitPod("hungry", Duration.ofSeconds(90),
+                p -> container(p, "grow").map(c -> c.getRestartCount() >= 1 && c.getLastState() != null
+                        && c.getLastState().getTerminated() != null).orElse(false));
+        ContainerStatus c = container(pod, "grow").orElseThrow();
+        assertThat(c.getLastState().getTerminated().getReason()).isEqualTo("OOMKilled");
+        assertThat(c.getLastState().getTerminated().getExitCode()).isEqualTo(137);
+        assertThat(pod.getStatus().getPhase()).as("OnFailure restarts it").isIn("Running", "Pending");
+        String id = Docker.ids(agent.nodeName, "label=io.kubernetes.container.name=grow").getLast();
+        assertThat(Docker.inspect(id, "{{.HostConfig.Memory}}")).isEqualTo(Long.toString(32L << 20));
+    }
+
+    @Test
     void hostNetworkPodsGetTheNodeIp() throws Exception {
         startAgent();
         agent.writeManifest("hostnet.yaml", """

@@ -1,5 +1,7 @@
 package io.jkubelet.cmd.e2e;
 
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.cmd.e2e.apiserver.Kubectl;
@@ -7,8 +9,11 @@ import io.jkubelet.cmd.e2e.cluster.ControlPlane;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestInfo;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,17 +39,41 @@ abstract class RealClusterBase {
     static Agent agent;
     static Path dir;
 
+    /**
+     * Starts the class's agent. A test class gives it flags besides the cluster node's own with a method
+     * {@code static String[] agentArgs()}, called just before the agent starts (what must exist before it, it makes).
+     */
     @BeforeAll
-    static void joinTheCluster() throws Exception {
+    static void joinTheCluster(TestInfo test) throws Exception {
+        join(agentArgs(test.getTestClass().orElseThrow()));
+    }
+
+    private static String[] agentArgs(Class<?> testClass) throws Exception {
+        Method args;
+        try {
+            args = testClass.getDeclaredMethod("agentArgs");
+        } catch (NoSuchMethodException e) {
+            return new String[0];
+        }
+        args.setAccessible(true);
+        try {
+            return (String[]) args.invoke(null);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    private static void join(String... extraArgs) throws Exception {
         cluster = ControlPlane.shared();
         kubectl = cluster.kubectl();
         client = cluster.adminClient();
         dir = Files.createTempDirectory("jk-cluster-node");
         String node = "node-" + UUID.randomUUID().toString().substring(0, 8);
-        agent = Agent.clusterNode(dir, node, cluster.nodeKubeconfig(node),
-                "--node-ip", "127.0.0.1", "--node-status-update-frequency", "2s",
+        List<String> args = new ArrayList<>(List.of("--node-ip", "127.0.0.1", "--node-status-update-frequency", "2s",
                 "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
-                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start();
+                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook"));
+        args.addAll(List.of(extraArgs));
+        agent = Agent.clusterNode(dir, node, cluster.nodeKubeconfig(node), args.toArray(String[]::new)).start();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
                 org.assertj.core.api.Assertions.assertThat(kubectl.run("get", "node", agent.nodeName).out())
                         .containsPattern(agent.nodeName + "\\s+Ready\\s"));
@@ -105,6 +134,55 @@ abstract class RealClusterBase {
                 """.formatted(agent.nodeName, IMAGE, quote(script)));
     }
 
+    /**
+     * A pod bound to this node with one container {@code app} that sleeps, with these resources (YAML flow style,
+     * e.g. {@code {requests: {memory: 16Mi}}}; {@code {}} for none: BestEffort).
+     */
+    static void createSleeper(String name, String resources) {
+        createPod(name, """
+                  nodeName: %s
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sleep", "3600"]
+                    resources: %s
+                """.formatted(agent.nodeName, IMAGE, resources));
+    }
+
+    /** A critical pod ({@code system-node-critical}, in {@code kube-system}) bound to this node, that sleeps. */
+    static void createCriticalPod(String name) {
+        createCriticalPod(name, IMAGE);
+    }
+
+    /** As {@link #createCriticalPod(String)}, its container made from {@code image}. */
+    static void createCriticalPod(String name, String image) {
+        kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: %s, namespace: kube-system}
+                spec:
+                  nodeName: %s
+                  priorityClassName: system-node-critical
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sleep", "3600"]
+                """.formatted(name, agent.nodeName, image), "create", "-f", "-").ok();
+    }
+
+    /** Waits until the critical pod runs and the eviction manager has passed it over (its log says so); it still runs. */
+    static void awaitCriticalPodNeverEvicted(String name) {
+        var critical = client.pods().inNamespace("kube-system").withName(name);
+        await().atMost(Duration.ofSeconds(90)).until(() -> {
+            Pod p = critical.get();
+            return p.getStatus() != null && "Running".equals(p.getStatus().getPhase());
+        });
+        await().atMost(Duration.ofSeconds(60)).until(() -> agent.logText().contains("cannot evict a critical pod"));
+        org.assertj.core.api.Assertions.assertThat(critical.get().getStatus().getPhase()).isEqualTo("Running");
+    }
+
     static String quote(String s) {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
@@ -132,6 +210,18 @@ abstract class RealClusterBase {
     static void awaitPhase(String name, String phase) {
         await("pod " + name + " " + phase + " in the apiserver").atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500)).until(() -> phase.equals(phase(name)));
+    }
+
+    /** The node's condition of this type, as the apiserver has it. */
+    static NodeCondition nodeCondition(String type) {
+        return client.nodes().withName(agent.nodeName).get().getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
+    }
+
+    /** The events about the object of this name in {@code namespace} (the node's are in {@code default}). */
+    static List<Event> events(String namespace, String involvedName) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> involvedName.equals(e.getInvolvedObject().getName())).toList();
     }
 
     /** The output of {@code kubectl exec NAME -- sh -c SCRIPT}. */

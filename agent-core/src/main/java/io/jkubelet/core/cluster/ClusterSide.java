@@ -17,6 +17,7 @@ import io.jkubelet.core.events.ApiserverEventRecorder;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.nodestatus.NodeIdentity;
+import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pod.MirrorClient;
@@ -140,15 +141,17 @@ public final class ClusterSide implements AutoCloseable {
      * kubelet, so that the node stops reporting before its pods' workers stop.
      *
      * @param plegHealth the PLEG's error, if any, for the node's Ready condition
+     * @param pressure the eviction manager's answers, for the node's pressure conditions
      */
     public Optional<NodeSync> startNodeSync(KubeletConfiguration config, NodeIdentity identity, Path rootDir,
                                             RuntimeService runtime, ImageService images,
-                                            Supplier<Optional<String>> plegHealth, EventRecorder recorder) {
+                                            Supplier<Optional<String>> plegHealth, NodePressure pressure,
+                                            EventRecorder recorder) {
         if (client == null) {
             return Optional.empty();
         }
         return Optional.of(NodeSync.start(new Fabric8NodeClient(client), new Fabric8LeaseClient(client), config, identity,
-                rootDir, runtime, images, plegHealth, recorder, clock));
+                rootDir, runtime, images, plegHealth, pressure, recorder, clock));
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.jkubelet.core.nodelease.NodeLeaseController;
 import io.jkubelet.core.nodestatus.MachineInfo;
 import io.jkubelet.core.nodestatus.NodeClient;
 import io.jkubelet.core.nodestatus.NodeIdentity;
+import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.nodestatus.NodeStatusSetters;
 import io.jkubelet.core.nodestatus.NodeStatusUpdater;
 import io.jkubelet.core.nodestatus.RuntimeState;
@@ -44,11 +45,13 @@ public final class NodeSync implements AutoCloseable {
      * Starts the loops.
      *
      * @param plegHealth the PLEG's error, if any (Kubelet::plegHealth)
+     * @param pressure the eviction manager's answers for the pressure conditions (Kubelet::nodePressure)
      */
     static NodeSync start(NodeClient nodes, LeaseClient leases, KubeletConfiguration config, NodeIdentity identity,
             Path rootDir, RuntimeService runtime, ImageService images, Supplier<Optional<String>> plegHealth,
-            EventRecorder recorder, Clock clock) {
-        RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)));
+            NodePressure pressure, EventRecorder recorder, Clock clock) {
+        RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)),
+                pressure);
         ScheduledExecutorService checks = DaemonThreads.scheduler("runtime-up");
         checks.scheduleWithFixedDelay(() -> runtimeState.check(runtime), 0,
                 RuntimeState.RUNTIME_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);

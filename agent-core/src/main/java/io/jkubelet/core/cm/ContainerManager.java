@@ -7,6 +7,7 @@ import io.jkubelet.core.events.EventRecorder;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
@@ -35,6 +36,14 @@ public interface ContainerManager {
 
     /** Whether pods get cgroups of their own ({@code cgroupsPerQOS}). */
     boolean cgroupsPerQos();
+
+    /**
+     * The cgroup all pods run in, in the driver's form ({@code /kubepods} below the cgroup root), when pods get cgroups
+     * of their own (upstream {@code GetPodCgroupRoot}): the stats summary's {@code pods} system container.
+     */
+    default Optional<String> podCgroupRoot() {
+        return Optional.empty();
+    }
 
     /** What is reserved of each resource of {@code capacity} (upstream {@code GetNodeAllocatableReservation}). */
     Map<String, BigDecimal> nodeAllocatableReservation(Map<String, Quantity> capacity);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -122,6 +123,11 @@ public final class LinuxContainerManager implements ContainerManager {
             return config.nodeAllocatable().absolute(internalCapacity);
         }
         return internalCapacity;
+    }
+
+    @Override
+    public Optional<String> podCgroupRoot() {
+        return config.cgroupsPerQos() ? Optional.of(cgroups.path(cgroupRoot)) : Optional.empty();
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
+import io.jkubelet.core.admission.PodAdmitHandler;
+import io.jkubelet.core.admission.PredicateAdmitHandler;
 import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.CgroupException;
@@ -22,6 +24,9 @@ import io.jkubelet.core.credentialprovider.NodeKeyring;
 import io.jkubelet.core.credentialprovider.PullSecrets;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.eviction.EvictionAdmitHandler;
+import io.jkubelet.core.eviction.EvictionManager;
+import io.jkubelet.core.eviction.NodeReclaim;
 import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
@@ -33,6 +38,7 @@ import io.jkubelet.core.lifecycle.HttpGetHookClient;
 import io.jkubelet.core.metrics.InstrumentedImageService;
 import io.jkubelet.core.metrics.InstrumentedRuntimeService;
 import io.jkubelet.core.metrics.KubeletMetrics;
+import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pleg.GenericPleg;
 import io.jkubelet.core.pleg.RunningPod;
@@ -46,6 +52,7 @@ import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
+import io.jkubelet.core.stats.SystemContainers;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.PodPhases;
 import io.jkubelet.core.status.PodStatusGenerator;
@@ -124,6 +131,8 @@ public final class Kubelet implements AutoCloseable {
     private final Node machineNode;
     /** The node allocatable, QoS and pod cgroups. */
     private final ContainerManager containerManager;
+    /** Watches memory, disk and PIDs; evicts pods when the node runs short. */
+    private final EvictionManager evictionManager;
 
     /** A source of pods, started once the kubelet runs. */
     private record PodSource(String name, Runnable start, AutoCloseable stop) {}
@@ -193,24 +202,35 @@ public final class Kubelet implements AutoCloseable {
                 KubeletPodSyncer.BACK_OFF_PERIOD, workerExecutor);
         Housekeeping housekeeping = new Housekeeping(podManager, podWorkers, pleg, probeManager, statusManager,
                 reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, podCgroups, workerExecutor);
-        SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, () -> node.get(),
-                deps.recorder(), statusSyncRequest, housekeeping);
-
         this.stats = new StatsProvider(runtime, images, settings.node().nodeName(),
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
-                deps.clock(), StatsProvider.DEFAULT_PERIOD, deps.systemContainers(), executors.stats());
+                deps.clock(), StatsProvider.DEFAULT_PERIOD, systemContainers(deps), executors.stats());
         this.podConfig = new PodConfig((pod, reason, message) ->
                 deps.recorder().event(References.pod(pod), EventRecorder.WARNING, reason, message),
                 deps.clock(), inbox.podConfigOutput());
         this.sourcesReady = SourcesReady.of(podConfig);
-        this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
-                deps.clock(), timers);
         GcSettings gc = settings.gc();
         ImageGCManager imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), gc.imagePolicy(),
                 deps.recorder(), settings.node().nodeName(), deps.clock(), kubeletMetrics::observeImageCollected);
         this.garbageCollection = new GarbageCollection(
                 () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), false),
                 imageGc, gc, deps.recorder(), settings.node().nodeName(), deps.clock());
+        // Upstream's node-level reclaim: container GC that also frees what terminated pods keep, then unused images.
+        NodeReclaim reclaim = new NodeReclaim(
+                () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), true),
+                imageGc::deleteUnusedImages);
+        this.evictionManager = new EvictionManager(settings.eviction(), deps.clock(), stats::summary,
+                stats::hasDedicatedImageFs, reclaim, new EvictablePods(this::activePods, podWorkers, deps.recorder()),
+                deps.recorder(), settings.node().nodeName());
+        // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
+        EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
+        PredicateAdmitHandler predicates = new PredicateAdmitHandler();
+        List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
+                (pod, others) -> predicates.admit(pod, others, () -> node.get()));
+        SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
+                deps.recorder(), statusSyncRequest, housekeeping);
+        this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
+                deps.clock(), timers);
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         createSources();
     }
@@ -339,6 +359,9 @@ public final class Kubelet implements AutoCloseable {
         running.add("kubelet-timers", timers::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);
+        evictionManager.start(executors.eviction());
+        running.add("eviction-manager", executors.eviction()::shutdownNow);
+        stats.onRound(evictionManager::requestCycle);
         stats.start();
         running.add("stats", stats);
     }
@@ -361,6 +384,12 @@ public final class Kubelet implements AutoCloseable {
             active.add(p);
         }
         return active;
+    }
+
+    /** The agent's and the runtime's cgroups, and the pods' one when pods get cgroups (allocatable memory is watched). */
+    private static SystemContainers systemContainers(KubeletDeps deps) {
+        SystemContainers given = deps.systemContainers();
+        return given == null ? null : deps.containerManager().podCgroupRoot().map(given::withPods).orElse(given);
     }
 
     /** The cache asks through this: the PLEG is built after the cache it marks. */
@@ -408,6 +437,11 @@ public final class Kubelet implements AutoCloseable {
     /** Pods as the runtime runs them, for {@code /runningpods/}. */
     public List<RunningPod> runningPods() {
         return pleg.runningPods();
+    }
+
+    /** The eviction manager's answers for the node's pressure conditions. */
+    public NodePressure nodePressure() {
+        return evictionManager;
     }
 
     public Optional<String> plegHealth() {

@@ -19,10 +19,12 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param probeTicker ticks every probe worker
  * @param probes one virtual thread per probe run, so a hanging probe holds only its own worker
  * @param stats the stats provider's collection rounds
+ * @param eviction the eviction manager's cycles: one thread, as a cycle may wait for an evicted pod's kill
  */
 public record KubeletExecutors(ExecutorService podWorkers, ScheduledExecutorService timers,
                                ScheduledExecutorService pleg, ScheduledExecutorService probeTicker,
-                               ExecutorService probes, ScheduledExecutorService stats) {
+                               ExecutorService probes, ScheduledExecutorService stats,
+                               ScheduledExecutorService eviction) {
 
     /** The production threads, named as they show in a thread dump. Threads are made only once used. */
     public static KubeletExecutors named() {
@@ -32,12 +34,13 @@ public record KubeletExecutors(ExecutorService podWorkers, ScheduledExecutorServ
                 DaemonThreads.scheduler("pleg"),
                 DaemonThreads.scheduler("probe-ticker"),
                 Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("probe-", 0).factory()),
-                DaemonThreads.scheduler("stats-provider"));
+                DaemonThreads.scheduler("stats-provider"),
+                DaemonThreads.scheduler("eviction-manager"));
     }
 
     /** Interrupts whatever still runs on any of them; for parts built but never started or stopped in time. */
     void shutdownNow() {
-        for (ExecutorService e : List.of(podWorkers, timers, pleg, probeTicker, probes, stats)) {
+        for (ExecutorService e : List.of(podWorkers, timers, pleg, probeTicker, probes, stats, eviction)) {
             e.shutdownNow();
         }
     }

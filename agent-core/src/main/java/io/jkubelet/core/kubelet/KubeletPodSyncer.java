@@ -144,8 +144,15 @@ final class KubeletPodSyncer implements PodSyncer {
     }
 
     @Override
-    public void syncTerminatingPod(Pod pod, RuntimePodStatus podStatus, Long gracePeriodOverride) {
+    public void syncTerminatingPod(Pod pod, RuntimePodStatus podStatus, Long gracePeriodOverride,
+                                   Consumer<PodStatus> podStatusFn) {
         String uid = pod.getMetadata().getUid();
+        if (podStatusFn != null && podManager.get(uid).isPresent()) {
+            // Upstream SyncTerminatingPod: the status says why before the containers stop (an evicted pod is Failed).
+            PodStatus s = generateStatus(pod, podStatus, false);
+            podStatusFn.accept(s);
+            statusManager.setPodStatus(pod, s);
+        }
         // A terminating pod's liveness must not restart what is being stopped; readiness goes on until it is.
         probeManager.stopLivenessAndStartup(pod);
         runtime.killPod(pod, podStatus, gracePeriodOverride);
@@ -154,7 +161,13 @@ final class KubeletPodSyncer implements PodSyncer {
         // Read from the runtime, not the cache: the final status must show the containers stopped (upstream too).
         var after = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (podManager.get(uid).isPresent() && pod.getSpec() != null) {
-            statusManager.setPodStatus(pod, generateStatus(pod, after, true));
+            PodStatus s = generateStatus(pod, after, true);
+            if (podStatusFn != null) {
+                // Unlike upstream, applied to the final status too: containers that exit 0 on SIGTERM would otherwise
+                // turn an evicted pod Succeeded.
+                podStatusFn.accept(s);
+            }
+            statusManager.setPodStatus(pod, s);
         }
     }
 

@@ -2,6 +2,7 @@ package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
 import io.jkubelet.core.images.ImagePullLimits;
+import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.kuberuntime.NodeContext;
 
 import java.nio.file.Path;
@@ -22,9 +23,10 @@ import java.time.Duration;
  * @param memoryCapacity the machine's memory in bytes: Burstable containers' OOM scores are scaled by it
  * @param cpuCfsQuota {@code cpuCFSQuota}: containers' CPU limits become CFS quotas
  * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
+ * @param eviction the eviction thresholds and their periods ({@code evictionHard}, {@code evictionSoft}, ...)
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               GcSettings gc, int maxPods, ImagePullLimits imagePulls,
                               DockerConfigFiles.SearchPaths nodeCredentials, String kubeletVersion,
                               PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
-                              Duration cpuCfsQuotaPeriod) {}
+                              Duration cpuCfsQuotaPeriod, EvictionConfig eviction) {}

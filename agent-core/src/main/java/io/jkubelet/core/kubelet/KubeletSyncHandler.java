@@ -1,10 +1,9 @@
 package io.jkubelet.core.kubelet;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.admission.PodAdmitResult;
-import io.jkubelet.core.admission.PredicateAdmitHandler;
+import io.jkubelet.core.admission.PodAdmitHandler;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
@@ -16,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * The kubelet's answers to the sync loop (upstream {@code Kubelet}'s {@code SyncHandler} methods): the pod manager
@@ -27,22 +25,21 @@ final class KubeletSyncHandler implements SyncHandler {
     private final PodManager podManager;
     private final PodWorkers podWorkers;
     private final StatusManager statusManager;
-    private final PredicateAdmitHandler admitHandler = new PredicateAdmitHandler();
-    private final Supplier<Node> node;
+    private final List<PodAdmitHandler> admitHandlers;
     private final EventRecorder recorder;
     private final Consumer<String> statusSyncRequest;
     private final Housekeeping housekeeping;
 
     /**
-     * @param node              the node admission checks pods against (upstream {@code getNodeAnyWay})
+     * @param admitHandlers     asked in turn whether a new pod may run (upstream {@code admitHandlers})
      * @param statusSyncRequest asks the status writer to write a static pod's status (by UID) to its mirror pod
      */
-    KubeletSyncHandler(PodManager podManager, PodWorkers podWorkers, StatusManager statusManager, Supplier<Node> node,
-                       EventRecorder recorder, Consumer<String> statusSyncRequest, Housekeeping housekeeping) {
+    KubeletSyncHandler(PodManager podManager, PodWorkers podWorkers, StatusManager statusManager,
+                       List<PodAdmitHandler> admitHandlers, EventRecorder recorder, Consumer<String> statusSyncRequest, Housekeeping housekeeping) {
         this.podManager = podManager;
         this.podWorkers = podWorkers;
         this.statusManager = statusManager;
-        this.node = node;
+        this.admitHandlers = List.copyOf(admitHandlers);
         this.recorder = recorder;
         this.statusSyncRequest = statusSyncRequest;
         this.housekeeping = housekeeping;
@@ -141,14 +138,20 @@ final class KubeletSyncHandler implements SyncHandler {
         });
     }
 
-    /** Upstream's {@code canAdmitPod}: the pod against the node and the other active pods. */
+    /** Upstream's {@code canAdmitPod}: the pod against each handler, with the other active pods; the first refusal counts. */
     private PodAdmitResult admit(Pod pod) {
         List<Pod> active = podManager.pods().stream()
                 .filter(p -> !p.getMetadata().getUid().equals(pod.getMetadata().getUid()))
                 .filter(p -> !ConfigAnnotations.isMirrorPod(p)) // a mirror pod stands for a static pod counted already
                 .filter(p -> !isTerminal(p) && !podWorkers.isTerminationRequested(p.getMetadata().getUid()))
                 .toList();
-        return admitHandler.admit(pod, active, node);
+        for (PodAdmitHandler handler : admitHandlers) {
+            PodAdmitResult result = handler.admit(pod, active);
+            if (!result.admit()) {
+                return result;
+            }
+        }
+        return PodAdmitResult.ADMIT;
     }
 
     private void reject(Pod pod, String reason, String message) {

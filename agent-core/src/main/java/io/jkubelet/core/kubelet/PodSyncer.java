@@ -1,7 +1,10 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.container.RuntimePodStatus;
+
+import java.util.function.Consumer;
 
 /**
  * What a pod worker calls (upstream {@code podSyncer}): one call at a time per pod, on that pod's worker thread
@@ -12,8 +15,13 @@ public interface PodSyncer {
     /** Syncs a pod that should run; returns what to do next. */
     PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod, RuntimePodStatus podStatus) throws Exception;
 
-    /** Stops every container of the pod. */
-    void syncTerminatingPod(Pod pod, RuntimePodStatus podStatus, Long gracePeriodOverride) throws Exception;
+    /**
+     * Stops every container of the pod.
+     *
+     * @param podStatusFn changes the pod's status before its containers are stopped (an eviction fails it), or null
+     */
+    void syncTerminatingPod(Pod pod, RuntimePodStatus podStatus, Long gracePeriodOverride,
+                            Consumer<PodStatus> podStatusFn) throws Exception;
 
     /** Releases what the stopped pod still holds (volumes). */
     void syncTerminatedPod(Pod pod, RuntimePodStatus podStatus) throws Exception;

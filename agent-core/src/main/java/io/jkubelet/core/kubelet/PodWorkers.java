@@ -1,6 +1,7 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.podutil.PodSpecs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,9 +13,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 /**
  * One serial worker per pod UID (upstream {@code podWorkers}). A pod moves through syncing, terminating and
@@ -55,6 +58,10 @@ public final class PodWorkers {
         boolean working;
         boolean terminationRequested;
         Long gracePeriodOverride;
+        /** What a kill asked of the pod's status (an eviction), applied as its termination begins. */
+        Consumer<PodStatus> podStatusFn;
+        /** Completed once the pod's containers are stopped, for those who asked for the kill and wait. */
+        final List<CompletableFuture<Void>> killCompleted = new ArrayList<>();
         boolean finished;
         /** The source wants the pod again while it was being torn down: run it afresh once that is done. */
         boolean restartAfterTermination;
@@ -67,6 +74,7 @@ public final class PodWorkers {
             phase = Phase.SYNCING;
             terminationRequested = false;
             gracePeriodOverride = null;
+            podStatusFn = null;
             finished = false;
             restartAfterTermination = false;
             pendingType = UpdateType.CREATE;
@@ -104,6 +112,24 @@ public final class PodWorkers {
      * @param gracePeriodOverride with KILL, seconds replacing the pod's grace period, or null
      */
     public void updatePod(UpdateType type, Pod pod, Long gracePeriodOverride) {
+        update(type, pod, gracePeriodOverride, null, null);
+    }
+
+    /**
+     * Kills the pod as its worker's next step (upstream {@code UpdatePod} with {@code KillPodOptions}): its status first
+     * goes through {@code podStatusFn}.
+     *
+     * @param gracePeriodOverride seconds replacing the pod's grace period, or null
+     * @return completed once the pod's containers are stopped (at once when that is done already)
+     */
+    public CompletableFuture<Void> killPod(Pod pod, Long gracePeriodOverride, Consumer<PodStatus> podStatusFn) {
+        CompletableFuture<Void> completed = new CompletableFuture<>();
+        update(UpdateType.KILL, pod, gracePeriodOverride, podStatusFn, completed);
+        return completed;
+    }
+
+    private void update(UpdateType type, Pod pod, Long gracePeriodOverride, Consumer<PodStatus> podStatusFn,
+                        CompletableFuture<Void> killCompleted) {
         String uid = pod.getMetadata().getUid();
         boolean start;
         synchronized (this) {
@@ -115,6 +141,16 @@ public final class PodWorkers {
                 if (gracePeriodOverride != null) {
                     w.gracePeriodOverride = w.gracePeriodOverride == null ? gracePeriodOverride
                             : Math.min(w.gracePeriodOverride, gracePeriodOverride);
+                }
+                if (podStatusFn != null) {
+                    w.podStatusFn = podStatusFn;
+                }
+                if (killCompleted != null) {
+                    if (w.phase == Phase.SYNCING || w.phase == Phase.TERMINATING) {
+                        w.killCompleted.add(killCompleted);
+                    } else {
+                        killCompleted.complete(null); // its containers are stopped already
+                    }
                 }
                 w.pendingType = UpdateType.KILL; // never overwritten by a later update
             } else if (w.terminationRequested || w.phase != Phase.SYNCING) {
@@ -149,6 +185,7 @@ public final class PodWorkers {
             Phase phase;
             UpdateType type;
             Long grace;
+            Consumer<PodStatus> podStatusFn;
             long lastSyncMark;
             synchronized (this) {
                 Worker w = workers.get(uid);
@@ -168,6 +205,7 @@ public final class PodWorkers {
                 phase = w.phase;
                 type = w.pendingType;
                 grace = w.gracePeriodOverride;
+                podStatusFn = w.podStatusFn;
                 lastSyncMark = w.lastSyncMark;
                 w.pendingType = null;
             }
@@ -191,8 +229,9 @@ public final class PodWorkers {
                         }
                     }
                     case TERMINATING -> {
-                        handler.syncTerminatingPod(pod, podStatus, grace);
+                        handler.syncTerminatingPod(pod, podStatus, grace, podStatusFn);
                         transition(uid, Phase.TERMINATED);
+                        completeKills(uid);
                     }
                     case TERMINATED -> {
                         handler.syncTerminatedPod(pod, podStatus);
@@ -228,6 +267,17 @@ public final class PodWorkers {
                 w.lastSyncMark = mark;
             }
         }
+    }
+
+    /** Tells whoever waits for the pod's kill that its containers are stopped (upstream's {@code CompletedCh}). */
+    private void completeKills(String uid) {
+        List<CompletableFuture<Void>> done;
+        synchronized (this) {
+            Worker w = workers.get(uid);
+            done = List.copyOf(w.killCompleted);
+            w.killCompleted.clear();
+        }
+        done.forEach(f -> f.complete(null));
     }
 
     /** Moves to the next phase and makes the worker run it at once. */

@@ -13,8 +13,8 @@ import java.util.function.Supplier;
 /**
  * The runtime's health as the Ready condition sees it (upstream {@code runtimeState}): the time of the last
  * successful runtime status check and named health checks such as PLEG. The runtime counts as down when no
- * check has succeeded for {@link #BASE_RUNTIME_SYNC_THRESHOLD} (upstream {@code maxWaitForContainerRuntime}).
- * Thread-safe.
+ * check has succeeded for {@link #BASE_RUNTIME_SYNC_THRESHOLD} (upstream {@code maxWaitForContainerRuntime}). The
+ * pressure conditions are the eviction manager's answers. Thread-safe.
  */
 public final class RuntimeState implements NodeHealth {
     /** How long the runtime may go unchecked before the node is NotReady (upstream 30s). */
@@ -27,11 +27,33 @@ public final class RuntimeState implements NodeHealth {
 
     private final Clock clock;
     private final List<HealthCheck> checks;
+    private final NodePressure pressure;
     private volatile Instant lastBaseRuntimeSync;
 
     public RuntimeState(Clock clock, List<HealthCheck> checks) {
+        this(clock, checks, NodePressure.NONE);
+    }
+
+    /** @param pressure the eviction manager's pressure answers */
+    public RuntimeState(Clock clock, List<HealthCheck> checks, NodePressure pressure) {
         this.clock = clock;
         this.checks = List.copyOf(checks);
+        this.pressure = pressure;
+    }
+
+    @Override
+    public boolean memoryPressure() {
+        return pressure.memoryPressure();
+    }
+
+    @Override
+    public boolean diskPressure() {
+        return pressure.diskPressure();
+    }
+
+    @Override
+    public boolean pidPressure() {
+        return pressure.pidPressure();
     }
 
     /** Records that the runtime answered now. */

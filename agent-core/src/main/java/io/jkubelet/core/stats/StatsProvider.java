@@ -88,6 +88,8 @@ public final class StatsProvider implements AutoCloseable {
     private record CpuPoint(Instant time, long usageNanos) {}
 
     private final SystemContainers systemContainers;
+    /** Told after each periodic round that succeeded (the eviction manager's cycles follow the rounds). */
+    private final List<Runnable> roundListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param systemContainers the kubelet's and the runtime's cgroups for {@code systemContainers}; null for none
@@ -121,6 +123,44 @@ public final class StatsProvider implements AutoCloseable {
         return Optional.ofNullable(latest.get());
     }
 
+    /**
+     * The summary as the eviction manager asks for it (upstream {@code SummaryProvider.Get}): the latest round's, or,
+     * with {@code updateStats}, one collected now (after node-level reclaim, to see what it freed). Empty before the
+     * first round, or when a round asked for fails.
+     */
+    public Optional<Summary> summary(boolean updateStats) {
+        if (!updateStats) {
+            return latest().map(StatsSnapshot::summary);
+        }
+        try {
+            return Optional.of(collect().summary());
+        } catch (RuntimeException e) {
+            log.warn("Stats collection failed: {}", e.getMessage() == null ? e.toString() : e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether the runtime's images are on another device than the root directory (upstream
+     * {@code HasDedicatedImageFs}): then pressure on one does not free the other.
+     *
+     * @throws IOException when either cannot be looked at (the runtime's data root is not on this machine)
+     */
+    public boolean hasDedicatedImageFs() throws IOException {
+        FilesystemUsage imageFs = images.imageFsInfo();
+        if (imageFs == null || imageFs.mountpoint() == null || imageFs.mountpoint().isEmpty()) {
+            throw new IOException("the runtime does not say where its images are");
+        }
+        Object imageDevice = Files.getAttribute(Path.of(imageFs.mountpoint()), "unix:dev");
+        Object rootDevice = Files.getAttribute(paths.rootDir(), "unix:dev");
+        return !imageDevice.equals(rootDevice);
+    }
+
+    /** Runs {@code listener} after each periodic round that succeeds, on the collector thread: it must not block. */
+    public void onRound(Runnable listener) {
+        roundListeners.add(listener);
+    }
+
     private void collectSafely() {
         try {
             collect();
@@ -128,7 +168,9 @@ public final class StatsProvider implements AutoCloseable {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             log.warn("Stats collection failed: {}", message);
             latest.updateAndGet(s -> s == null ? null : s.failed(message));
+            return;
         }
+        roundListeners.forEach(Runnable::run);
     }
 
     /** One round: reads everything, stores and returns the snapshot. Called by the collector thread and tests. */

@@ -17,14 +17,17 @@ import java.util.function.Supplier;
 /**
  * The node's system containers of the Summary ({@code systemContainers}): the cgroups the kubelet and the
  * container runtime run in, found from their processes' {@code /proc/<pid>/cgroup} as the kubelet's
- * container manager finds them when {@code kubeletCgroups}/{@code runtimeCgroups} are not set. Read each
- * stats round; a process that is gone or a cgroup that cannot be read is left out.
+ * container manager finds them when {@code kubeletCgroups}/{@code runtimeCgroups} are not set, and the cgroup
+ * all pods run in ({@link #PODS}, whose memory the {@code allocatableMemory.available} eviction signal watches).
+ * Read each stats round; a process that is gone or a cgroup that cannot be read is left out.
  */
 public final class SystemContainers {
 
     /** Upstream's names ({@code SystemContainerKubelet}, {@code SystemContainerRuntime}). */
     public static final String KUBELET = "kubelet";
     public static final String RUNTIME = "runtime";
+    /** The cgroup of all pods, the node allocatable one ({@code SystemContainerPods}). */
+    public static final String PODS = "pods";
 
     /** What was read of one system container. */
     public record Sample(String name, Instant startTime, CgroupSample cgroup) {}
@@ -32,14 +35,29 @@ public final class SystemContainers {
     private final CgroupReader cgroups;
     private final Path proc;
     private final Map<String, Supplier<OptionalLong>> pids;
+    /** By system container name, a cgroup path known beforehand. */
+    private final Map<String, String> paths;
 
     /**
      * @param pids by system container name, the pid of a process in it (empty when there is none now)
      */
     public SystemContainers(CgroupReader cgroups, Path proc, Map<String, Supplier<OptionalLong>> pids) {
+        this(cgroups, proc, pids, Map.of());
+    }
+
+    private SystemContainers(CgroupReader cgroups, Path proc, Map<String, Supplier<OptionalLong>> pids,
+                             Map<String, String> paths) {
         this.cgroups = cgroups;
         this.proc = proc;
         this.pids = new LinkedHashMap<>(pids);
+        this.paths = new LinkedHashMap<>(paths);
+    }
+
+    /** These system containers and the {@link #PODS} one at {@code cgroupPath} (in the driver's form). */
+    public SystemContainers withPods(String cgroupPath) {
+        Map<String, String> more = new LinkedHashMap<>(paths);
+        more.put(PODS, cgroupPath);
+        return new SystemContainers(cgroups, proc, pids, more);
     }
 
     /** The agent itself and the process whose pid is in {@code runtimePidFile} (Docker's {@code /var/run/docker.pid}). */
@@ -60,6 +78,8 @@ public final class SystemContainers {
             cgroupOf(p.getAsLong()).flatMap(cgroups::read)
                     .ifPresent(sample -> out.add(new Sample(name, startTime(p.getAsLong()), sample)));
         });
+        // No process stands for these: the start time is unknown (upstream takes the cgroup's creation).
+        paths.forEach((name, path) -> cgroups.read(path).ifPresent(sample -> out.add(new Sample(name, null, sample))));
         return out;
     }
 

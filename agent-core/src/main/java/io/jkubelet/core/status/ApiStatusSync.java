@@ -226,7 +226,10 @@ public final class ApiStatusSync implements AutoCloseable {
 
     /**
      * Upstream {@code mergePodStatus}: the kubelet's status, with the conditions the kubelet does not own kept as
-     * the apiserver has them (and those of the kubelet's own that it does not own dropped).
+     * the apiserver has them (and those of the kubelet's own that it does not own dropped). A condition the kubelet
+     * shares ({@code DisruptionTarget}, which an eviction sets) replaces the apiserver's when the kubelet has one.
+     * Unlike upstream it goes with the status that first makes the pod terminal: jkubelet does not hold the terminal
+     * phase back until the containers have stopped, so both go together.
      */
     static PodStatus mergePodStatus(PodStatus apiStatus, PodStatus kubeletStatus) {
         List<PodCondition> conditions = new ArrayList<>();
@@ -240,6 +243,9 @@ public final class ApiStatusSync implements AutoCloseable {
         if (kubeletStatus.getConditions() != null) {
             for (PodCondition c : kubeletStatus.getConditions()) {
                 if (KUBELET_CONDITIONS.contains(c.getType())) {
+                    conditions.add(c);
+                } else if (PodConditions.DISRUPTION_TARGET.equals(c.getType())) {
+                    conditions.removeIf(old -> old.getType().equals(c.getType()));
                     conditions.add(c);
                 }
             }

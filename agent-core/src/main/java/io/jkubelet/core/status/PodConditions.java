@@ -21,6 +21,8 @@ public final class PodConditions {
     public static final String READY = "Ready";
     public static final String CONTAINERS_READY = "ContainersReady";
     public static final String POD_SCHEDULED = "PodScheduled";
+    /** Set by whoever disrupts the pod (the eviction manager), never generated from the containers. */
+    public static final String DISRUPTION_TARGET = "DisruptionTarget";
 
     /** Conditions the kubelet writes; all others on a pod are kept as they are. */
     public static final Set<String> OWNED_BY_KUBELET =

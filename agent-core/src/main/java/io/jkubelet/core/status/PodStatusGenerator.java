@@ -101,6 +101,13 @@ public final class PodStatusGenerator {
                 }
             }
         }
+        // A disruption (an eviction) is a one-time event the kubelet wrote itself: kept from its last status, as
+        // upstream does, even before the apiserver's copy shows it.
+        orEmpty(oldStatus.getConditions()).stream().filter(c -> PodConditions.DISRUPTION_TARGET.equals(c.getType()))
+                .findFirst().ifPresent(disruption -> {
+                    conditions.removeIf(c -> PodConditions.DISRUPTION_TARGET.equals(c.getType()));
+                    conditions.add(disruption);
+                });
         List<ContainerStatus> initThenApp = new ArrayList<>(s.getInitContainerStatuses());
         initThenApp.addAll(s.getContainerStatuses());
         boolean sandboxReady = !podStatus.sandboxes().isEmpty() && podStatus.sandboxes().get(0).ready();

@@ -130,7 +130,7 @@ class KubeletPodSyncerTest {
         podManager.addOrUpdate(pod);
         runtime.setPodStatus(exited(pod, 0));
 
-        syncer.syncTerminatingPod(pod, exited(pod, 0), 5L);
+        syncer.syncTerminatingPod(pod, exited(pod, 0), 5L, null);
         syncer.syncTerminatedPod(pod, RuntimePodStatus.empty(pod.getMetadata().getUid(), "gone", "default"));
 
         assertThat(runtime.calls).containsExactly("killPod gone 5");

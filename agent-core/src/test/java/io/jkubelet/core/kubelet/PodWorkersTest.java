@@ -1,6 +1,7 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.testing.FakeClock;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static io.jkubelet.core.testing.Pods.container;
 import static io.jkubelet.core.testing.Pods.pod;
@@ -33,8 +35,14 @@ class PodWorkersTest {
         }
 
         @Override
-        public void syncTerminatingPod(Pod pod, RuntimePodStatus status, Long grace) throws InterruptedException {
+        public void syncTerminatingPod(Pod pod, RuntimePodStatus status, Long grace,
+                                       Consumer<PodStatus> podStatusFn) throws InterruptedException {
             calls.add("terminating:" + grace);
+            if (podStatusFn != null) {
+                PodStatus s = new PodStatus();
+                podStatusFn.accept(s);
+                calls.add("status:" + s.getPhase() + ":" + s.getReason());
+            }
             terminating.countDown();
             if (blockTermination) {
                 releaseTermination.await(10, TimeUnit.SECONDS);
@@ -109,6 +117,26 @@ class PodWorkersTest {
         // Later updates of a finished pod do nothing.
         workers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
         assertThat(workers.isTerminated("uid-p")).isTrue();
+    }
+
+    @Test
+    void aKillWithAStatusChangeAppliesItAsTerminationBeginsAndTellsWhenTheContainersAreStopped() throws Exception {
+        handler.blockTermination = true;
+        Pod pod = pod("p", container("a"));
+        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+        var stopped = workers.killPod(pod, 1L, s -> {
+            s.setPhase("Failed");
+            s.setReason("Evicted");
+        });
+        assertThat(handler.terminating.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(stopped).isNotDone();
+
+        handler.releaseTermination.countDown();
+        stopped.get(5, TimeUnit.SECONDS);
+        assertThat(handler.calls).containsSubsequence("terminating:1", "status:Failed:Evicted");
+        // A kill asked of a pod already stopped is done at once.
+        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
+        assertThat(workers.killPod(pod, 1L, s -> { })).isDone();
     }
 
     @Test

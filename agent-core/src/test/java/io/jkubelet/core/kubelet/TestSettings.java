@@ -1,6 +1,7 @@
 package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
+import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.kuberuntime.NodeContext;
 
@@ -16,12 +17,20 @@ final class TestSettings {
         return under(root, GcSettings.DEFAULT);
     }
 
+    /** As {@link #under(Path)}, with these eviction thresholds. */
+    static KubeletSettings under(Path root, EvictionConfig eviction) {
+        KubeletSettings s = under(root);
+        return new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(), s.maxPods(),
+                s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(), s.cpuCfsQuota(),
+                s.cpuCfsQuotaPeriod(), eviction);
+    }
+
     /** As {@link #under(Path)}, with its own garbage collection settings. */
     static KubeletSettings under(Path root, GcSettings gc) {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         return new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1), Duration.ofSeconds(1),
                 gc, 110, ImagePullLimits.SERIAL, DockerConfigFiles.SearchPaths.NONE, "v1.30.0", PodSourceSettings.NONE,
-                8L << 30, true, Duration.ofMillis(100));
+                8L << 30, true, Duration.ofMillis(100), EvictionConfig.NONE);
     }
 }

@@ -171,6 +171,40 @@ class NodeStatusSettersTest {
     }
 
     @Test
+    void runtimeStateReportsTheEvictionManagersPressure() {
+        NodePressure pressure = new NodePressure() {
+            @Override
+            public boolean memoryPressure() {
+                return false;
+            }
+
+            @Override
+            public boolean diskPressure() {
+                return true;
+            }
+
+            @Override
+            public boolean pidPressure() {
+                return true;
+            }
+        };
+        RuntimeState state = new RuntimeState(clock, List.of(), pressure);
+        Node node = new Node();
+        NodeStatusFixtures.setters(NodeStatusFixtures.configBuilder().build(), images, state, clock, events)
+                .setNodeStatus(node);
+
+        assertThat(NodeConditions.find(node, "MemoryPressure").getStatus()).isEqualTo("False");
+        NodeCondition disk = NodeConditions.find(node, "DiskPressure");
+        assertThat(disk.getStatus()).isEqualTo("True");
+        assertThat(disk.getReason()).isEqualTo("KubeletHasDiskPressure");
+        assertThat(disk.getMessage()).isEqualTo("kubelet has disk pressure");
+        NodeCondition pid = NodeConditions.find(node, "PIDPressure");
+        assertThat(pid.getReason()).isEqualTo("KubeletHasInsufficientPID");
+        assertThat(pid.getMessage()).isEqualTo("kubelet has insufficient PID available");
+        assertThat(events.seen).contains("Node/node-a Normal NodeHasDiskPressure: Node node-a status is now: NodeHasDiskPressure");
+    }
+
+    @Test
     void initialNodeCarriesDefaultAndFlagLabelsTaintsAndTheAttachDetachAnnotation() {
         KubeletConfiguration config = NodeStatusFixtures.configBuilder()
                 .registerWithTaints(List.of(new Taint("dedicated", "edge", "NoSchedule")))

@@ -174,6 +174,29 @@ class StatsProviderTest {
     }
 
     @Test
+    void thePodsSystemContainerIsTheNodeAllocatableCgroupWithWhatItsLimitLeaves() throws IOException {
+        Path cgroups = Files.createDirectories(dir.resolve("cgroup"));
+        Path memory = Files.createDirectories(cgroups.resolve("memory/jk/kubepods"));
+        Files.createDirectories(cgroups.resolve("cpuacct/jk/kubepods"));
+        Files.writeString(cgroups.resolve("cpuacct/jk/kubepods/cpuacct.usage"), "1000\n");
+        Files.writeString(memory.resolve("memory.usage_in_bytes"), "1000\n");
+        Files.writeString(memory.resolve("memory.limit_in_bytes"), "5000\n");
+        Files.writeString(memory.resolve("memory.stat"), "total_inactive_file 200\ntotal_rss 700\n");
+        SystemContainers system = new SystemContainers(io.jkubelet.core.cadvisor.CgroupReader.forRoot(cgroups),
+                dir.resolve("proc"), Map.of()).withPods("/jk/kubepods");
+        StatsProvider withPods = new StatsProvider(runtime, images, "node-a",
+                new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(dir.resolve("proc"))), clock,
+                Duration.ofSeconds(10), system, DaemonThreads.scheduler("stats-provider"));
+        runtimeAnswer.set(List.of());
+
+        assertThat(withPods.collect().summary().node().systemContainers()).singleElement().satisfies(c -> {
+            assertThat(c.name()).isEqualTo("pods");
+            assertThat(c.memory().workingSetBytes()).isEqualTo(800L);
+            assertThat(c.memory().availableBytes()).isEqualTo(4200L);
+        });
+    }
+
+    @Test
     void onlyCpuAndMemoryDropsEverythingElse() {
         runtimeAnswer.set(List.of(sandbox(1)));
         Summary small = provider.collect().summary().onlyCpuAndMemory();

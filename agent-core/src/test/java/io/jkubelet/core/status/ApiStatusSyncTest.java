@@ -96,6 +96,26 @@ class ApiStatusSyncTest {
     }
 
     @Test
+    void anEvictionsDisruptionConditionIsWrittenWithTheFailedPhase() {
+        Pod pod = createInApiserver("web", running(condition("Ready", "True"), condition("DisruptionTarget", "False")));
+        PodStatus evicted = new PodStatusBuilder().withPhase("Failed").withReason("Evicted").withMessage("low on memory")
+                .addToConditions(condition("Ready", "False"), new PodConditionBuilder().withType("DisruptionTarget")
+                        .withStatus("True").withReason("TerminationByKubelet").withMessage("low on memory").build())
+                .build();
+
+        statusManager.setPodStatus(pod, evicted);
+        sync.syncPod(pod.getMetadata().getUid());
+
+        PodStatus written = client.pods().inNamespace("default").withName("web").get().getStatus();
+        assertThat(written.getPhase()).isEqualTo("Failed");
+        assertThat(written.getConditions()).filteredOn(c -> c.getType().equals("DisruptionTarget")).singleElement()
+                .satisfies(c -> {
+                    assertThat(c.getStatus()).isEqualTo("True");
+                    assertThat(c.getReason()).isEqualTo("TerminationByKubelet");
+                });
+    }
+
+    @Test
     void anUnchangedStatusIsNotWrittenAgain() throws Exception {
         Pod pod = createInApiserver("web", new PodStatus());
         statusManager.setPodStatus(pod, running());

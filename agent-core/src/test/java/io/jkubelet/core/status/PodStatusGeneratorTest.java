@@ -65,6 +65,28 @@ class PodStatusGeneratorTest {
     }
 
     @Test
+    void anEvictedPodKeepsItsPhaseReasonAndDisruptionConditionAsItsContainersStop() {
+        Container a = container("a");
+        Pod pod = pod("p", a);
+        PodStatus evicted = new PodStatus();
+        evicted.setPhase("Failed");
+        evicted.setReason("Evicted");
+        evicted.setMessage("The node was low on resource: memory. ");
+        evicted.setConditions(List.of(new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("DisruptionTarget")
+                .withStatus("True").withReason("TerminationByKubelet").withMessage(evicted.getMessage()).build()));
+        var runtime = new RuntimePodStatus("uid-p", "p", "default", List.of(),
+                List.of(new SandboxStatus("sb", 0, false, T0, List.of(), false)), List.of(cs(a, State.EXITED, 137, 0, "Error")));
+
+        PodStatus s = generator.generate(pod, runtime, evicted, true, List.of("192.168.1.10"), false);
+
+        assertThat(s.getPhase()).isEqualTo("Failed");
+        assertThat(s.getReason()).isEqualTo("Evicted");
+        assertThat(s.getMessage()).isEqualTo(evicted.getMessage());
+        assertThat(s.getConditions()).filteredOn(c -> c.getType().equals("DisruptionTarget")).singleElement()
+                .satisfies(c -> assertThat(c.getReason()).isEqualTo("TerminationByKubelet"));
+    }
+
+    @Test
     void containerNotYetCreatedWaitsWithContainerCreating() {
         Container a = container("a"), b = container("b");
         PodStatus s = generate(pod("p", a, b), cs(a, State.RUNNING, 0, 0, ""));

@@ -314,7 +314,8 @@ public final class KubeletConfigurationValidator {
         positive(r, "nodeStatusReportFrequency", null, kc.nodeStatusReportFrequency());
         positive(r, "runtimeRequestTimeout", "--runtime-request-timeout", kc.runtimeRequestTimeout());
         positive(r, "volumeStatsAggPeriod", null, kc.volumeStatsAggPeriod());
-        positive(r, "evictionPressureTransitionPeriod", null, kc.evictionPressureTransitionPeriod());
+        positive(r, "evictionPressureTransitionPeriod", "--eviction-pressure-transition-period",
+                kc.evictionPressureTransitionPeriod());
         notNegative(r, "authentication.webhook.cacheTTL", kc.authentication().webhook().cacheTTL());
         notNegative(r, "authorization.webhook.cacheAuthorizedTTL", kc.authorization().webhook().cacheAuthorizedTTL());
         notNegative(r, "authorization.webhook.cacheUnauthorizedTTL",

@@ -4,12 +4,14 @@ import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.ContainerStats;
 import io.jkubelet.core.runtime.ContainerStatus;
 import io.jkubelet.core.runtime.ExecResult;
 import io.jkubelet.core.runtime.FilesystemUsage;
 import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImagePullException;
 import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.MemoryUsage;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.NotFoundException;
@@ -17,6 +19,7 @@ import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.core.runtime.PodSandboxState;
+import io.jkubelet.core.runtime.PodSandboxStats;
 import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.core.runtime.RuntimeEvent;
@@ -135,6 +138,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     /** The one command the fake answers without a script: where the container's processes are in the cgroup tree. */
     public static final List<String> PROC_SELF_CGROUP = List.of("cat", "/proc/self/cgroup");
     private final Map<String, FakeContainer> containers = new LinkedHashMap<>();
+    /** The working set running containers report, by container name. */
+    private final Map<String, Long> memoryUsage = new HashMap<>();
     /** Local images by id. */
     private final Map<String, FakeImage> images = new LinkedHashMap<>();
     /** References the fake registry serves, with the image id a pull produces. */
@@ -592,6 +597,36 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         if (img.onImageFs) {
             imageFs = withAvailable(imageFs, imageFs.availableBytes() + img.size);
         }
+    }
+
+    /** The working set every running container named {@code containerName} reports from now on (1 MiB unless set). */
+    public synchronized void setMemoryUsage(String containerName, long workingSetBytes) {
+        memoryUsage.put(containerName, workingSetBytes);
+    }
+
+    /** Ready sandboxes and their running containers, each using the memory {@link #setMemoryUsage} gave its name. */
+    @Override
+    public synchronized List<PodSandboxStats> listPodSandboxStats(Map<String, String> labelSelector) {
+        record("listPodSandboxStats");
+        Instant now = clock.instant();
+        List<PodSandboxStats> result = new ArrayList<>();
+        for (FakeSandbox s : sandboxes.values()) {
+            if (s.state != PodSandboxState.SANDBOX_READY || !matches(s.config.labels(), labelSelector)) {
+                continue;
+            }
+            List<ContainerStats> running = new ArrayList<>();
+            for (FakeContainer c : containers.values()) {
+                c.refresh();
+                if (c.sandbox == s && c.state == ContainerState.CONTAINER_RUNNING) {
+                    long ws = memoryUsage.getOrDefault(c.config.metadata().name(), 1L << 20);
+                    running.add(new ContainerStats(c.id, s.id, c.config.metadata(), c.config.labels(), c.id,
+                            "/fake/" + c.id, c.config.image(), c.startedAt, null,
+                            new MemoryUsage(now, ws, ws, ws, 0, 0, null), null, 1L, null));
+                }
+            }
+            result.add(new PodSandboxStats(s.id, s.config.metadata(), s.config.labels(), s.createdAt, null, null, running));
+        }
+        return result;
     }
 
     @Override
