@@ -33,7 +33,20 @@ class LinuxContainerManagerTest {
 
     @TempDir
     Path dir;
+    /**
+     * The manager's periodic QoS update never runs here: its first run (at once) raced the tests' own updates, each
+     * writing cpu.shares, and a read between another writer's truncate and write saw "". Tests update explicitly.
+     */
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    {
+        timers.execute(() -> {
+            try {
+                new java.util.concurrent.CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final EventRecorder recorder = (ref, type, reason, message) ->
             events.add(type + " " + reason + " " + ref.getKind() + "/" + ref.getName() + ": " + message);
