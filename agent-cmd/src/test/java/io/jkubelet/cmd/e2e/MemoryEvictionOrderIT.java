@@ -33,15 +33,7 @@ class MemoryEvictionOrderIT extends RealClusterBase {
     }
 
     private static void createHog(String name, String size, String resources) {
-        createPod(name, """
-                  nodeName: %s
-                  containers:
-                  - name: app
-                    image: %s
-                    imagePullPolicy: Never
-                    command: ["sh", "-c", %s]
-                    resources: %s
-                """.formatted(agent.nodeName, IMAGE, quote(HOG.formatted(size)), resources));
+        createBoundPod(name, "[\"sh\", \"-c\", " + quote(HOG.formatted(size)) + "]", resources);
     }
 
     /** The pods' cgroup as the stats summary shows it: the {@code pods} system container. */

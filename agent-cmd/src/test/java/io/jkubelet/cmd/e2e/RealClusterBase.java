@@ -139,15 +139,20 @@ abstract class RealClusterBase {
      * e.g. {@code {requests: {memory: 16Mi}}}; {@code {}} for none: BestEffort).
      */
     static void createSleeper(String name, String resources) {
+        createBoundPod(name, "[\"sleep\", \"3600\"]", resources);
+    }
+
+    /** A pod bound to this node with one container {@code app} running {@code command} (a YAML flow list). */
+    static void createBoundPod(String name, String command, String resources) {
         createPod(name, """
                   nodeName: %s
                   containers:
                   - name: app
                     image: %s
                     imagePullPolicy: Never
-                    command: ["sleep", "3600"]
+                    command: %s
                     resources: %s
-                """.formatted(agent.nodeName, IMAGE, resources));
+                """.formatted(agent.nodeName, IMAGE, command, resources));
     }
 
     /** A critical pod ({@code system-node-critical}, in {@code kube-system}) bound to this node, that sleeps. */

@@ -5,11 +5,15 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageGCPolicy;
 import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.eviction.EvictionConfig;
+import io.jkubelet.core.eviction.ThresholdParser;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.PodSandboxFilter;
@@ -21,11 +25,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
+import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.config.PodOperation;
 import io.jkubelet.core.config.PodUpdate;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ExecutorService;
@@ -59,12 +65,12 @@ class KubeletTest {
     }
 
     private void start(KubeletExecutors executors) {
-        start(executors, GcSettings.DEFAULT);
+        start(executors, TestSettings.under(root));
     }
 
-    private void start(KubeletExecutors executors, GcSettings gc) {
+    private void start(KubeletExecutors executors, KubeletSettings settings) {
         events = new LoggingEventRecorder(clock);
-        kubelet = new Kubelet(TestSettings.under(root, gc),
+        kubelet = new Kubelet(settings,
                 new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null, executors));
         kubelet.start();
     }
@@ -208,8 +214,8 @@ class KubeletTest {
     @Test
     void containerGcRemovesTheDeadSandboxesOfAPodThatCannotStartButTheNewest() {
         kubelet.close();
-        start(KubeletExecutors.named(), new GcSettings(Duration.ofMillis(200), GCPolicy.DEFAULT, ImageGCManager.PERIOD,
-                ImageGCPolicy.DEFAULT));
+        start(KubeletExecutors.named(), TestSettings.under(root, new GcSettings(Duration.ofMillis(200), GCPolicy.DEFAULT,
+                ImageGCManager.PERIOD, ImageGCPolicy.DEFAULT)));
         runtime.failSandboxStarts("unable to apply caps: operation not permitted");
         kubelet.deliver(new PodUpdate(List.of(pod("priv", sleeper("a"))), PodOperation.ADD, "test"));
         for (int tries = 1; tries <= 3; tries++) {
@@ -350,6 +356,56 @@ class KubeletTest {
         // As upstream, stopping the kubelet leaves the pod's containers running for the next start.
         assertThat(containers(ContainerState.CONTAINER_RUNNING)).hasSize(1);
         start();
+    }
+
+    /** A pod as the apiserver source gives it (not static, so it can be evicted), with one sleeping container. */
+    private static Pod apiPod(String name, String memoryRequest) {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36").withImagePullPolicy("IfNotPresent")
+                .withCommand("sleep", "3600").build();
+        if (memoryRequest != null) {
+            c = new ContainerBuilder(c).withNewResources()
+                    .addToRequests("memory", new Quantity(memoryRequest)).endResources()
+                    .build();
+        }
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").withUid("uid-" + name)
+                .addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "api").endMetadata()
+                .withNewSpec().withContainers(c).withTerminationGracePeriodSeconds(30L).endSpec().build();
+    }
+
+    /**
+     * The eviction manager in the assembled core: the node's real memory is always below the hard threshold this
+     * node gets (1Ei), so it is under memory pressure from its first stats round.
+     */
+    @Test
+    void underMemoryPressureABestEffortPodIsRefusedAndARunningPodIsEvicted() {
+        kubelet.close();
+        start(KubeletExecutors.named(), TestSettings.under(root, new EvictionConfig(ThresholdParser.parseThresholdConfig(
+                List.of(), Map.of("memory.available", "1Ei"), Map.of(), Map.of(), Map.of()), Duration.ofMinutes(5), 0)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> kubelet.nodePressure().memoryPressure());
+
+        kubelet.deliver(new PodUpdate(List.of(apiPod("best-effort", null)), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("best-effort").map(p -> "Failed".equals(p.getStatus().getPhase()))
+                .orElse(false));
+        assertThat(status("best-effort").orElseThrow().getStatus().getReason()).isEqualTo("Evicted");
+        assertThat(status("best-effort").orElseThrow().getStatus().getMessage())
+                .isEqualTo("Pod was rejected: The node had condition: [MemoryPressure]. ");
+
+        // A Burstable pod is admitted under memory pressure, then evicted on the next round's fresh stats.
+        kubelet.deliver(new PodUpdate(List.of(apiPod("burstable", "10Mi")), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        clock.advance(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(30)).until(() -> status("burstable").map(p -> "Failed".equals(p.getStatus().getPhase()))
+                .orElse(false) && containers(ContainerState.CONTAINER_RUNNING).isEmpty());
+        PodStatus evicted = status("burstable").orElseThrow().getStatus();
+        assertThat(evicted.getReason()).isEqualTo("Evicted");
+        assertThat(evicted.getMessage()).startsWith("The node was low on resource: memory. Threshold quantity: 1Ei, available: ");
+        assertThat(evicted.getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("DisruptionTarget");
+            assertThat(c.getReason()).isEqualTo("TerminationByKubelet");
+        });
+        assertThat(events.events()).anyMatch(e -> e.reason().equals("EvictionThresholdMet")
+                && e.message().equals("Attempting to reclaim memory"));
+        assertThat(events.events()).anyMatch(e -> e.reason().equals("Evicted") && e.message().equals(evicted.getMessage()));
     }
 
     /** An executor that counts what it is given to run. */
