@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * message and evicts the first; the kill is recorded, not done, so the N pods stay). Each cycle's wall time and the
  * CPU time of the thread running it are taken; the stats round before it is measured apart (the agent collects it
  * every 10 s for {@code /stats/summary} whether or not eviction is on). The manager logs as in the agent (INFO, to
- * stderr), which is part of its cost. Everything made is removed afterwards.
+ * stderr), which is part of its cost. Everything made is removed afterwards, the pods' log directories too.
  *
  * <p>Usage: {@code bench/eviction [pods] [cycles]} (default 110 30). Prints Markdown.
  */
@@ -71,6 +71,21 @@ public final class EvictionBench {
                 stats.close();
             } finally {
                 RuntimePods.removeAll(runtime, node);
+                removeLogDirectories(podCount);
+            }
+        }
+    }
+
+    /** The pods' log directories the runtime made under /var/log/pods (RuntimePods names them there). */
+    private static void removeLogDirectories(int count) throws java.io.IOException {
+        for (int i = 0; i < count; i++) {
+            Path dir = Path.of("/var/log/pods", "default_evict" + i + "_uid-evict" + i);
+            if (Files.isDirectory(dir)) {
+                try (var paths = Files.walk(dir)) {
+                    for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
             }
         }
     }
