@@ -28,12 +28,12 @@ import java.util.function.Consumer;
 
 /**
  * Keeps the node from running out of memory, disk and process IDs (upstream eviction {@code managerImpl}). After each
- * stats round (every 10 s, upstream's {@code evictionMonitoringPeriod}) it observes the signals of the summary and {@link #synchronize()}s: the
- * thresholds met decide the node's pressure conditions (kept for {@code evictionPressureTransitionPeriod} after they
- * were last met); once a threshold has been met for its grace period, on fresh stats, the node first frees what it can
- * itself (dead containers, unused images, for disk), and if that is not enough evicts one pod, ranked for the starved
- * resource: its status becomes {@code Failed}/{@code Evicted} with a message naming the resource, and it is killed
- * (grace one second for a hard threshold). Critical pods, static pods among them, are never evicted. After an
+ * stats round (every 10 s, upstream's {@code evictionMonitoringPeriod}) it observes the signals of the summary and
+ * {@link #synchronize()}s: the thresholds met decide the node's pressure conditions (kept for
+ * {@code evictionPressureTransitionPeriod} after they were last met); once a threshold has been met for its grace
+ * period, on fresh stats, the node first frees what it can itself (dead containers, unused images, for disk), and if
+ * that is not enough evicts one pod, ranked for the starved resource: its status becomes {@code Failed}/{@code Evicted}
+ * with a message naming the resource, and it is killed (grace one second for a hard threshold). Critical pods, static pods among them, are never evicted. After an
  * eviction the next cycle waits until the pod is cleaned up ({@link EvictionCycles}).
  *
  * <p>Unlike upstream, cycles follow the stats rounds rather than a ticker of their own: a cycle between two rounds
