@@ -125,7 +125,7 @@ class LogRotationIT extends AgentTestBase {
         return out;
     }
 
-    private static List<Integer> range(int from, int to) {
+    static List<Integer> range(int from, int to) {
         List<Integer> out = new ArrayList<>();
         for (int i = from; i <= to; i++) {
             out.add(i);
