@@ -270,4 +270,51 @@ class StaticPodsIT extends AgentTestBase {
         awaitPod("bad", Duration.ofSeconds(60), AgentTestBase::running);
         assertThat(agent.pod("good")).isPresent();
     }
+
+    /**
+     * Manifests built to exhaust a decoder: 8 MB of annotations (once enough to take the whole heap and end the
+     * file source's reads for good, so no pod ran), 1.4 MiB of them (under the size limit, over the 256 KiB that
+     * annotations may have) and JSON nested 200 deep. Each is refused by name; the good pod runs, a manifest
+     * written afterwards runs too, and {@code /healthz} answers throughout.
+     */
+    @Test
+    void manifestsTooLargeOrTooDeepAreRefusedByNameAndCostNothingElse() throws Exception {
+        startAgent();
+        agent.writeManifest("huge.yaml", withAnnotations(400_000));
+        agent.writeManifest("annotated.yaml", withAnnotations(75_000));
+        agent.writeManifest("deep.json", "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"x\": " + "[".repeat(200)
+                + "]".repeat(200) + "}");
+        agent.writeManifest("good.yaml", SLEEPER.formatted("good", IMAGE));
+
+        awaitPod("good", Duration.ofSeconds(60), AgentTestBase::running);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(agent.logText())
+                .containsPattern("huge.yaml: is \\d+ bytes, larger than the 1.5 MiB a manifest may have")
+                .contains("annotated.yaml: metadata.annotations: Too long: must have at most 262144 bytes")
+                .contains("deep.json: couldn't parse as pod (invalid JSON: Document nesting depth (65) exceeds"));
+        assertThat(agent.healthz()).contains("ok");
+
+        agent.writeManifest("later.yaml", SLEEPER.formatted("later", IMAGE));
+        awaitPod("later", Duration.ofSeconds(60), AgentTestBase::running);
+        assertThat(agent.healthz()).contains("ok");
+        assertThat(agent.pod("huge")).isEmpty();
+    }
+
+    private static final String SLEEPER = """
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: %s}
+            spec:
+              containers:
+              - {name: a, image: %s, command: ["sh", "-c", "trap 'exit 0' TERM; sleep 3600 & wait"]}
+            """;
+
+    /** A pod named {@code huge} with this many annotations (about 19 bytes of YAML each). */
+    private static String withAnnotations(int count) {
+        StringBuilder yaml = new StringBuilder("apiVersion: v1\nkind: Pod\nmetadata:\n  name: huge\n  annotations:\n");
+        for (int i = 0; i < count; i++) {
+            yaml.append("    a").append(i).append(": v").append(i).append('\n');
+        }
+        return yaml.append("spec: {containers: [{name: a, image: ").append(IMAGE).append(", command: [\"true\"]}]}\n")
+                .toString();
+    }
 }

@@ -134,10 +134,11 @@ public final class FileSource implements Closeable {
         }
     }
 
+    /** A periodic read that throws would end the schedule for good: nothing may leave it. */
     private void listConfigSafely() {
         try {
             listConfig();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             log.error("Unexpected failure reading static pod path {}", path, e);
         }
     }
@@ -229,9 +230,10 @@ public final class FileSource implements Closeable {
     private ManifestRead extractFromFile(Path file) {
         byte[] data;
         try {
-            if (Files.size(file) > PodCodec.MAX_CONFIG_LENGTH) {
-                return new ManifestRead(null, file + ": is larger than the " + (PodCodec.MAX_CONFIG_LENGTH >> 20)
-                        + " MiB a manifest may have", "size:" + Files.size(file));
+            long size = Files.size(file);
+            if (size > PodCodec.MAX_MANIFEST_BYTES) {
+                return new ManifestRead(null, file + ": is " + size + " bytes, larger than the "
+                        + PodCodec.MAX_MANIFEST_SIZE + " a manifest may have", "size:" + size);
             }
             data = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
@@ -240,7 +242,15 @@ public final class FileSource implements Closeable {
             return new ManifestRead(null, file + ": cannot be read: " + e, "io:" + e);
         }
         StaticPodDefaults defaults = StaticPodDefaults.forFile(nodeName, file.toString());
-        return switch (StaticPodDecoder.tryDecodeSinglePod(data, defaults)) {
+        DecodeResult<Pod> result;
+        try {
+            result = StaticPodDecoder.tryDecodeSinglePod(data, defaults);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            // What the size and depth limits let through must still cost only this file, never the source's thread.
+            return new ManifestRead(null, file + ": cannot be decoded within the agent's resources (" + e + ")",
+                    sha256(data));
+        }
+        return switch (result) {
             case DecodeResult.Decoded<Pod> decoded -> new ManifestRead(decoded.value(), null, null);
             case DecodeResult.Invalid<Pod> invalid -> new ManifestRead(null, invalid.errors().stream()
                     .map(error -> file + ": " + error).collect(Collectors.joining("; ")), sha256(data));

@@ -231,7 +231,7 @@ public final class HttpSource implements Closeable {
         HttpRequest.Builder request = HttpRequest.newBuilder(url).GET().timeout(timeout);
         headers.forEach((name, values) -> values.forEach(value -> request.header(name, value)));
         CompletableFuture<HttpResponse<byte[]>> exchange = client.sendAsync(request.build(),
-                info -> new LimitedBody(PodCodec.MAX_CONFIG_LENGTH));
+                info -> new LimitedBody(PodCodec.MAX_MANIFEST_BYTES));
         HttpResponse<byte[]> response;
         try {
             // Go's client timeout covers the whole exchange, body included; so does this.
@@ -297,7 +297,7 @@ public final class HttpSource implements Closeable {
             if (body.size() > limit) {
                 subscription.cancel();
                 result.completeExceptionally(new IOException("the response is larger than the "
-                        + (limit >> 20) + " MiB a manifest may have"));
+                        + PodCodec.MAX_MANIFEST_SIZE + " a manifest may have"));
             }
         }
 

@@ -16,10 +16,12 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.reader.UnicodeReader;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -39,10 +41,24 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PodCodec {
 
-    /** The largest manifest the kubelet reads ({@code maxConfigLength}, 10 MiB). */
-    public static final int MAX_CONFIG_LENGTH = 10 << 20;
+    /**
+     * The largest manifest read: 1.5 MiB, etcd's default request limit, so no pod larger than the apiserver could
+     * store (its mirror pod) is ever decoded. Upstream reads up to 10 MiB ({@code maxConfigLength}); decoding a
+     * manifest of that size (400,000 annotations) took more than the agent's whole heap.
+     */
+    public static final int MAX_MANIFEST_BYTES = 3 << 19;
+    /** {@link #MAX_MANIFEST_BYTES} as messages say it. */
+    public static final String MAX_MANIFEST_SIZE = "1.5 MiB";
+    /**
+     * How deep a manifest's objects and lists may nest. A pod needs about ten levels (a projected volume's items are
+     * the deepest); the bound keeps a hostile file from overflowing the decoder's stack.
+     */
+    static final int MAX_NESTING_DEPTH = 64;
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
+    private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxDocumentLength(MAX_MANIFEST_BYTES)
+                            .maxStringLength(MAX_MANIFEST_BYTES).maxNestingDepth(MAX_NESTING_DEPTH).build())
+                    .build())
             // Unknown fields are kept in fabric8's additionalProperties rather than refused, as the
             // apiserver's non-strict decoding accepts them.
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -66,7 +82,7 @@ public final class PodCodec {
      * @throws IllegalArgumentException saying where the YAML or JSON is malformed
      */
     public static JsonNode readTree(byte[] data) {
-        if (hasJsonPrefix(data)) {
+        if (isJson(data)) {
             try {
                 return MAPPER.readTree(data);
             } catch (JacksonException e) {
@@ -122,7 +138,8 @@ public final class PodCodec {
         return MAPPER.writeValueAsString(value);
     }
 
-    private static boolean hasJsonPrefix(byte[] data) {
+    /** Whether {@code data} is read as JSON: its first non-blank character is <code>{</code>. */
+    static boolean isJson(byte[] data) {
         for (byte b : data) {
             if (!Character.isWhitespace(b)) {
                 return b == '{';
@@ -134,7 +151,8 @@ public final class PodCodec {
     private static Yaml yaml() {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
-        options.setCodePointLimit(MAX_CONFIG_LENGTH);
+        options.setCodePointLimit(MAX_MANIFEST_BYTES);
+        options.setNestingDepthLimit(MAX_NESTING_DEPTH);
         return new Yaml(new StringTimestamps(options), new org.yaml.snakeyaml.representer.Representer(
                 new org.yaml.snakeyaml.DumperOptions()), new org.yaml.snakeyaml.DumperOptions(), options);
     }

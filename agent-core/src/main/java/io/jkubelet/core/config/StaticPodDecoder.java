@@ -6,11 +6,13 @@ import io.jkubelet.core.config.validation.FieldError;
 import io.jkubelet.core.config.validation.PodValidator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Turns a static pod manifest into pods the kubelet can run: decode (YAML or JSON), apply the API
- * defaults, apply the static pod defaults (UID, name, ...), validate. After {@code tryDecodeSinglePod}
+ * defaults, apply the static pod defaults (UID, name, ...), validate; a manifest whose annotations are over their
+ * limit is refused before it is decoded ({@link AnnotationBudget}). After {@code tryDecodeSinglePod}
  * and {@code tryDecodePodList} in {@code pkg/kubelet/config/common.go}. Stateless and thread-safe.
  */
 public final class StaticPodDecoder {
@@ -20,6 +22,10 @@ public final class StaticPodDecoder {
 
     /** Decodes {@code data} as one {@code v1} Pod. */
     public static DecodeResult<Pod> tryDecodeSinglePod(byte[] data, StaticPodDefaults defaults) {
+        Optional<String> tooManyAnnotations = AnnotationBudget.exceeded(data, PodCodec.isJson(data));
+        if (tooManyAnnotations.isPresent()) {
+            return new DecodeResult.Invalid<>(List.of(tooManyAnnotations.get()));
+        }
         JsonNode tree;
         try {
             tree = PodCodec.readTree(data);
@@ -39,6 +45,10 @@ public final class StaticPodDecoder {
 
     /** Decodes {@code data} as a {@code v1} PodList; one unusable pod makes the whole list unusable. */
     public static DecodeResult<List<Pod>> tryDecodePodList(byte[] data, StaticPodDefaults defaults) {
+        Optional<String> tooManyAnnotations = AnnotationBudget.exceeded(data, PodCodec.isJson(data));
+        if (tooManyAnnotations.isPresent()) {
+            return new DecodeResult.Invalid<>(List.of(tooManyAnnotations.get()));
+        }
         JsonNode tree;
         PodList list;
         try {

@@ -156,7 +156,24 @@ class FileSourceTest {
                         "spec.containers[0].image: Invalid value: \"Busy Box\""),
                 Arguments.of("invalid quantity", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n"
                         + "spec: {containers: [{name: c, image: busybox, resources: {limits: {memory: lots}}}]}\n",
-                        "spec.containers[0].resources.limits[memory]: Invalid value: \"lots\": quantities must match"));
+                        "spec.containers[0].resources.limits[memory]: Invalid value: \"lots\": quantities must match"),
+                Arguments.of("larger than 1.5 MiB", withAnnotations(120_000),
+                        "bytes, larger than the 1.5 MiB a manifest may have"),
+                Arguments.of("annotations over 256 KiB", withAnnotations(80_000),
+                        "metadata.annotations: Too long: must have at most 262144 bytes"),
+                Arguments.of("nested too deep (YAML)", Manifests.pod("x", "busybox") + "deep: " + "[".repeat(100)
+                        + "]".repeat(100) + "\n", "invalid YAML: Nesting Depth exceeded max 64"),
+                Arguments.of("nested too deep (JSON)", "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"deep\": "
+                        + "[".repeat(200) + "]".repeat(200) + "}", "invalid JSON: Document nesting depth (65) exceeds"));
+    }
+
+    /** A pod with this many annotations of about 17 bytes each (a file of about 19 bytes per annotation). */
+    private static String withAnnotations(int count) {
+        StringBuilder yaml = new StringBuilder("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n  annotations:\n");
+        for (int i = 0; i < count; i++) {
+            yaml.append("    a").append(i).append(": v").append(i).append('\n');
+        }
+        return yaml.append("spec: {containers: [{name: c, image: busybox}]}\n").toString();
     }
 
     @ParameterizedTest(name = "{0}")

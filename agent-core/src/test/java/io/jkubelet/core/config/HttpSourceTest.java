@@ -212,14 +212,14 @@ class HttpSourceTest {
     }
 
     @Test
-    void aBodyOverTenMebibytesIsRefused() {
-        body = new byte[PodCodec.MAX_CONFIG_LENGTH + 1];
+    void aBodyOverTheManifestLimitIsRefusedByName() {
+        body = new byte[PodCodec.MAX_MANIFEST_BYTES + 1];
         java.util.Arrays.fill(body, (byte) ' ');
 
         source(Map.of()).run();
 
         assertThat(sent).isEmpty();
-        assertThat(logs.messages(Level.INFO)).singleElement().asString().contains("larger than the 10 MiB");
+        assertThat(logs.messages(Level.INFO)).singleElement().asString().contains(url + ": the response is larger than the 1.5 MiB a manifest may have");
     }
 
     @Test

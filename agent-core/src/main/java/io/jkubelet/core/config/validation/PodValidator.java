@@ -43,7 +43,8 @@ public final class PodValidator {
     static final List<String> TERMINATION_MESSAGE_POLICIES = List.of("File", "FallbackToLogsOnError");
     static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
     static final List<String> STANDARD_CONTAINER_RESOURCES = List.of("cpu", "memory", "ephemeral-storage");
-    private static final int TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+    /** The most bytes a pod's annotations may take, keys and values together ({@code TotalAnnotationSizeLimitB}). */
+    public static final int TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
     private static final Pattern ENV_VAR_NAME = Pattern.compile("[\\x20-\\x7e&&[^=]]+");
 
     /** Only to list which volume sources a volume declares. */
