@@ -6,6 +6,7 @@ import io.jkubelet.core.apis.config.InvalidKubeletConfigurationException;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.eviction.ThresholdParser;
 import io.jkubelet.core.apis.config.KubeletAuthorization;
+import io.jkubelet.core.apis.config.KubeletConfigDropIns;
 import io.jkubelet.core.apis.config.KubeletConfigFile;
 import io.jkubelet.core.apis.config.KubeletConfigLoadException;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
@@ -32,7 +33,8 @@ import picocli.CommandLine.ParseResult;
  * last value wins (list and map flags accumulate), and no positional arguments.
  *
  * <p>Precedence is the kubelet's: with {@code --config}, the file (with the v1beta1 defaults) is the
- * base and only the flags present on the command line override it; without it, the flag defaults
+ * base, the {@code --config-dir} drop-ins are merged over it, and only the flags present on the command line
+ * override both; without it, the flag defaults
  * apply, which differ from the v1beta1 defaults for anonymous authentication (true), token webhook
  * (false), authorization mode (AlwaysAllow) and the read-only port (10255). The result is validated.
  * Stateless and thread-safe.
@@ -44,6 +46,10 @@ public final class KubeletCommand {
     private static final FlagSpec CONFIG = FlagSpec.of("config", "string", "Path to a KubeletConfiguration "
             + "file (kubelet.config.k8s.io/v1beta1, YAML or JSON). Flags given on the command line override "
             + "its values; values neither in the file nor on the command line take the v1beta1 defaults.");
+    private static final FlagSpec CONFIG_DIR = FlagSpec.of("config-dir", "string", "Path to a directory of "
+            + "drop-ins: every *.conf file in it (in lexical order, sub-directories included) is a KubeletConfiguration "
+            + "merged over the --config file (scalars and lists replaced, structs and maps merged per key); flags "
+            + "given on the command line override them. [default='']");
     private static final FlagSpec KUBECONFIG = FlagSpec.of("kubeconfig", "string", "Path to a kubeconfig file "
             + "saying how to connect to the apiserver. Without it the kubelet runs standalone.");
     private static final FlagSpec BOOTSTRAP_KUBECONFIG = FlagSpec.of("bootstrap-kubeconfig", "string",
@@ -81,7 +87,7 @@ public final class KubeletCommand {
             "Print version information and quit; --version=raw prints more as JSON.");
     private static final FlagSpec HELP = new FlagSpec("help", "h", "bool", true, "Help for " + NAME + ".");
 
-    private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
+    private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, CONFIG_DIR, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
             HOSTNAME_OVERRIDE, NODE_IP, ROOT_DIR, CERT_DIR, NODE_LABELS, CONTAINER_LOGS_DIR,
             POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS);
 
@@ -113,13 +119,21 @@ public final class KubeletCommand {
         applyConfigFlags(parsed, KubeletConfiguration.builder());
 
         String configFile = last(parsed, CONFIG, "");
-        KubeletConfiguration.Builder builder;
+        KubeletConfiguration base;
         if (configFile.isEmpty()) {
-            builder = KubeletConfiguration.builder().from(KubeletConfigurationDefaults.newDefaulted());
-            applyLegacyFlagDefaults(builder);
+            KubeletConfiguration.Builder defaults = KubeletConfiguration.builder()
+                    .from(KubeletConfigurationDefaults.newDefaulted());
+            applyLegacyFlagDefaults(defaults);
+            base = defaults.build();
         } else {
-            builder = KubeletConfiguration.builder().from(loadConfigFile(configFile));
+            base = loadConfigFile(configFile);
         }
+        String configDir = last(parsed, CONFIG_DIR, "");
+        if (!configDir.isEmpty()) {
+            base = mergeDropIns(base, configDir);
+        }
+        // The flags on the command line win over the file and the drop-ins, as upstream re-parses them last.
+        KubeletConfiguration.Builder builder = KubeletConfiguration.builder().from(base);
         applyConfigFlags(parsed, builder);
         // Built once: the running kubelet gets an immutable configuration.
         KubeletConfiguration config = builder.build();
@@ -166,6 +180,18 @@ public final class KubeletCommand {
         }
         try {
             return KubeletConfigFile.load(path);
+        } catch (KubeletConfigLoadException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    private static KubeletConfiguration mergeDropIns(KubeletConfiguration base, String configDir)
+            throws FlagsException {
+        try {
+            return KubeletConfigDropIns.merge(base, Path.of(configDir));
+        } catch (InvalidPathException e) {
+            throw new FlagsException("invalid argument " + FlagValues.quote(configDir) + " for \"--config-dir\" flag: "
+                    + e.getMessage(), e);
         } catch (KubeletConfigLoadException e) {
             throw new FlagsException(e.getMessage(), e);
         }

@@ -233,6 +233,40 @@ class KubeletCommandTest {
     }
 
     @Test
+    void dropInsAreMergedOverTheFileAndFlagsWinOverBoth() throws Exception {
+        Path file = write("kubelet.yaml", HEAD + "port: 11250\nmaxPods: 20\nclusterDomain: file.local\n");
+        Path dropIns = Files.createDirectories(dir.resolve("kubelet.conf.d"));
+        Files.writeString(dropIns.resolve("10-node.conf"), HEAD + "port: 11251\nmaxPods: 21\nclusterDNS: [10.0.0.10]\n");
+
+        KubeletConfiguration config = run(List.of("--config=" + file, "--config-dir", dropIns.toString(),
+                "--port=12250")).config();
+
+        assertThat(config.port()).as("the flag wins over the drop-in").isEqualTo(12250);
+        assertThat(config.maxPods()).as("the drop-in wins over the file").isEqualTo(21);
+        assertThat(config.clusterDomain()).as("the file's, where no drop-in sets it").isEqualTo("file.local");
+        assertThat(config.clusterDNS()).containsExactly("10.0.0.10");
+
+        KubeletConfiguration withoutFile = run(List.of("--config-dir=" + dropIns)).config();
+        assertThat(withoutFile.maxPods()).isEqualTo(21);
+        assertThat(withoutFile.readOnlyPort()).as("over the flag defaults without --config").isEqualTo(10255);
+    }
+
+    @Test
+    void aBadDropInIsNamedAndWhatIsMergedIsValidated() throws Exception {
+        Path dropIns = Files.createDirectories(dir.resolve("kubelet.conf.d"));
+        Files.writeString(dropIns.resolve("10-node.conf"), HEAD + "maxPod: 21\n");
+        assertThatThrownBy(() -> run(List.of("--config-dir=" + dropIns)))
+                .isInstanceOf(FlagsException.class)
+                .hasMessageContaining("kubelet dropin directory \"" + dropIns + "\"")
+                .hasMessageContaining("path: " + dropIns.resolve("10-node.conf"))
+                .hasMessageContaining("unknown field \"maxPod\"");
+
+        Files.writeString(dropIns.resolve("10-node.conf"), HEAD + "port: 70000\n");
+        assertThatThrownBy(() -> run(List.of("--config-dir=" + dropIns)))
+                .hasMessageContaining("port (--port) 70000 must be between 1 and 65535");
+    }
+
+    @Test
     void theMergedResultIsWhatIsValidated() throws Exception {
         Path file = write("kubelet.yaml", HEAD + "maxPods: -1\n");
 

@@ -91,6 +91,21 @@ class CommandLineIT {
     }
 
     @Test
+    void aBadDropInIsNamedWithWhatIsWrong() throws Exception {
+        Path dropIns = Files.createDirectories(dir.resolve("kubelet.conf.d"));
+        Files.writeString(dropIns.resolve("10-node.conf"), """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                maxPod: 20
+                """);
+        Exit e = run("--config-dir", dropIns.toString());
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).contains("Error: failed to merge kubelet configs: failed to walk through kubelet dropin "
+                + "directory \"" + dropIns + "\": failed to load kubelet dropin file, path: " + dropIns.resolve("10-node.conf")
+                + ", error: line 3, column 9: unknown field \"maxPod\"");
+    }
+
+    @Test
     void unreachableRuntimeEndpointNamesItAndHowToStartDocker() throws Exception {
         Exit e = run("--container-runtime-endpoint", "unix://" + dir.resolve("no-docker.sock"),
                 "--hostname-override", "cli-test", "--root-dir", dir.resolve("root").toString(),
