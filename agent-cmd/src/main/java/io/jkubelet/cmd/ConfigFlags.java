@@ -1,6 +1,8 @@
 package io.jkubelet.cmd;
 
 import io.jkubelet.cmd.FlagValues.BadValue;
+import io.jkubelet.core.apis.config.FeatureGateSpec;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -212,10 +214,27 @@ final class ConfigFlags {
             flag(FlagSpec.bool("authentication-token-webhook", "Authenticate bearer tokens with the TokenReview "
                             + "API."),
                     (c, v, earlier) -> c.authenticationBuilder().webhookBuilder().enabled(FlagValues.bool(v))),
+            flag(FlagSpec.of("feature-gates", "mapStringBool", "A set of key=value pairs that describe feature gates "
+                            + "for alpha/experimental features, merged over the configuration's featureGates. A gate "
+                            + "jkubelet does not implement takes only its default (see docs/operations.md). Options "
+                            + "are:\n" + knownFeatures()),
+                    (c, v, earlier) -> c.putAllFeatureGates(FlagValues.boolPairs(v))),
             flag(new FlagSpec("v", "v", "uint32", false, "Number for the log level verbosity. (default 0)"),
                     (c, v, earlier) -> c.loggingBuilder().verbosity(FlagValues.uint32(v))));
 
     private ConfigFlags() {
+    }
+
+    /** Upstream's {@code KnownFeatures}: every gate that is neither GA nor deprecated, with its stage and default. */
+    private static String knownFeatures() {
+        StringBuilder out = new StringBuilder();
+        FeatureGates.known().forEach((name, spec) -> {
+            if (spec.stage() != FeatureGateSpec.Stage.GA && spec.stage() != FeatureGateSpec.Stage.DEPRECATED) {
+                out.append(out.isEmpty() ? "" : "\n").append(name).append("=true|false (").append(spec.stage())
+                        .append(" - default=").append(spec.defaultValue()).append(')');
+            }
+        });
+        return out.toString();
     }
 
     private static ConfigFlag flag(FlagSpec spec, Setter setter) {

@@ -5,6 +5,7 @@ import io.jkubelet.cmd.FlagValues.BadValue;
 import io.jkubelet.core.apis.config.InvalidKubeletConfigurationException;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.eviction.ThresholdParser;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletAuthorization;
 import io.jkubelet.core.apis.config.KubeletConfigDropIns;
 import io.jkubelet.core.apis.config.KubeletConfigFile;
@@ -137,6 +138,7 @@ public final class KubeletCommand {
         applyConfigFlags(parsed, builder);
         // Built once: the running kubelet gets an immutable configuration.
         KubeletConfiguration config = builder.build();
+        List<String> gateWarnings = checkFeatureGates(config);
         validate(config);
         KubeletFlags flags = new KubeletFlags(
                 configFile,
@@ -151,7 +153,9 @@ public final class KubeletCommand {
                 last(parsed, POD_INFRA_CONTAINER_IMAGE, KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE),
                 containerGcPolicy(parsed),
                 config.logging().verbosity());
-        return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), deprecationWarnings(parsed));
+        List<String> warnings = new ArrayList<>(deprecationWarnings(parsed));
+        warnings.addAll(gateWarnings);
+        return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), warnings);
     }
 
     /** The {@code --help} text. */
@@ -209,6 +213,19 @@ public final class KubeletCommand {
                     throw invalidArgument(flag.spec(), value, e);
                 }
             }
+        }
+    }
+
+    /**
+     * The feature gates of the file, the drop-ins and {@code --feature-gates} together, checked as upstream's
+     * {@code SetFromMap} checks them before the configuration is validated; returns its warnings (GA and deprecated
+     * gates set).
+     */
+    private static List<String> checkFeatureGates(KubeletConfiguration config) throws FlagsException {
+        try {
+            return FeatureGates.check(config.featureGates());
+        } catch (IllegalArgumentException e) {
+            throw new FlagsException("failed to set feature gates from initial flags-based config: " + e.getMessage(), e);
         }
     }
 

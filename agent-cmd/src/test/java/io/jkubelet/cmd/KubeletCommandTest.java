@@ -267,6 +267,46 @@ class KubeletCommandTest {
     }
 
     @Test
+    void featureGatesOfTheFlagAreMergedOverTheFilesPerKeyAndWin() throws Exception {
+        Path file = write("gates.yaml", HEAD + "featureGates: {SidecarContainers: false, KubeletTracing: false}\n");
+
+        KubeletConfiguration config = run(List.of("--config=" + file,
+                "--feature-gates=SidecarContainers=true, CustomCPUCFSQuotaPeriod=true", "--feature-gates",
+                "NodeSwap=false")).config();
+
+        assertThat(config.featureGates()).containsExactlyInAnyOrderEntriesOf(Map.of("SidecarContainers", true,
+                "KubeletTracing", false, "CustomCPUCFSQuotaPeriod", true, "NodeSwap", false));
+    }
+
+    @Test
+    void aBadFeatureGateStopsTheStartInUpstreamsWords() throws Exception {
+        assertThatThrownBy(() -> run(List.of("--feature-gates=NoSuchGate=true")))
+                .hasMessage("failed to set feature gates from initial flags-based config: unrecognized feature gate: "
+                        + "NoSuchGate");
+        Path file = write("locked.yaml", HEAD + "featureGates: {CPUManager: false}\n");
+        assertThatThrownBy(() -> run(List.of("--config=" + file)))
+                .hasMessage("failed to set feature gates from initial flags-based config: cannot set feature gate "
+                        + "CPUManager to false, feature is locked to true");
+        assertThatThrownBy(() -> run(List.of("--feature-gates=InPlacePodVerticalScaling=true")))
+                .hasMessageContaining("cannot set feature gate InPlacePodVerticalScaling to true: jkubelet does not "
+                        + "implement it");
+        assertThatThrownBy(() -> run(List.of("--feature-gates=SidecarContainers")))
+                .hasMessage("invalid argument \"SidecarContainers\" for \"--feature-gates\" flag: missing bool value "
+                        + "for SidecarContainers");
+        assertThatThrownBy(() -> run(List.of("--feature-gates=SidecarContainers=maybe")))
+                .hasMessage("invalid argument \"SidecarContainers=maybe\" for \"--feature-gates\" flag: invalid value "
+                        + "of SidecarContainers=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax");
+    }
+
+    @Test
+    void aGaFeatureGateSetWarnsOnceAsUpstream() throws Exception {
+        KubeletInvocation.Run run = (KubeletInvocation.Run) KubeletCommand.parse(new String[] {
+                "--feature-gates=PodHostIPs=true,SidecarContainers=false"});
+        assertThat(run.warnings()).filteredOn(w -> w.startsWith("Setting"))
+                .containsExactly("Setting GA feature gate PodHostIPs=true. It will be removed in a future release.");
+    }
+
+    @Test
     void theMergedResultIsWhatIsValidated() throws Exception {
         Path file = write("kubelet.yaml", HEAD + "maxPods: -1\n");
 
@@ -384,6 +424,7 @@ class KubeletCommandTest {
             Map.entry("authorization-mode", "Webhook"),
             Map.entry("client-ca-file", "/etc/ca.crt"),
             Map.entry("authentication-token-webhook", "true"),
+            Map.entry("feature-gates", "SidecarContainers=false"),
             Map.entry("v", "5"));
 
     static Stream<String> configFlagNames() {

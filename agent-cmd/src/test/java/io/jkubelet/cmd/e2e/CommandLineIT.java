@@ -106,6 +106,14 @@ class CommandLineIT {
     }
 
     @Test
+    void anUnknownFeatureGateStopsTheStart() throws Exception {
+        Exit e = run("--feature-gates", "SidecarContainers=true,NoSuchGate=true");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).contains("Error: failed to set feature gates from initial flags-based config: "
+                + "unrecognized feature gate: NoSuchGate");
+    }
+
+    @Test
     void unreachableRuntimeEndpointNamesItAndHowToStartDocker() throws Exception {
         Exit e = run("--container-runtime-endpoint", "unix://" + dir.resolve("no-docker.sock"),
                 "--hostname-override", "cli-test", "--root-dir", dir.resolve("root").toString(),
