@@ -286,10 +286,12 @@ public final class KubeletCommand {
         }
     }
 
-    /** pflag's warning for each deprecated flag on the command line, in flag order. */
+    /** pflag's warning for each deprecated flag on the command line (once, however often it is given), in flag order. */
     private static List<String> deprecationWarnings(ParseResult parsed) {
         List<String> warnings = new ArrayList<>();
-        for (FlagSpec flag : NODE_FLAGS) {
+        List<FlagSpec> flags = new ArrayList<>(NODE_FLAGS);
+        ConfigFlags.ALL.forEach(flag -> flags.add(flag.spec()));
+        for (FlagSpec flag : flags) {
             if (flag.deprecation() != null && parsed.hasMatchedOption(flag.longName())) {
                 warnings.add(flag.deprecationWarning());
             }
@@ -337,9 +339,10 @@ public final class KubeletCommand {
             OptionSpec.Builder option = OptionSpec.builder(names)
                     .type(List.class).auxiliaryTypes(String.class)
                     .paramLabel(flag.paramLabel())
-                    // picocli formats descriptions: a literal '%' must be doubled.
-                    .description(flag.description().replace("%", "%%"))
-                    .hidden(flag.deprecation() != null); // as pflag leaves deprecated flags out of the help
+                    // picocli formats descriptions: a literal '%' must be doubled. Deprecated flags stay in the help,
+                    // marked as pflag marks them: upstream un-hides them ("silently deprecating ... is unkind").
+                    .description((flag.deprecation() == null ? flag.description()
+                            : flag.description() + " (DEPRECATED: " + flag.deprecation() + ")").replace("%", "%%"));
             if (flag.isBoolean()) {
                 option.arity("0..1").fallbackValue("true").paramLabel("true|false");
             } else if (flag == VERSION) {

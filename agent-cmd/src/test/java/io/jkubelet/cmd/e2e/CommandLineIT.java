@@ -147,5 +147,10 @@ class CommandLineIT {
                 dir.resolve("root").toString(), "--healthz-port", "0", "--read-only-port", "0");
         assertThat(badCert.code()).isEqualTo(1);
         assertThat(badCert.output()).contains("certificate file " + dir.resolve("none.crt") + " does not exist");
+        // Upstream's warning for a flag of a configuration field, once, before the value is acted on.
+        String warning = "Flag --tls-cert-file has been deprecated, This parameter should be set via the config file "
+                + "specified by the Kubelet's --config flag. See "
+                + "https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ for more information.";
+        assertThat(badCert.output().split(java.util.regex.Pattern.quote(warning), -1)).hasSize(2);
     }
 }
