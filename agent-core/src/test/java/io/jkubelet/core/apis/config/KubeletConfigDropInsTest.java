@@ -146,6 +146,17 @@ class KubeletConfigDropInsTest {
     }
 
     @Test
+    void aConfigurationWithEveryFieldSetComesThroughAMergeUnchanged() throws Exception {
+        KubeletConfiguration every = KubeletConfigFile.load(Path.of(getClass().getResource("every-field.json").toURI()));
+        dropIn("nothing-set.conf", "");
+
+        KubeletConfiguration merged = KubeletConfigDropIns.merge(every, dropIns());
+
+        assertThat(KubeletConfigCodec.toJson(merged)).isEqualTo(KubeletConfigCodec.toJson(every));
+        assertThat(KubeletConfigTree.of(merged)).isEqualTo(KubeletConfigTree.of(every));
+    }
+
+    @Test
     void aBadDropInIsNamedWithWhatIsWrong() throws Exception {
         KubeletConfiguration base = base("maxPods: 10\n");
         dropIn("10-good.conf", "maxPods: 11\n");
