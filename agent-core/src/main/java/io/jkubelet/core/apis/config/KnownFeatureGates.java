@@ -40,6 +40,7 @@ final class KnownFeatureGates {
         defaultOnly("AppArmor", true, Stage.BETA, "AppArmor profiles of containers");
         defaultOnly("AppArmorFields", true, Stage.BETA, "the appArmorProfile fields of the security context");
         defaultOnly("ClusterTrustBundleProjection", false, Stage.ALPHA, "clusterTrustBundle projected volumes");
+        defaultOnly("ComponentSLIs", true, Stage.BETA, "the /metrics/slis endpoint (not built in jkubelet)");
         defaultOnly("ContainerCheckpoint", true, Stage.BETA, "the /checkpoint endpoint (not built in jkubelet)");
         defaultOnly("ContextualLogging", true, Stage.BETA, "contextual logging");
         defaultOnly("CPUManagerPolicyAlphaOptions", false, Stage.ALPHA, "alpha options of the CPU manager");
@@ -98,31 +99,32 @@ final class KnownFeatureGates {
         }
 
         // Gates of the control plane's components, accepted by the kubelet, which does not read them.
-        control(false, Stage.ALPHA, "CloudControllerManagerWebhook", "ClusterTrustBundle", "ConsistentListFromCache",
-                "CrossNamespaceVolumeDataSource", "CSIVolumeHealth", "HonorPVReclaimPolicy", "HPAScaleToZero",
+        control(false, Stage.ALPHA, "APIServingWithRoutine", "CloudControllerManagerWebhook", "ClusterTrustBundle", "ConsistentListFromCache",
+                "CrossNamespaceVolumeDataSource", "CSIVolumeHealth", "CustomResourceFieldSelectors", "HonorPVReclaimPolicy", "HPAScaleToZero",
                 "InformerResourceVersion", "InTreePluginAWSUnregister", "InTreePluginAzureDiskUnregister",
                 "InTreePluginAzureFileUnregister", "InTreePluginGCEUnregister", "InTreePluginOpenStackUnregister",
                 "InTreePluginPortworxUnregister", "InTreePluginvSphereUnregister", "JobManagedBy", "JobSuccessPolicy",
                 "MatchLabelKeysInPodAffinity", "MaxUnavailableStatefulSet", "MultiCIDRServiceAllocator",
-                "NFTablesProxyMode", "RecoverVolumeExpansionFailure", "RelaxedEnvironmentVariableValidation",
+                "NFTablesProxyMode", "PortForwardWebsockets", "RecoverVolumeExpansionFailure", "RelaxedEnvironmentVariableValidation",
                 "RetryGenerateName", "ServiceAccountTokenNodeBinding", "ServiceTrafficDistribution", "StorageVersionAPI",
                 "StorageVersionMigrator", "UnknownVersionInteroperabilityProxy", "UserNamespacesPodSecurityStandards",
                 "VolumeAttributesClass", "VolumeCapacityPriority", "WatchList", "WatchListClient", "WinDSR");
         control(true, Stage.ALPHA, "WindowsHostNetwork");
-        control(false, Stage.BETA, "CSIMigrationPortworx", "SchedulerQueueingHints");
+        control(false, Stage.BETA, "CSIMigrationPortworx", "SchedulerQueueingHints",
+                "WatchFromStorageWithoutResourceVersion");
         control(true, Stage.BETA, "AnyVolumeDataSource", "APIResponseCompression", "APIServerIdentity",
                 "APIServerTracing", "CRDValidationRatcheting", "CronJobsScheduledAnnotation", "ElasticIndexedJob",
                 "JobBackoffLimitPerIndex", "JobPodFailurePolicy", "JobPodReplacementPolicy",
                 "KubeProxyDrainingTerminatingNodes", "LoadBalancerIPMode", "LogarithmicScaleDown",
                 "MatchLabelKeysInPodTopologySpread", "NodeInclusionPolicyInPodTopologySpread", "OpenAPIEnums",
                 "PDBUnhealthyPodEvictionPolicy", "PersistentVolumeLastPhaseTransitionTime", "PodDeletionCost",
-                "PodIndexLabel", "SeparateTaintEvictionController", "ServiceAccountTokenJTI",
+                "PodIndexLabel", "SeparateCacheWatchRPC", "SeparateTaintEvictionController", "ServiceAccountTokenJTI",
                 "ServiceAccountTokenNodeBindingValidation", "ServiceAccountTokenPodNodeInfo", "StatefulSetAutoDeletePVC",
                 "StatefulSetStartOrdinal", "StorageNamespaceIndex", "StorageVersionHash",
                 "StructuredAuthenticationConfiguration", "StructuredAuthorizationConfiguration", "TopologyAwareHints",
                 "TranslateStreamCloseWebsocketRequests", "UnauthenticatedHTTP2DOSMitigation", "WinOverlay");
         control(true, Stage.GA, "ValidatingAdmissionPolicy");
-        control(false, Stage.DEPRECATED, "CSIMigrationRBD", "DefaultHostNetworkHostPortsInPodTemplates",
+        control(false, Stage.DEPRECATED, "AllowServiceLBStatusOnNonLB", "CSIMigrationRBD", "DefaultHostNetworkHostPortsInPodTemplates",
                 "InTreePluginRBDUnregister", "KMSv1");
         control(true, Stage.DEPRECATED, "SkipReadOnlyValidationGCE");
     }
