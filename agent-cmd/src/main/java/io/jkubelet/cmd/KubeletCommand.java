@@ -6,17 +6,10 @@ import io.jkubelet.core.apis.config.InvalidKubeletConfigurationException;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.eviction.ThresholdParser;
 import io.jkubelet.core.apis.config.FeatureGates;
-import io.jkubelet.core.apis.config.KubeletAuthorization;
-import io.jkubelet.core.apis.config.KubeletConfigDropIns;
-import io.jkubelet.core.apis.config.KubeletConfigFile;
-import io.jkubelet.core.apis.config.KubeletConfigLoadException;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
-import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
 import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
 import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.container.GCPolicy;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -120,19 +113,7 @@ public final class KubeletCommand {
         applyConfigFlags(parsed, KubeletConfiguration.builder());
 
         String configFile = last(parsed, CONFIG, "");
-        KubeletConfiguration base;
-        if (configFile.isEmpty()) {
-            KubeletConfiguration.Builder defaults = KubeletConfiguration.builder()
-                    .from(KubeletConfigurationDefaults.newDefaulted());
-            applyLegacyFlagDefaults(defaults);
-            base = defaults.build();
-        } else {
-            base = loadConfigFile(configFile);
-        }
-        String configDir = last(parsed, CONFIG_DIR, "");
-        if (!configDir.isEmpty()) {
-            base = mergeDropIns(base, configDir);
-        }
+        KubeletConfiguration base = BaseConfiguration.of(configFile, last(parsed, CONFIG_DIR, ""));
         // The flags on the command line win over the file and the drop-ins, as upstream re-parses them last.
         KubeletConfiguration.Builder builder = KubeletConfiguration.builder().from(base);
         applyConfigFlags(parsed, builder);
@@ -161,44 +142,6 @@ public final class KubeletCommand {
     /** The {@code --help} text. */
     public static String usage() {
         return new CommandLine(spec()).getUsageMessage(CommandLine.Help.Ansi.OFF);
-    }
-
-    /**
-     * The defaults that flags have when no configuration file is given and that differ from the
-     * v1beta1 defaults (upstream {@code applyLegacyDefaults}), kept for command-line compatibility.
-     */
-    static void applyLegacyFlagDefaults(KubeletConfiguration.Builder config) {
-        config.authenticationBuilder().anonymousBuilder().enabled(true);
-        config.authenticationBuilder().webhookBuilder().enabled(false);
-        config.authorizationBuilder().mode(KubeletAuthorization.MODE_ALWAYS_ALLOW);
-        config.readOnlyPort(KubeletConfigurationDefaults.KUBELET_READ_ONLY_PORT);
-    }
-
-    private static KubeletConfiguration loadConfigFile(String configFile) throws FlagsException {
-        Path path;
-        try {
-            path = Path.of(configFile);
-        } catch (InvalidPathException e) {
-            throw new FlagsException("invalid argument " + FlagValues.quote(configFile) + " for \"--config\" flag: "
-                    + e.getMessage(), e);
-        }
-        try {
-            return KubeletConfigFile.load(path);
-        } catch (KubeletConfigLoadException e) {
-            throw new FlagsException(e.getMessage(), e);
-        }
-    }
-
-    private static KubeletConfiguration mergeDropIns(KubeletConfiguration base, String configDir)
-            throws FlagsException {
-        try {
-            return KubeletConfigDropIns.merge(base, Path.of(configDir));
-        } catch (InvalidPathException e) {
-            throw new FlagsException("invalid argument " + FlagValues.quote(configDir) + " for \"--config-dir\" flag: "
-                    + e.getMessage(), e);
-        } catch (KubeletConfigLoadException e) {
-            throw new FlagsException(e.getMessage(), e);
-        }
     }
 
     private static void applyConfigFlags(ParseResult parsed, KubeletConfiguration.Builder config)

@@ -723,7 +723,7 @@ class KubeletCommandTest {
     void theLegacyFlagDefaultsDifferFromV1beta1OnlyWhereUpstreamsDo() {
         KubeletConfiguration v1beta1 = KubeletConfigurationDefaults.newDefaulted();
         KubeletConfiguration.Builder legacy = KubeletConfiguration.builder().from(v1beta1);
-        KubeletCommand.applyLegacyFlagDefaults(legacy);
+        BaseConfiguration.applyLegacyFlagDefaults(legacy);
 
         legacy.authenticationBuilder().anonymousBuilder().enabled(false);
         legacy.authenticationBuilder().webhookBuilder().enabled(true);
