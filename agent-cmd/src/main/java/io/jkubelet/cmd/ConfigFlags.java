@@ -1,10 +1,14 @@
 package io.jkubelet.cmd;
 
 import io.jkubelet.cmd.FlagValues.BadValue;
+import io.jkubelet.core.apis.config.FeatureGateSpec;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -27,7 +31,22 @@ final class ConfigFlags {
     record ConfigFlag(FlagSpec spec, Setter setter) {
     }
 
-    static final List<ConfigFlag> ALL = List.of(
+    /**
+     * pflag's notice for every flag of a configuration field (upstream {@code AddKubeletConfigFlags}: all of them are
+     * deprecated, and any new one is deprecated on creation).
+     */
+    static final String USE_CONFIG_FILE = "This parameter should be set via the config file specified by the "
+            + "Kubelet's --config flag. See https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ "
+            + "for more information.";
+
+    /**
+     * The flags upstream keeps undeprecated: the logging ones and {@code --provider-id}; {@code --seccomp-default} is
+     * upstream's KubeletFlags flag, not a configuration one.
+     */
+    private static final Set<String> NOT_DEPRECATED = Set.of("v", "vmodule", "log-flush-frequency", "provider-id",
+            "seccomp-default");
+
+    private static final List<ConfigFlag> FIRST = List.of(
             flag(FlagSpec.of("pod-manifest-path", "string", "Path to the directory of static pod files to run, "
                             + "or to a single static pod file. Files starting with dots are ignored."),
                     (c, v, earlier) -> c.staticPodPath(v)),
@@ -212,13 +231,45 @@ final class ConfigFlags {
             flag(FlagSpec.bool("authentication-token-webhook", "Authenticate bearer tokens with the TokenReview "
                             + "API."),
                     (c, v, earlier) -> c.authenticationBuilder().webhookBuilder().enabled(FlagValues.bool(v))),
+            flag(FlagSpec.of("feature-gates", "mapStringBool", "A set of key=value pairs that describe feature gates "
+                            + "for alpha/experimental features, merged over the configuration's featureGates. A gate "
+                            + "jkubelet does not implement takes only its default (see docs/operations.md). Options "
+                            + "are:\n" + knownFeatures()),
+                    (c, v, earlier) -> c.putAllFeatureGates(FlagValues.boolPairs(v))),
             flag(new FlagSpec("v", "v", "uint32", false, "Number for the log level verbosity. (default 0)"),
                     (c, v, earlier) -> c.loggingBuilder().verbosity(FlagValues.uint32(v))));
+
+    /** Every flag of a configuration field, deprecated as upstream's are. */
+    static final List<ConfigFlag> ALL = deprecatedAsUpstream(FIRST, ServerConfigFlags.ALL, NodeConfigFlags.ALL);
 
     private ConfigFlags() {
     }
 
-    private static ConfigFlag flag(FlagSpec spec, Setter setter) {
+    @SafeVarargs
+    private static List<ConfigFlag> deprecatedAsUpstream(List<ConfigFlag>... groups) {
+        List<ConfigFlag> all = new ArrayList<>();
+        for (List<ConfigFlag> group : groups) {
+            for (ConfigFlag flag : group) {
+                all.add(NOT_DEPRECATED.contains(flag.spec().name()) ? flag
+                        : new ConfigFlag(flag.spec().deprecated(USE_CONFIG_FILE), flag.setter()));
+            }
+        }
+        return List.copyOf(all);
+    }
+
+    /** Upstream's {@code KnownFeatures}: every gate that is neither GA nor deprecated, with its stage and default. */
+    private static String knownFeatures() {
+        StringBuilder out = new StringBuilder();
+        FeatureGates.known().forEach((name, spec) -> {
+            if (spec.stage() != FeatureGateSpec.Stage.GA && spec.stage() != FeatureGateSpec.Stage.DEPRECATED) {
+                out.append(out.isEmpty() ? "" : "\n").append(name).append("=true|false (").append(spec.stage())
+                        .append(" - default=").append(spec.defaultValue()).append(')');
+            }
+        });
+        return out.toString();
+    }
+
+    static ConfigFlag flag(FlagSpec spec, Setter setter) {
         return new ConfigFlag(spec, setter);
     }
 
@@ -228,11 +279,25 @@ final class ConfigFlags {
      */
     private static void pairs(Consumer<Map<String, String>> replace, Consumer<Map<String, String>> add, String value,
                               char separator, List<String> earlier) throws BadValue {
-        Map<String, String> pairs = FlagValues.pairs(value, separator);
+        pairs(replace, add, FlagValues.pairs(value, separator), earlier);
+    }
+
+    /** The pairs of one occurrence of a map flag: the first occurrence replaces the map, later ones add to it. */
+    static void pairs(Consumer<Map<String, String>> replace, Consumer<Map<String, String>> add, Map<String, String> pairs,
+                      List<String> earlier) {
         if (earlier.isEmpty()) {
             replace.accept(pairs);
         } else {
             add.accept(pairs);
+        }
+    }
+
+    /** pflag's StringSlice: the first occurrence replaces the file's (or the default) list, later ones add to it. */
+    static void list(Consumer<List<String>> replace, Consumer<List<String>> add, String value, List<String> earlier) {
+        if (earlier.isEmpty()) {
+            replace.accept(FlagValues.csv(value));
+        } else {
+            add.accept(FlagValues.csv(value));
         }
     }
 }

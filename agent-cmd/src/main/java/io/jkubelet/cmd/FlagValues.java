@@ -181,6 +181,31 @@ final class FlagValues {
         return out;
     }
 
+    /**
+     * cliflag's MapStringBool ({@code --feature-gates}): comma-separated {@code key=bool} pairs, keys and values
+     * trimmed, empty items skipped, values with Go's {@code strconv.ParseBool}.
+     */
+    static Map<String, Boolean> boolPairs(String s) throws BadValue {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (String item : s.split(",", -1)) {
+            if (item.isEmpty()) {
+                continue;
+            }
+            int at = item.indexOf('=');
+            if (at < 0) {
+                throw new BadValue("missing bool value for " + item);
+            }
+            String key = item.substring(0, at).trim();
+            String value = item.substring(at + 1).trim();
+            try {
+                out.put(key, bool(value));
+            } catch (BadValue e) {
+                throw new BadValue("invalid value of " + key + "=" + value + ", err: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
     /** cliflag's ColonSeparatedMultimapStringString: {@code key:value} pairs, values under a key accumulate. */
     static void headers(String s, Map<String, List<String>> into) throws BadValue {
         for (String pair : s.split(",", -1)) {

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cluster.KubeClients;
@@ -172,7 +173,7 @@ final class KubeletApp implements AutoCloseable {
                 GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
                 DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
-                server.eviction());
+                server.eviction(), FeatureGates.of(config));
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);

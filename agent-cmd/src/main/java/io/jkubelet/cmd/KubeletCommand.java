@@ -5,16 +5,11 @@ import io.jkubelet.cmd.FlagValues.BadValue;
 import io.jkubelet.core.apis.config.InvalidKubeletConfigurationException;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.eviction.ThresholdParser;
-import io.jkubelet.core.apis.config.KubeletAuthorization;
-import io.jkubelet.core.apis.config.KubeletConfigFile;
-import io.jkubelet.core.apis.config.KubeletConfigLoadException;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
-import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
 import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
 import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.container.GCPolicy;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,7 +27,8 @@ import picocli.CommandLine.ParseResult;
  * last value wins (list and map flags accumulate), and no positional arguments.
  *
  * <p>Precedence is the kubelet's: with {@code --config}, the file (with the v1beta1 defaults) is the
- * base and only the flags present on the command line override it; without it, the flag defaults
+ * base, the {@code --config-dir} drop-ins are merged over it, and only the flags present on the command line
+ * override both; without it, the flag defaults
  * apply, which differ from the v1beta1 defaults for anonymous authentication (true), token webhook
  * (false), authorization mode (AlwaysAllow) and the read-only port (10255). The result is validated.
  * Stateless and thread-safe.
@@ -44,6 +40,10 @@ public final class KubeletCommand {
     private static final FlagSpec CONFIG = FlagSpec.of("config", "string", "Path to a KubeletConfiguration "
             + "file (kubelet.config.k8s.io/v1beta1, YAML or JSON). Flags given on the command line override "
             + "its values; values neither in the file nor on the command line take the v1beta1 defaults.");
+    private static final FlagSpec CONFIG_DIR = FlagSpec.of("config-dir", "string", "Path to a directory of "
+            + "drop-ins: every *.conf file in it (in lexical order, sub-directories included) is a KubeletConfiguration "
+            + "merged over the --config file (scalars and lists replaced, structs and maps merged per key); flags "
+            + "given on the command line override them. [default='']");
     private static final FlagSpec KUBECONFIG = FlagSpec.of("kubeconfig", "string", "Path to a kubeconfig file "
             + "saying how to connect to the apiserver. Without it the kubelet runs standalone.");
     private static final FlagSpec BOOTSTRAP_KUBECONFIG = FlagSpec.of("bootstrap-kubeconfig", "string",
@@ -81,7 +81,7 @@ public final class KubeletCommand {
             "Print version information and quit; --version=raw prints more as JSON.");
     private static final FlagSpec HELP = new FlagSpec("help", "h", "bool", true, "Help for " + NAME + ".");
 
-    private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
+    private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, CONFIG_DIR, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
             HOSTNAME_OVERRIDE, NODE_IP, ROOT_DIR, CERT_DIR, NODE_LABELS, CONTAINER_LOGS_DIR,
             POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS);
 
@@ -113,16 +113,13 @@ public final class KubeletCommand {
         applyConfigFlags(parsed, KubeletConfiguration.builder());
 
         String configFile = last(parsed, CONFIG, "");
-        KubeletConfiguration.Builder builder;
-        if (configFile.isEmpty()) {
-            builder = KubeletConfiguration.builder().from(KubeletConfigurationDefaults.newDefaulted());
-            applyLegacyFlagDefaults(builder);
-        } else {
-            builder = KubeletConfiguration.builder().from(loadConfigFile(configFile));
-        }
+        KubeletConfiguration base = BaseConfiguration.of(configFile, last(parsed, CONFIG_DIR, ""));
+        // The flags on the command line win over the file and the drop-ins, as upstream re-parses them last.
+        KubeletConfiguration.Builder builder = KubeletConfiguration.builder().from(base);
         applyConfigFlags(parsed, builder);
         // Built once: the running kubelet gets an immutable configuration.
         KubeletConfiguration config = builder.build();
+        List<String> gateWarnings = checkFeatureGates(config);
         validate(config);
         KubeletFlags flags = new KubeletFlags(
                 configFile,
@@ -137,38 +134,14 @@ public final class KubeletCommand {
                 last(parsed, POD_INFRA_CONTAINER_IMAGE, KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE),
                 containerGcPolicy(parsed),
                 config.logging().verbosity());
-        return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), deprecationWarnings(parsed));
+        List<String> warnings = new ArrayList<>(deprecationWarnings(parsed));
+        warnings.addAll(gateWarnings);
+        return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), warnings);
     }
 
     /** The {@code --help} text. */
     public static String usage() {
         return new CommandLine(spec()).getUsageMessage(CommandLine.Help.Ansi.OFF);
-    }
-
-    /**
-     * The defaults that flags have when no configuration file is given and that differ from the
-     * v1beta1 defaults (upstream {@code applyLegacyDefaults}), kept for command-line compatibility.
-     */
-    static void applyLegacyFlagDefaults(KubeletConfiguration.Builder config) {
-        config.authenticationBuilder().anonymousBuilder().enabled(true);
-        config.authenticationBuilder().webhookBuilder().enabled(false);
-        config.authorizationBuilder().mode(KubeletAuthorization.MODE_ALWAYS_ALLOW);
-        config.readOnlyPort(KubeletConfigurationDefaults.KUBELET_READ_ONLY_PORT);
-    }
-
-    private static KubeletConfiguration loadConfigFile(String configFile) throws FlagsException {
-        Path path;
-        try {
-            path = Path.of(configFile);
-        } catch (InvalidPathException e) {
-            throw new FlagsException("invalid argument " + FlagValues.quote(configFile) + " for \"--config\" flag: "
-                    + e.getMessage(), e);
-        }
-        try {
-            return KubeletConfigFile.load(path);
-        } catch (KubeletConfigLoadException e) {
-            throw new FlagsException(e.getMessage(), e);
-        }
     }
 
     private static void applyConfigFlags(ParseResult parsed, KubeletConfiguration.Builder config)
@@ -183,6 +156,19 @@ public final class KubeletCommand {
                     throw invalidArgument(flag.spec(), value, e);
                 }
             }
+        }
+    }
+
+    /**
+     * The feature gates of the file, the drop-ins and {@code --feature-gates} together, checked as upstream's
+     * {@code SetFromMap} checks them before the configuration is validated; returns its warnings (GA and deprecated
+     * gates set).
+     */
+    private static List<String> checkFeatureGates(KubeletConfiguration config) throws FlagsException {
+        try {
+            return FeatureGates.check(config.featureGates());
+        } catch (IllegalArgumentException e) {
+            throw new FlagsException("failed to set feature gates from initial flags-based config: " + e.getMessage(), e);
         }
     }
 
@@ -243,10 +229,12 @@ public final class KubeletCommand {
         }
     }
 
-    /** pflag's warning for each deprecated flag on the command line, in flag order. */
+    /** pflag's warning for each deprecated flag on the command line (once, however often it is given), in flag order. */
     private static List<String> deprecationWarnings(ParseResult parsed) {
         List<String> warnings = new ArrayList<>();
-        for (FlagSpec flag : NODE_FLAGS) {
+        List<FlagSpec> flags = new ArrayList<>(NODE_FLAGS);
+        ConfigFlags.ALL.forEach(flag -> flags.add(flag.spec()));
+        for (FlagSpec flag : flags) {
             if (flag.deprecation() != null && parsed.hasMatchedOption(flag.longName())) {
                 warnings.add(flag.deprecationWarning());
             }
@@ -294,9 +282,10 @@ public final class KubeletCommand {
             OptionSpec.Builder option = OptionSpec.builder(names)
                     .type(List.class).auxiliaryTypes(String.class)
                     .paramLabel(flag.paramLabel())
-                    // picocli formats descriptions: a literal '%' must be doubled.
-                    .description(flag.description().replace("%", "%%"))
-                    .hidden(flag.deprecation() != null); // as pflag leaves deprecated flags out of the help
+                    // picocli formats descriptions: a literal '%' must be doubled. Deprecated flags stay in the help,
+                    // marked as pflag marks them: upstream un-hides them ("silently deprecating ... is unkind").
+                    .description((flag.deprecation() == null ? flag.description()
+                            : flag.description() + " (DEPRECATED: " + flag.deprecation() + ")").replace("%", "%%"));
             if (flag.isBoolean()) {
                 option.arity("0..1").fallbackValue("true").paramLabel("true|false");
             } else if (flag == VERSION) {

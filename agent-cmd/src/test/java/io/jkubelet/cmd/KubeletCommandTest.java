@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -233,6 +234,137 @@ class KubeletCommandTest {
     }
 
     @Test
+    void dropInsAreMergedOverTheFileAndFlagsWinOverBoth() throws Exception {
+        Path file = write("kubelet.yaml", HEAD + "port: 11250\nmaxPods: 20\nclusterDomain: file.local\n");
+        Path dropIns = Files.createDirectories(dir.resolve("kubelet.conf.d"));
+        Files.writeString(dropIns.resolve("10-node.conf"), HEAD + "port: 11251\nmaxPods: 21\nclusterDNS: [10.0.0.10]\n");
+
+        KubeletConfiguration config = run(List.of("--config=" + file, "--config-dir", dropIns.toString(),
+                "--port=12250")).config();
+
+        assertThat(config.port()).as("the flag wins over the drop-in").isEqualTo(12250);
+        assertThat(config.maxPods()).as("the drop-in wins over the file").isEqualTo(21);
+        assertThat(config.clusterDomain()).as("the file's, where no drop-in sets it").isEqualTo("file.local");
+        assertThat(config.clusterDNS()).containsExactly("10.0.0.10");
+
+        KubeletConfiguration withoutFile = run(List.of("--config-dir=" + dropIns)).config();
+        assertThat(withoutFile.maxPods()).isEqualTo(21);
+        assertThat(withoutFile.readOnlyPort()).as("over the flag defaults without --config").isEqualTo(10255);
+    }
+
+    @Test
+    void aBadDropInIsNamedAndWhatIsMergedIsValidated() throws Exception {
+        Path dropIns = Files.createDirectories(dir.resolve("kubelet.conf.d"));
+        Files.writeString(dropIns.resolve("10-node.conf"), HEAD + "maxPod: 21\n");
+        assertThatThrownBy(() -> run(List.of("--config-dir=" + dropIns)))
+                .isInstanceOf(FlagsException.class)
+                .hasMessageContaining("kubelet dropin directory \"" + dropIns + "\"")
+                .hasMessageContaining("path: " + dropIns.resolve("10-node.conf"))
+                .hasMessageContaining("unknown field \"maxPod\"");
+
+        Files.writeString(dropIns.resolve("10-node.conf"), HEAD + "port: 70000\n");
+        assertThatThrownBy(() -> run(List.of("--config-dir=" + dropIns)))
+                .hasMessageContaining("port (--port) 70000 must be between 1 and 65535");
+    }
+
+    @Test
+    void featureGatesOfTheFlagAreMergedOverTheFilesPerKeyAndWin() throws Exception {
+        Path file = write("gates.yaml", HEAD + "featureGates: {SidecarContainers: false, KubeletTracing: false}\n");
+
+        KubeletConfiguration config = run(List.of("--config=" + file,
+                "--feature-gates=SidecarContainers=true, CustomCPUCFSQuotaPeriod=true", "--feature-gates",
+                "NodeSwap=false")).config();
+
+        assertThat(config.featureGates()).containsExactlyInAnyOrderEntriesOf(Map.of("SidecarContainers", true,
+                "KubeletTracing", false, "CustomCPUCFSQuotaPeriod", true, "NodeSwap", false));
+    }
+
+    @Test
+    void aBadFeatureGateStopsTheStartInUpstreamsWords() throws Exception {
+        assertThatThrownBy(() -> run(List.of("--feature-gates=NoSuchGate=true")))
+                .hasMessage("failed to set feature gates from initial flags-based config: unrecognized feature gate: "
+                        + "NoSuchGate");
+        Path file = write("locked.yaml", HEAD + "featureGates: {CPUManager: false}\n");
+        assertThatThrownBy(() -> run(List.of("--config=" + file)))
+                .hasMessage("failed to set feature gates from initial flags-based config: cannot set feature gate "
+                        + "CPUManager to false, feature is locked to true");
+        assertThatThrownBy(() -> run(List.of("--feature-gates=InPlacePodVerticalScaling=true")))
+                .hasMessageContaining("cannot set feature gate InPlacePodVerticalScaling to true: jkubelet does not "
+                        + "implement it");
+        assertThatThrownBy(() -> run(List.of("--feature-gates=SidecarContainers")))
+                .hasMessage("invalid argument \"SidecarContainers\" for \"--feature-gates\" flag: missing bool value "
+                        + "for SidecarContainers");
+        assertThatThrownBy(() -> run(List.of("--feature-gates=SidecarContainers=maybe")))
+                .hasMessage("invalid argument \"SidecarContainers=maybe\" for \"--feature-gates\" flag: invalid value "
+                        + "of SidecarContainers=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax");
+    }
+
+    @Test
+    void aGaFeatureGateSetWarnsOnceAsUpstream() throws Exception {
+        KubeletInvocation.Run run = (KubeletInvocation.Run) KubeletCommand.parse(new String[] {
+                "--feature-gates=PodHostIPs=true,SidecarContainers=false"});
+        assertThat(run.warnings()).filteredOn(w -> w.startsWith("Setting"))
+                .containsExactly("Setting GA feature gate PodHostIPs=true. It will be removed in a future release.");
+    }
+
+    @ParameterizedTest(name = "--{0}")
+    @MethodSource("configFlagNames")
+    void everyConfigFlagWarnsOnceAsUpstreamUnlessUpstreamKeepsItUndeprecated(String name) throws Exception {
+        List<String> args = new java.util.ArrayList<>(companions(name));
+        // runonce=true is refused by validation, as upstream refuses it; enforcements must not repeat.
+        String value = name.equals("runonce") ? "false" : SAMPLE_VALUES.get(name);
+        args.add("--" + name + "=" + value);
+        if (!name.equals("enforce-node-allocatable")) {
+            args.add("--" + name + "=" + value);
+        }
+        KubeletInvocation.Run run = (KubeletInvocation.Run) KubeletCommand.parse(args.toArray(String[]::new));
+
+        String warning = "Flag --" + name + " has been deprecated, This parameter should be set via the config file "
+                + "specified by the Kubelet's --config flag. See "
+                + "https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ for more information.";
+        if (Set.of("v", "provider-id", "seccomp-default").contains(name)) {
+            assertThat(run.warnings()).doesNotContain(warning);
+        } else {
+            assertThat(run.warnings()).filteredOn(warning::equals).hasSize(1);
+        }
+    }
+
+    @Test
+    void theTlsAndReservationFlagsApplyTheirValues() throws Exception {
+        KubeletConfiguration config = run(List.of("--tls-cert-file=/etc/k.crt", "--tls-private-key-file=/etc/k.key",
+                "--tls-cipher-suites=TLS_AES_128_GCM_SHA256", "--tls-cipher-suites", "TLS_AES_256_GCM_SHA384",
+                "--tls-min-version=VersionTLS13", "--system-reserved=memory=1Gi", "--kube-reserved=cpu=500m",
+                "--register-with-taints=dedicated=infra:NoSchedule,gpu:NoExecute", "--rotate-certificates",
+                "--seccomp-default")).config();
+
+        assertThat(config.tlsCertFile()).isEqualTo("/etc/k.crt");
+        assertThat(config.tlsPrivateKeyFile()).isEqualTo("/etc/k.key");
+        assertThat(config.tlsCipherSuites()).containsExactly("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384");
+        assertThat(config.tlsMinVersion()).isEqualTo("VersionTLS13");
+        assertThat(config.systemReserved()).containsExactly(Map.entry("memory", "1Gi"));
+        assertThat(config.kubeReserved()).containsExactly(Map.entry("cpu", "500m"));
+        assertThat(config.registerWithTaints()).extracting(t -> t.key() + "=" + t.value() + ":" + t.effect())
+                .containsExactly("dedicated=infra:NoSchedule", "gpu=:NoExecute");
+        assertThat(config.rotateCertificates()).isTrue();
+        assertThat(config.seccompDefault()).isTrue();
+    }
+
+    @Test
+    void theNewFlagTypesRefuseBadValuesInUpstreamsWords() {
+        assertThatThrownBy(() -> run(List.of("--register-with-taints=a=b:Sometimes")))
+                .hasMessage("invalid argument \"a=b:Sometimes\" for \"--register-with-taints\" flag: invalid taint "
+                        + "effect: Sometimes, unsupported taint effect");
+        assertThatThrownBy(() -> run(List.of("--register-with-taints=a:b:NoSchedule")))
+                .hasMessageEndingWith("invalid taint spec: a:b:NoSchedule");
+        assertThatThrownBy(() -> run(List.of("--reserved-memory=0:cpu=1")))
+                .hasMessageEndingWith("memory type conversion error, unknown type: \"cpu\"");
+        assertThatThrownBy(() -> run(List.of("--reserved-memory=x:memory=1Gi")))
+                .hasMessageEndingWith("failed to convert the NUMA node ID, exptected integer, got x");
+        assertThatThrownBy(() -> run(List.of("--cpu-manager-policy-options=full-pcpus-only")))
+                .hasMessageEndingWith("malformed pair, expect string=string");
+    }
+
+    @Test
     void theMergedResultIsWhatIsValidated() throws Exception {
         Path file = write("kubelet.yaml", HEAD + "maxPods: -1\n");
 
@@ -350,6 +482,54 @@ class KubeletCommandTest {
             Map.entry("authorization-mode", "Webhook"),
             Map.entry("client-ca-file", "/etc/ca.crt"),
             Map.entry("authentication-token-webhook", "true"),
+            Map.entry("feature-gates", "SidecarContainers=false"),
+            Map.entry("enable-server", "false"),
+            Map.entry("authentication-token-webhook-cache-ttl", "1m"),
+            Map.entry("authorization-webhook-cache-authorized-ttl", "1m"),
+            Map.entry("authorization-webhook-cache-unauthorized-ttl", "1m"),
+            Map.entry("rotate-server-certificates", "true"),
+            Map.entry("tls-cipher-suites", "TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384"),
+            Map.entry("tls-min-version", "VersionTLS13"),
+            Map.entry("rotate-certificates", "true"),
+            Map.entry("contention-profiling", "true"),
+            Map.entry("streaming-connection-idle-timeout", "5m"),
+            Map.entry("registry-qps", "7"),
+            Map.entry("registry-burst", "11"),
+            Map.entry("image-service-endpoint", "unix:///run/images.sock"),
+            Map.entry("volume-plugin-dir", "/opt/plugins"),
+            Map.entry("volume-stats-agg-period", "2m"),
+            Map.entry("kubelet-cgroups", "/kubelet.slice"),
+            Map.entry("system-cgroups", "/system.slice"),
+            Map.entry("provider-id", "aws:///i-1"),
+            Map.entry("cpu-manager-policy", "static"),
+            Map.entry("cpu-manager-policy-options", "full-pcpus-only=true"),
+            Map.entry("cpu-manager-reconcile-period", "20s"),
+            Map.entry("qos-reserved", "memory=50%"),
+            Map.entry("topology-manager-policy", "restricted"),
+            Map.entry("topology-manager-scope", "pod"),
+            Map.entry("topology-manager-policy-options", "prefer-closest-numa-nodes=true"),
+            Map.entry("reserved-cpus", "0-1"),
+            Map.entry("memory-manager-policy", "Static"),
+            Map.entry("reserved-memory", "0:memory=1Gi,hugepages-1M=2Gi"),
+            Map.entry("hairpin-mode", "none"),
+            Map.entry("pod-cidr", "10.1.0.0/24"),
+            Map.entry("runonce", "true"),
+            Map.entry("enable-controller-attach-detach", "false"),
+            Map.entry("make-iptables-util-chains", "false"),
+            Map.entry("iptables-masquerade-bit", "13"),
+            Map.entry("iptables-drop-bit", "12"),
+            Map.entry("container-log-max-size", "20Mi"),
+            Map.entry("container-log-max-files", "3"),
+            Map.entry("allowed-unsafe-sysctls", "net.core.somaxconn,kernel.msg*"),
+            Map.entry("node-status-max-images", "-1"),
+            Map.entry("kernel-memcg-notification", "true"),
+            Map.entry("local-storage-capacity-isolation", "false"),
+            Map.entry("max-open-files", "1024"),
+            Map.entry("kube-api-content-type", "application/json"),
+            Map.entry("pods-per-core", "10"),
+            Map.entry("protect-kernel-defaults", "true"),
+            Map.entry("register-with-taints", "dedicated=infra:NoSchedule,gpu:NoExecute"),
+            Map.entry("seccomp-default", "true"),
             Map.entry("v", "5"));
 
     static Stream<String> configFlagNames() {
@@ -360,6 +540,7 @@ class KubeletCommandTest {
     private List<String> companions(String name) throws IOException {
         return switch (name) {
             case "cgroups-per-qos" -> List.of("--enforce-node-allocatable=none");
+            case "system-cgroups" -> List.of("--cgroup-root=/");
             case "eviction-soft" -> List.of("--eviction-soft-grace-period=memory.available=1m");
             case "cpu-cfs-quota-period" -> List.of("--config=" + write("gates.yaml", """
                     apiVersion: kubelet.config.k8s.io/v1beta1
@@ -374,6 +555,12 @@ class KubeletCommandTest {
     @MethodSource("configFlagNames")
     void everyConfigFlagChangesTheConfiguration(String name) throws Exception {
         assertThat(SAMPLE_VALUES).as("a sample value for --" + name).containsKey(name);
+        if (name.equals("runonce")) {
+            // The field is set: upstream's validation refuses it, as here.
+            assertThatThrownBy(() -> run(List.of("--runonce=true")))
+                    .hasMessageContaining("runOnce (--runOnce) true, Runonce mode has been deprecated");
+            return;
+        }
         String baseline = KubeletConfigCodec.toJson(run(companions(name)).config());
 
         List<String> args = new java.util.ArrayList<>(companions(name));
@@ -478,7 +665,7 @@ class KubeletCommandTest {
     }
 
     @Test
-    void theDeprecatedContainerGcFlagsSetThePolicyWarnAsPflagDoesAndStayOutOfTheHelp() throws FlagsException {
+    void theDeprecatedContainerGcFlagsSetThePolicyWarnAsPflagDoesAndAreMarkedInTheHelp() throws FlagsException {
         KubeletInvocation.Run run = (KubeletInvocation.Run) KubeletCommand.parse(new String[] {
                 "--maximum-dead-containers=100", "--minimum-container-ttl-duration=1m",
                 "--maximum-dead-containers-per-container", "2"});
@@ -494,8 +681,9 @@ class KubeletCommandTest {
         KubeletInvocation.Run plain = (KubeletInvocation.Run) KubeletCommand.parse(new String[0]);
         assertThat(plain.server().flags().containerGcPolicy()).isEqualTo(GCPolicy.DEFAULT);
         assertThat(plain.warnings()).isEmpty();
-        assertThat(KubeletCommand.usage()).doesNotContain("maximum-dead-containers", "minimum-container-ttl-duration")
-                .contains("--minimum-image-ttl-duration", "--image-gc-high-threshold");
+        // As upstream's KubeletFlags.AddFlags un-hides deprecated flags, pflag's help marks them.
+        assertThat(KubeletCommand.usage().replaceAll("\\s+", " ")).contains("--maximum-dead-containers=int32",
+                "(DEPRECATED: Use --eviction-hard or --eviction-soft instead. Will be removed in a future version.)");
     }
 
     @Test
@@ -535,7 +723,7 @@ class KubeletCommandTest {
     void theLegacyFlagDefaultsDifferFromV1beta1OnlyWhereUpstreamsDo() {
         KubeletConfiguration v1beta1 = KubeletConfigurationDefaults.newDefaulted();
         KubeletConfiguration.Builder legacy = KubeletConfiguration.builder().from(v1beta1);
-        KubeletCommand.applyLegacyFlagDefaults(legacy);
+        BaseConfiguration.applyLegacyFlagDefaults(legacy);
 
         legacy.authenticationBuilder().anonymousBuilder().enabled(false);
         legacy.authenticationBuilder().webhookBuilder().enabled(true);

@@ -91,6 +91,29 @@ class CommandLineIT {
     }
 
     @Test
+    void aBadDropInIsNamedWithWhatIsWrong() throws Exception {
+        Path dropIns = Files.createDirectories(dir.resolve("kubelet.conf.d"));
+        Files.writeString(dropIns.resolve("10-node.conf"), """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                maxPod: 20
+                """);
+        Exit e = run("--config-dir", dropIns.toString());
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).contains("Error: failed to merge kubelet configs: failed to walk through kubelet dropin "
+                + "directory \"" + dropIns + "\": failed to load kubelet dropin file, path: " + dropIns.resolve("10-node.conf")
+                + ", error: line 3, column 9: unknown field \"maxPod\"");
+    }
+
+    @Test
+    void anUnknownFeatureGateStopsTheStart() throws Exception {
+        Exit e = run("--feature-gates", "SidecarContainers=true,NoSuchGate=true");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).contains("Error: failed to set feature gates from initial flags-based config: "
+                + "unrecognized feature gate: NoSuchGate");
+    }
+
+    @Test
     void unreachableRuntimeEndpointNamesItAndHowToStartDocker() throws Exception {
         Exit e = run("--container-runtime-endpoint", "unix://" + dir.resolve("no-docker.sock"),
                 "--hostname-override", "cli-test", "--root-dir", dir.resolve("root").toString(),
@@ -124,5 +147,10 @@ class CommandLineIT {
                 dir.resolve("root").toString(), "--healthz-port", "0", "--read-only-port", "0");
         assertThat(badCert.code()).isEqualTo(1);
         assertThat(badCert.output()).contains("certificate file " + dir.resolve("none.crt") + " does not exist");
+        // Upstream's warning for a flag of a configuration field, once, before the value is acted on.
+        String warning = "Flag --tls-cert-file has been deprecated, This parameter should be set via the config file "
+                + "specified by the Kubelet's --config flag. See "
+                + "https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ for more information.";
+        assertThat(badCert.output().split(java.util.regex.Pattern.quote(warning), -1)).hasSize(2);
     }
 }

@@ -97,6 +97,44 @@ class LifecycleIT extends AgentTestBase {
         startAgent();
         Path out = Files.createDirectories(dir.resolve("out"));
         String logger = "trap 'echo %1$s-TERM >> /out/order; exit 0' TERM; echo %1$s-start >> /out/order; while true; do sleep 1; done";
+        writeSidecarPod(out, logger.formatted("proxy"), logger.formatted("app"));
+        Pod pod = awaitPod("side", Duration.ofSeconds(60), p -> "Running".equals(p.getStatus().getPhase())
+                && container(p, "app").map(c -> c.getState().getRunning() != null).orElse(false));
+        var proxy = pod.getStatus().getInitContainerStatuses().stream()
+                .filter(c -> c.getName().equals("proxy")).findFirst().orElseThrow();
+        assertThat(proxy.getState().getRunning()).isNotNull();
+        assertThat(proxy.getStarted()).isTrue();
+        assertThat(ProbesIT.condition(pod, "Initialized").orElseThrow().getStatus()).isEqualTo("True");
+        assertThat(Files.readAllLines(out.resolve("order"))).containsExactly("proxy-start", "setup-done", "app-start");
+
+        agent.removeManifest("side.yaml");
+        await().atMost(Duration.ofSeconds(60)).until(() -> Docker.running(agent.nodeName,
+                "label=io.kubernetes.container.name=proxy").isEmpty());
+        List<String> order = Files.readAllLines(out.resolve("order"));
+        assertThat(order.subList(3, order.size())).containsExactly("app-TERM", "proxy-TERM");
+    }
+
+    @Test
+    void withSidecarContainersOffARestartableInitContainerMustCompleteBeforeTheNextOne() throws Exception {
+        startAgent("--feature-gates", "SidecarContainers=false");
+        Path out = Files.createDirectories(dir.resolve("out"));
+        writeSidecarPod(out, "sleep 3; echo proxy-done >> /out/order", "echo app-start >> /out/order; sleep 3600");
+
+        Pod pod = awaitPod("side", Duration.ofSeconds(60), p -> "Running".equals(p.getStatus().getPhase())
+                && container(p, "app").map(c -> c.getState().getRunning() != null).orElse(false));
+
+        // As a sidecar, the proxy would run beside the app (and be restarted once it exited); as an ordinary init
+        // container it ran to completion first.
+        var proxy = pod.getStatus().getInitContainerStatuses().stream()
+                .filter(c -> c.getName().equals("proxy")).findFirst().orElseThrow();
+        assertThat(proxy.getState().getTerminated()).isNotNull();
+        assertThat(proxy.getState().getTerminated().getReason()).isEqualTo("Completed");
+        assertThat(proxy.getRestartCount()).isZero();
+        assertThat(Files.readAllLines(out.resolve("order"))).containsExactly("proxy-done", "setup-done", "app-start");
+    }
+
+    /** Pod "side": the sidecar "proxy", the init container "setup", the app "app", all sharing {@code out} as /out. */
+    private void writeSidecarPod(Path out, String proxyCommand, String appCommand) throws Exception {
         agent.writeManifest("side.yaml", """
                 apiVersion: v1
                 kind: Pod
@@ -119,21 +157,7 @@ class LifecycleIT extends AgentTestBase {
                     image: %1$s
                     command: ["sh", "-c", "%4$s"]
                     volumeMounts: [{name: out, mountPath: /out}]
-                """.formatted(IMAGE, out, logger.formatted("proxy"), logger.formatted("app")));
-        Pod pod = awaitPod("side", Duration.ofSeconds(60), p -> "Running".equals(p.getStatus().getPhase())
-                && container(p, "app").map(c -> c.getState().getRunning() != null).orElse(false));
-        var proxy = pod.getStatus().getInitContainerStatuses().stream()
-                .filter(c -> c.getName().equals("proxy")).findFirst().orElseThrow();
-        assertThat(proxy.getState().getRunning()).isNotNull();
-        assertThat(proxy.getStarted()).isTrue();
-        assertThat(ProbesIT.condition(pod, "Initialized").orElseThrow().getStatus()).isEqualTo("True");
-        assertThat(Files.readAllLines(out.resolve("order"))).containsExactly("proxy-start", "setup-done", "app-start");
-
-        agent.removeManifest("side.yaml");
-        await().atMost(Duration.ofSeconds(60)).until(() -> Docker.running(agent.nodeName,
-                "label=io.kubernetes.container.name=proxy").isEmpty());
-        List<String> order = Files.readAllLines(out.resolve("order"));
-        assertThat(order.subList(3, order.size())).containsExactly("app-TERM", "proxy-TERM");
+                """.formatted(IMAGE, out, proxyCommand, appCommand));
     }
 
     @Test

@@ -42,6 +42,7 @@ public final class PodConfig {
     /** Its own queue when it has no other output; the sync loop takes from it then. */
     private final BlockingQueue<PodUpdate> updates;
     private final PodStorage storage;
+    private final DisabledPodFields disabledFields;
     private final Set<String> sources = new TreeSet<>();
 
     /**
@@ -49,6 +50,7 @@ public final class PodConfig {
      * @param clock    the time for {@code kubernetes.io/config.seen}
      */
     public PodConfig(PodEventRecorder recorder, Clock clock) {
+        this.disabledFields = DisabledPodFields.NONE;
         this.updates = new ArrayBlockingQueue<>(UPDATES_CAPACITY);
         this.storage = new PodStorage(updates::put, Objects.requireNonNull(recorder, "recorder"),
                 Objects.requireNonNull(clock, "clock"));
@@ -56,6 +58,15 @@ public final class PodConfig {
 
     /** A PodConfig that sends its updates to {@code output} (the sync loop) instead of its own queue. */
     public PodConfig(PodEventRecorder recorder, Clock clock, Output output) {
+        this(recorder, clock, output, DisabledPodFields.NONE);
+    }
+
+    /**
+     * A PodConfig that sends its updates to {@code output} and drops {@code disabledFields} from every pod a source
+     * sends.
+     */
+    public PodConfig(PodEventRecorder recorder, Clock clock, Output output, DisabledPodFields disabledFields) {
+        this.disabledFields = Objects.requireNonNull(disabledFields, "disabledFields");
         this.updates = null;
         this.storage = new PodStorage(Objects.requireNonNull(output, "output"),
                 Objects.requireNonNull(recorder, "recorder"), Objects.requireNonNull(clock, "clock"));
@@ -76,7 +87,7 @@ public final class PodConfig {
         synchronized (sources) {
             sources.add(source);
         }
-        return update -> storage.merge(source, update);
+        return update -> storage.merge(source, disabledFields.apply(update));
     }
 
     /**

@@ -13,6 +13,7 @@ import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.config.FileSource;
 import io.jkubelet.core.config.HttpSource;
+import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
 import io.jkubelet.core.config.PodSources;
 import io.jkubelet.core.config.PodUpdate;
@@ -207,7 +208,7 @@ public final class Kubelet implements AutoCloseable {
                 deps.clock(), StatsProvider.DEFAULT_PERIOD, systemContainers(deps), executors.stats());
         this.podConfig = new PodConfig((pod, reason, message) ->
                 deps.recorder().event(References.pod(pod), EventRecorder.WARNING, reason, message),
-                deps.clock(), inbox.podConfigOutput());
+                deps.clock(), inbox.podConfigOutput(), DisabledPodFields.of(settings.featureGates()));
         this.sourcesReady = SourcesReady.of(podConfig);
         GcSettings gc = settings.gc();
         ImageGCManager imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), gc.imagePolicy(),

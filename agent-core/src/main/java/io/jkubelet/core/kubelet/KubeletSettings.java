@@ -1,5 +1,6 @@
 package io.jkubelet.core.kubelet;
 
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
 import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.eviction.EvictionConfig;
@@ -24,9 +25,11 @@ import java.time.Duration;
  * @param cpuCfsQuota {@code cpuCFSQuota}: containers' CPU limits become CFS quotas
  * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
  * @param eviction the eviction thresholds and their periods ({@code evictionHard}, {@code evictionSoft}, ...)
+ * @param featureGates the feature gates ({@code featureGates}, {@code --feature-gates}) of the pod life cycle
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               GcSettings gc, int maxPods, ImagePullLimits imagePulls,
                               DockerConfigFiles.SearchPaths nodeCredentials, String kubeletVersion,
                               PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
-                              Duration cpuCfsQuotaPeriod, EvictionConfig eviction) {}
+                              Duration cpuCfsQuotaPeriod, EvictionConfig eviction,
+                              FeatureGates featureGates) {}

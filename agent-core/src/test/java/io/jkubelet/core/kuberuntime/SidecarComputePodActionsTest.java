@@ -8,6 +8,14 @@ import io.jkubelet.core.container.ContainerStatus;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.container.State;
+import io.jkubelet.core.apis.config.FeatureGates;
+import io.jkubelet.core.config.DisabledPodFields;
+import io.jkubelet.core.config.PodConfig;
+import io.jkubelet.core.config.PodEventRecorder;
+import io.jkubelet.core.config.PodSources;
+import io.jkubelet.core.config.PodUpdate;
+import java.time.Clock;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -117,6 +125,37 @@ class SidecarComputePodActionsTest {
             }
         }
         assertThat(failures).isEmpty();
+    }
+
+    @Test
+    void withSidecarContainersOffARestartableInitContainerIsAnOrdinaryOneThatMustComplete() throws Exception {
+        Container s1 = sidecar("s1"), i2 = container("i2"), app = container("app");
+        Pod sent = pod("p", "Always", List.of(s1, i2), List.of(app));
+        List<PodUpdate> received = new ArrayList<>();
+        PodConfig config = new PodConfig(PodEventRecorder.NOOP, Clock.systemUTC(), received::add,
+                DisabledPodFields.of(FeatureGates.of(Map.of(FeatureGates.SIDECAR_CONTAINERS, false))));
+
+        config.channel(PodSources.FILE).send(PodUpdate.set(PodSources.FILE, List.of(sent)));
+
+        Pod pod = received.get(0).pods().get(0);
+        assertThat(pod.getSpec().getInitContainers()).extracting(Container::getRestartPolicy).containsOnlyNulls();
+        assertThat(sent.getSpec().getInitContainers().get(0).getRestartPolicy()).as("the source's pod").isEqualTo("Always");
+        // s1 running: with the gate on (sidecarInitActions) i2 would start beside it; off, s1 must exit first.
+        PodActions running = ComputePodActions.compute(pod, running(pod, status(pod.getSpec().getInitContainers().get(0),
+                State.RUNNING, 0)), Verdicts.none());
+        assertThat(running.initContainersToStart()).isEmpty();
+        assertThat(running.nextInitContainerToStart()).isNull();
+        assertThat(running.containersToStart()).isEmpty();
+        PodActions exited = ComputePodActions.compute(pod, running(pod, status(pod.getSpec().getInitContainers().get(0),
+                State.EXITED, 0)), Verdicts.none());
+        assertThat(exited.nextInitContainerToStart().getName()).isEqualTo("i2");
+
+        received.clear();
+        PodConfig defaults = new PodConfig(PodEventRecorder.NOOP, Clock.systemUTC(), received::add,
+                DisabledPodFields.of(FeatureGates.of(Map.of())));
+        defaults.channel(PodSources.FILE).send(PodUpdate.set(PodSources.FILE, List.of(sent)));
+        assertThat(received.get(0).pods().get(0).getSpec().getInitContainers().get(0).getRestartPolicy())
+                .as("the gate's default keeps sidecars").isEqualTo("Always");
     }
 
     @Test

@@ -1,12 +1,15 @@
 package io.jkubelet.core.apis.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * The few kubelet feature gates that configuration defaulting and validation consult, with their
- * v1.30 defaults, overridden by a configuration's {@code featureGates}. Gates not listed here are
- * accepted and kept but have no effect in jkubelet; an unknown name is therefore not an error (a
- * v1.30 kubelet rejects names it does not know). Immutable.
+ * The kubelet's feature gates: the v1.30 defaults of the gates upstream knows ({@link KnownFeatureGates}),
+ * overridden by a configuration's {@code featureGates} (to which {@code --feature-gates} has been merged).
+ * {@link #check} applies upstream's {@code SetFromMap} rules, and jkubelet's own: a gate it does not implement
+ * takes only its default. Immutable.
  */
 public final class FeatureGates {
 
@@ -19,24 +22,11 @@ public final class FeatureGates {
     public static final String MEMORY_QOS = "MemoryQoS";
     public static final String NODE_LOG_QUERY = "NodeLogQuery";
     public static final String KUBELET_TRACING = "KubeletTracing";
+    /** Not a v1.30 gate (v1.32): always off, so its field cannot be set. */
     public static final String KUBELET_CRASH_LOOP_BACK_OFF_MAX = "KubeletCrashLoopBackOffMax";
+    /** Not a v1.30 gate (v1.33): always off, so its fields cannot be set. */
     public static final String KUBELET_ENSURE_SECRET_PULLED_IMAGES = "KubeletEnsureSecretPulledImages";
     public static final String SIDECAR_CONTAINERS = "SidecarContainers";
-
-    /** Defaults in v1.30 (pkg/features/kube_features.go of that release). */
-    private static final Map<String, Boolean> V1_30_DEFAULTS = Map.ofEntries(
-            Map.entry(CUSTOM_CPU_CFS_QUOTA_PERIOD, false),
-            Map.entry(IMAGE_MAXIMUM_GC_AGE, true),
-            Map.entry(ROTATE_KUBELET_SERVER_CERTIFICATE, true),
-            Map.entry(GRACEFUL_NODE_SHUTDOWN, true),
-            Map.entry(GRACEFUL_NODE_SHUTDOWN_BASED_ON_POD_PRIORITY, true),
-            Map.entry(NODE_SWAP, true),
-            Map.entry(MEMORY_QOS, false),
-            Map.entry(NODE_LOG_QUERY, false),
-            Map.entry(KUBELET_TRACING, true),
-            Map.entry(KUBELET_CRASH_LOOP_BACK_OFF_MAX, false),
-            Map.entry(KUBELET_ENSURE_SECRET_PULLED_IMAGES, false),
-            Map.entry(SIDECAR_CONTAINERS, true));
 
     private final Map<String, Boolean> overrides;
 
@@ -58,8 +48,57 @@ public final class FeatureGates {
         return new FeatureGates(overrides);
     }
 
+    /** The gates a v1.30 kubelet knows, by name, with what jkubelet does with each. */
+    public static Map<String, FeatureGateSpec> known() {
+        return KnownFeatureGates.all();
+    }
+
+    /** Whether {@code gate} is on: its setting, else its default (an unknown gate is off). */
     public boolean enabled(String gate) {
         Boolean set = overrides.get(gate);
-        return set != null ? set : V1_30_DEFAULTS.getOrDefault(gate, false);
+        if (set != null) {
+            return set;
+        }
+        FeatureGateSpec spec = KnownFeatureGates.all().get(gate);
+        return spec != null && spec.defaultValue();
+    }
+
+    /**
+     * Checks {@code gates} (a configuration's {@code featureGates}) in name order as upstream's {@code SetFromMap}
+     * does, and as jkubelet must.
+     *
+     * @return upstream's warning for each GA or deprecated gate that is set
+     * @throws IllegalArgumentException for the first gate that cannot be set: an unknown one ({@code unrecognized
+     *     feature gate: X}), one locked to its default, or one jkubelet does not implement set to its other value
+     */
+    public static List<String> check(Map<String, Boolean> gates) {
+        List<String> warnings = new ArrayList<>();
+        if (gates == null) {
+            return warnings;
+        }
+        for (Map.Entry<String, Boolean> gate : new TreeMap<>(gates).entrySet()) {
+            String name = gate.getKey();
+            boolean value = Boolean.TRUE.equals(gate.getValue());
+            FeatureGateSpec spec = KnownFeatureGates.all().get(name);
+            if (spec == null) {
+                throw new IllegalArgumentException("unrecognized feature gate: " + name);
+            }
+            if (spec.locked() && spec.defaultValue() != value) {
+                throw new IllegalArgumentException("cannot set feature gate " + name + " to " + value
+                        + ", feature is locked to " + spec.defaultValue());
+            }
+            if (spec.support() == FeatureGateSpec.Support.DEFAULT_ONLY && spec.defaultValue() != value) {
+                throw new IllegalArgumentException("cannot set feature gate " + name + " to " + value
+                        + ": jkubelet does not implement it (" + spec.effect() + "); only its default, "
+                        + spec.defaultValue() + ", is accepted");
+            }
+            if (spec.stage() == FeatureGateSpec.Stage.DEPRECATED) {
+                warnings.add("Setting deprecated feature gate " + name + "=" + value
+                        + ". It will be removed in a future release.");
+            } else if (spec.stage() == FeatureGateSpec.Stage.GA) {
+                warnings.add("Setting GA feature gate " + name + "=" + value + ". It will be removed in a future release.");
+            }
+        }
+        return warnings;
     }
 }

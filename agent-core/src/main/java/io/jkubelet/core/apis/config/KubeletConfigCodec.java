@@ -44,7 +44,7 @@ import java.util.List;
  */
 public final class KubeletConfigCodec {
 
-    private static final ObjectMapper JSON = configure(JsonMapper.builder())
+    static final ObjectMapper JSON = configure(JsonMapper.builder())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
     private static final ObjectMapper YAML = configure(YAMLMapper.builder()).build();

@@ -43,7 +43,7 @@ public final class KubeletConfigFile {
         }
     }
 
-    private static String read(Path file) throws KubeletConfigLoadException {
+    static String read(Path file) throws KubeletConfigLoadException {
         byte[] bytes;
         try {
             if (Files.isDirectory(file)) {
@@ -64,7 +64,7 @@ public final class KubeletConfigFile {
         }
     }
 
-    private static void checkTypeMeta(Path file, JsonNode root) throws KubeletConfigLoadException {
+    static void checkTypeMeta(Path file, JsonNode root) throws KubeletConfigLoadException {
         if (root.isMissingNode() || root.isNull()) {
             throw new KubeletConfigLoadException(file, "the file is empty: expected apiVersion: "
                     + KubeletConfiguration.API_VERSION + " and kind: " + KubeletConfiguration.KIND);

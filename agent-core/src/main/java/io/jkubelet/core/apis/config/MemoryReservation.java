@@ -20,6 +20,16 @@ public final class MemoryReservation {
     @JsonDeserialize(contentUsing = KubeletConfigCodec.QuantityStringDeserializer.class)
     private Map<String, String> limits = new LinkedHashMap<>();
 
+    /** For the decoder. */
+    public MemoryReservation() {
+    }
+
+    /** What {@code --reserved-memory} gives for one NUMA node. */
+    public MemoryReservation(int numaNode, Map<String, String> limits) {
+        this.numaNode = numaNode;
+        this.limits = new LinkedHashMap<>(limits);
+    }
+
     public int numaNode() {
         return numaNode;
     }
