@@ -277,7 +277,8 @@ final class KubeletApp implements AutoCloseable {
                 // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
                 // node object, so the relist's staleness is a check of its own here.
                 HealthChecker.named("pleg", kubelet::plegHealth));
-        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats);
+        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats,
+                NodeView.Diagnostics.of(kubelet));
         try {
             if (secure.isPresent()) {
                 running.add("secure-server", secure.get().start(view, checks, v -> setVerbosity(v)));

@@ -40,6 +40,14 @@ public interface KubeletView {
         return java.util.Optional.empty();
     }
 
+    /**
+     * The node's, pods' and containers' usage over the last 15 minutes, answering {@code /stats/history} and the
+     * dashboard's charts; empty where the node keeps none.
+     */
+    default Optional<io.jkubelet.core.stats.history.StatsHistory> statsHistory() {
+        return Optional.empty();
+    }
+
     /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), answering {@code GET /metrics}. */
     default PrometheusRegistry kubeletMetrics() {
         return MetricsHandlers.EMPTY_REGISTRY;

@@ -52,6 +52,7 @@ import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
+import io.jkubelet.core.stats.history.StatsHistory;
 import io.jkubelet.core.stats.SystemContainers;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.PodPhases;
@@ -111,6 +112,8 @@ public final class Kubelet implements AutoCloseable {
     private final ImageService images;
     /** Node, pod and container usage, collected on its own period and served from memory (cAdvisor's housekeeping). */
     private final StatsProvider stats;
+    /** The last 15 minutes of {@link #stats}' rounds, for the dashboard's charts and {@code /stats/history}. */
+    private final StatsHistory statsHistory = new StatsHistory(StatsProvider.DEFAULT_PERIOD);
     private final PodConfig podConfig;
     private final SyncLoopInbox inbox = new SyncLoopInbox();
     private final SyncLoop syncLoop;
@@ -362,6 +365,7 @@ public final class Kubelet implements AutoCloseable {
         evictionManager.start(executors.eviction());
         running.add("eviction-manager", executors.eviction()::shutdownNow);
         stats.onRound(evictionManager::requestCycle);
+        stats.onRound(() -> stats.latest().ifPresent(statsHistory::record));
         stats.start();
         running.add("stats", stats);
     }
@@ -465,6 +469,11 @@ public final class Kubelet implements AutoCloseable {
     /** The stats provider's latest round, for {@code /stats/summary} and the resource metrics. */
     public Optional<StatsSnapshot> stats() {
         return stats.latest();
+    }
+
+    /** The node's, pods' and containers' usage over the last 15 minutes, for {@code /stats/history}. */
+    public StatsHistory statsHistory() {
+        return statsHistory;
     }
 
     /**
