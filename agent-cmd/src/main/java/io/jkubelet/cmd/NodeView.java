@@ -7,6 +7,8 @@ import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.history.StatsHistory;
+import io.jkubelet.core.timeline.PodTimeline;
+import io.jkubelet.core.timeline.PodTimelines;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.streaming.ContainerStreaming;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -32,13 +34,14 @@ public final class NodeView implements KubeletView {
      * What the dashboard reads beside the pods and the latest stats round.
      *
      * @param history the usage of the last 15 minutes; null where none is kept
+     * @param timelines what happened to each pod; null where none is kept
      */
-    public record Diagnostics(StatsHistory history) {
-        public static final Diagnostics NONE = new Diagnostics(null);
+    public record Diagnostics(StatsHistory history, PodTimelines timelines) {
+        public static final Diagnostics NONE = new Diagnostics(null, null);
 
         /** The kubelet's. */
         static Diagnostics of(Kubelet kubelet) {
-            return new Diagnostics(kubelet.statsHistory());
+            return new Diagnostics(kubelet.statsHistory(), kubelet.timelines());
         }
     }
 
@@ -86,6 +89,11 @@ public final class NodeView implements KubeletView {
     @Override
     public Optional<StatsHistory> statsHistory() {
         return Optional.ofNullable(diagnostics.history());
+    }
+
+    @Override
+    public Optional<PodTimeline> podTimeline(String namespace, String name) {
+        return diagnostics.timelines() == null ? Optional.empty() : diagnostics.timelines().find(namespace, name);
     }
 
     @Override

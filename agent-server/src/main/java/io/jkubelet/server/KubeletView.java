@@ -48,6 +48,14 @@ public interface KubeletView {
         return Optional.empty();
     }
 
+    /**
+     * What happened to the pod {@code namespace/name} (the latest of that name), answering {@code
+     * /debug/pods/<namespace>/<name>/timeline}; empty for a pod with none.
+     */
+    default Optional<io.jkubelet.core.timeline.PodTimeline> podTimeline(String namespace, String name) {
+        return Optional.empty();
+    }
+
     /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), answering {@code GET /metrics}. */
     default PrometheusRegistry kubeletMetrics() {
         return MetricsHandlers.EMPTY_REGISTRY;

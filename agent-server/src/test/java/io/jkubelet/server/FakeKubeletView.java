@@ -15,6 +15,7 @@ final class FakeKubeletView implements KubeletView {
     final AtomicReference<Exception> runtimeError = new AtomicReference<>();
     final PrometheusRegistry probeMetrics = new PrometheusRegistry();
     final AtomicReference<io.jkubelet.core.stats.StatsSnapshot> stats = new AtomicReference<>();
+    final AtomicReference<io.jkubelet.core.timeline.PodTimelines> timelines = new AtomicReference<>();
     final AtomicReference<io.jkubelet.core.stats.history.StatsHistory> history = new AtomicReference<>();
     final AtomicReference<PrometheusRegistry> kubeletMetrics = new AtomicReference<>(new PrometheusRegistry());
     /** Runtime containers by id (no scheme): log path and whether each runs. */
@@ -81,5 +82,10 @@ final class FakeKubeletView implements KubeletView {
     @Override
     public Optional<io.jkubelet.core.stats.history.StatsHistory> statsHistory() {
         return Optional.ofNullable(history.get());
+    }
+
+    @Override
+    public Optional<io.jkubelet.core.timeline.PodTimeline> podTimeline(String namespace, String name) {
+        return timelines.get() == null ? Optional.empty() : timelines.get().find(namespace, name);
     }
 }

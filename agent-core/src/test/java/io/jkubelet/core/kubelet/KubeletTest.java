@@ -196,6 +196,27 @@ class KubeletTest {
     }
 
     @Test
+    void aCrashLoopingPodsTimelineHasItsStartsExitsAndBackOffInOrder() {
+        kubelet.deliver(new PodUpdate(List.of(pod("crash", sleeper("a"))), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
+                && containerStatus("crash", "a").getRestartCount() == 1);
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 2, "Error");
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            var w = containerStatus("crash", "a").getState().getWaiting();
+            return w != null && "CrashLoopBackOff".equals(w.getReason());
+        });
+
+        var entries = kubelet.timelines().find("default", "crash").orElseThrow().entries();
+        List<String> story = entries.stream()
+                .filter(e -> List.of("Admitted", "Started", "Terminated", "BackOff").contains(e.reason()))
+                .map(e -> e.reason() + (e.exitCode() == null ? "" : " " + e.exitCode())).toList();
+        assertThat(story).containsExactly("Admitted", "Started", "Terminated 1", "Started", "Terminated 2", "BackOff");
+        assertThat(entries).anyMatch(e -> e.reason().equals("Waiting") && e.message().startsWith("CrashLoopBackOff: back-off 10s"));
+    }
+
+    @Test
     void aPodWhoseSandboxCannotStartIsRetriedAfterTheBackOffNotOnEachDeadSandbox() {
         // As runc refuses a privileged pod on a machine whose root lacks capabilities: each try leaves a dead sandbox.
         runtime.failSandboxStarts("unable to apply caps: operation not permitted");
