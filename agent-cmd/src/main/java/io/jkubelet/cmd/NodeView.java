@@ -1,6 +1,7 @@
 package io.jkubelet.cmd;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.pleg.RunningPod;
@@ -35,13 +36,14 @@ public final class NodeView implements KubeletView {
      *
      * @param history the usage of the last 15 minutes; null where none is kept
      * @param timelines what happened to each pod; null where none is kept
+     * @param node the node as the dashboard shows it
      */
-    public record Diagnostics(StatsHistory history, PodTimelines timelines) {
-        public static final Diagnostics NONE = new Diagnostics(null, null);
+    public record Diagnostics(StatsHistory history, PodTimelines timelines, Supplier<Optional<Node>> node) {
+        public static final Diagnostics NONE = new Diagnostics(null, null, Optional::empty);
 
         /** The kubelet's. */
-        static Diagnostics of(Kubelet kubelet) {
-            return new Diagnostics(kubelet.statsHistory(), kubelet.timelines());
+        static Diagnostics of(Kubelet kubelet, Supplier<Optional<Node>> node) {
+            return new Diagnostics(kubelet.statsHistory(), kubelet.timelines(), node);
         }
     }
 
@@ -89,6 +91,11 @@ public final class NodeView implements KubeletView {
     @Override
     public Optional<StatsHistory> statsHistory() {
         return Optional.ofNullable(diagnostics.history());
+    }
+
+    @Override
+    public Optional<Node> node() {
+        return diagnostics.node().get();
     }
 
     @Override

@@ -56,6 +56,14 @@ public interface KubeletView {
         return Optional.empty();
     }
 
+    /**
+     * The node as the dashboard shows it: capacity, allocatable, conditions and the runtime's version (the registered
+     * node on a cluster node); empty when not known yet.
+     */
+    default Optional<io.fabric8.kubernetes.api.model.Node> node() {
+        return Optional.empty();
+    }
+
     /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), answering {@code GET /metrics}. */
     default PrometheusRegistry kubeletMetrics() {
         return MetricsHandlers.EMPTY_REGISTRY;

@@ -15,6 +15,7 @@ final class FakeKubeletView implements KubeletView {
     final AtomicReference<Exception> runtimeError = new AtomicReference<>();
     final PrometheusRegistry probeMetrics = new PrometheusRegistry();
     final AtomicReference<io.jkubelet.core.stats.StatsSnapshot> stats = new AtomicReference<>();
+    final AtomicReference<io.fabric8.kubernetes.api.model.Node> node = new AtomicReference<>();
     final AtomicReference<io.jkubelet.core.timeline.PodTimelines> timelines = new AtomicReference<>();
     final AtomicReference<io.jkubelet.core.stats.history.StatsHistory> history = new AtomicReference<>();
     final AtomicReference<PrometheusRegistry> kubeletMetrics = new AtomicReference<>(new PrometheusRegistry());
@@ -87,5 +88,10 @@ final class FakeKubeletView implements KubeletView {
     @Override
     public Optional<io.jkubelet.core.timeline.PodTimeline> podTimeline(String namespace, String name) {
         return timelines.get() == null ? Optional.empty() : timelines.get().find(namespace, name);
+    }
+
+    @Override
+    public Optional<io.fabric8.kubernetes.api.model.Node> node() {
+        return Optional.ofNullable(node.get());
     }
 }

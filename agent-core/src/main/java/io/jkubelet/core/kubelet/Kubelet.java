@@ -330,6 +330,11 @@ public final class Kubelet implements AutoCloseable {
         };
     }
 
+    /** The node as admission sees it: the registered node on a cluster node, else this machine's capacity. */
+    public Node node() {
+        return node.get();
+    }
+
     /** The node's allocatable as registered (the machine's before that): downward API limits default to it. */
     private Map<String, Quantity> allocatable() {
         Node n = node.get();
