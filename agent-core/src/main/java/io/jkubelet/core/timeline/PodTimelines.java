@@ -153,7 +153,8 @@ public final class PodTimelines {
                 String reason = terminated.getReason() == null ? "" : " (" + terminated.getReason() + ")";
                 String type = Integer.valueOf(0).equals(terminated.getExitCode()) ? EventRecorder.NORMAL : EventRecorder.WARNING;
                 out.add(TimelineEntry.of(time, type, "OOMKilled".equals(terminated.getReason()) ? "OOMKilled" : "Terminated",
-                        now.getName(), "exited with code " + terminated.getExitCode() + reason + ", restarts " + now.getRestartCount(),
+                        now.getName(), "exited with code " + terminated.getExitCode() + reason + finishedAt(terminated)
+                                + ", restarts " + now.getRestartCount(),
                         terminated.getExitCode()));
             }
             var waiting = now.getState() == null ? null : now.getState().getWaiting();
@@ -165,6 +166,22 @@ public final class PodTimelines {
                         waiting.getReason() + (waiting.getMessage() == null ? "" : ": " + waiting.getMessage()), null));
             }
             return out;
+        }
+
+        /**
+         * When the container exited, which the kubelet may see some seconds later (at its next relist): the entry is
+         * placed when seen, so the time it happened goes in its message.
+         */
+        private static String finishedAt(io.fabric8.kubernetes.api.model.ContainerStateTerminated terminated) {
+            if (terminated.getFinishedAt() == null) {
+                return "";
+            }
+            try {
+                return " at " + java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC)
+                        .format(Instant.parse(terminated.getFinishedAt()));
+            } catch (java.time.format.DateTimeParseException e) {
+                return " at " + terminated.getFinishedAt();
+            }
         }
 
         /** The container's latest termination: the current state's, else the last state's (restarted since). */

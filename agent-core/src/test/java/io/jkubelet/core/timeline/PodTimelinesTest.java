@@ -106,9 +106,9 @@ class PodTimelinesTest {
                 "PhaseChanged phase Running",
                 "SandboxReady sandbox running, pod IP 10.0.0.5",
                 "ConditionChanged Ready=False (ContainersNotReady)",
-                "Terminated[app] exited with code 1 (Error), restarts 1",
+                "Terminated[app] exited with code 1 (Error) at 11:59:51, restarts 1",
                 "Waiting[app] CrashLoopBackOff: back-off 20s restarting failed container=app pod=crash_default(u1)",
-                "OOMKilled[app] exited with code 137 (OOMKilled), restarts 2",
+                "OOMKilled[app] exited with code 137 (OOMKilled) at 11:59:52, restarts 2",
                 "Waiting[app] CrashLoopBackOff: back-off 40s restarting failed container=app pod=crash_default(u1)");
         assertThat(timelines.byUid("u1").orElseThrow().entries()).filteredOn(e -> e.exitCode() != null)
                 .extracting(TimelineEntry::exitCode).containsExactly(1, 137);

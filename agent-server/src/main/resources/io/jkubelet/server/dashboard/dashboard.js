@@ -244,6 +244,13 @@ async function loadPod(namespace, name) {
   el('td', {}, clock(e.time) + (e.count > 1 ? ' … ' + clock(e.lastTime) + ' (×' + e.count + ')' : '')),
   el('td', {}, e.type), el('td', {}, e.reason), el('td', {}, e.container || ''), el('td', {}, e.message))));
 
+  if (!document.querySelector('#logs h3')) {
+    const podList = await getJson('pods');
+    const spec = ((podList.items || []).find(p => p.metadata.namespace === namespace && p.metadata.name === name) || {}).spec;
+    if (spec) {
+      startLogs(namespace, name, (spec.initContainers || []).concat(spec.containers || []).map(c => c.name));
+    }
+  }
   const pod = 'pod=' + encodeURIComponent(namespace + '/' + name);
   const charts = document.getElementById('pod-charts');
   const podHistory = await getJson('stats/history?' + pod).catch(() => null);
@@ -256,9 +263,6 @@ async function loadPod(namespace, name) {
   for (const c of podHistory.containers) {
     const h = await getJson('stats/history?' + pod + '&container=' + encodeURIComponent(c));
     usageCharts(charts, 'container-' + c, c, h, false);
-  }
-  if (!document.querySelector('#logs .log')) {
-    startLogs(namespace, name, podHistory.containers);
   }
 }
 
