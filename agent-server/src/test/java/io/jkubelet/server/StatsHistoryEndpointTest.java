@@ -33,6 +33,19 @@ class StatsHistoryEndpointTest {
         return served.send(served.request(path));
     }
 
+    /** The path's answer is {@code status} with exactly {@code body}. */
+    private void answers(String path, int status, String body) throws Exception {
+        HttpResponse<String> r = get(path);
+        assertThat(r.statusCode()).as(path).isEqualTo(status);
+        assertThat(r.body()).isEqualTo(body);
+    }
+
+    private void answersStartingWith(String path, int status, String body) throws Exception {
+        HttpResponse<String> r = get(path);
+        assertThat(r.statusCode()).as(path).isEqualTo(status);
+        assertThat(r.body()).startsWith(body);
+    }
+
     private void oneRound() {
         StatsHistory history = new StatsHistory(Duration.ofSeconds(10));
         history.record(StatsFixtures.snapshot());
@@ -79,19 +92,11 @@ class StatsHistoryEndpointTest {
     void badQueriesAre400WithWhatIsWrong() throws Exception {
         oneRound();
 
-        assertThat(get("/stats/history?node=x")).satisfies(r -> {
-            assertThat(r.statusCode()).isEqualTo(400);
-            assertThat(r.body()).isEqualTo("unknown query parameter \"node\": /stats/history takes pod=<namespace>/<name> and container=<name>");
-        });
-        assertThat(get("/stats/history?pod=web")).satisfies(r -> {
-            assertThat(r.statusCode()).isEqualTo(400);
-            assertThat(r.body()).isEqualTo("pod=web: expected <namespace>/<name>");
-        });
+        answers("/stats/history?node=x", 400,
+                "unknown query parameter \"node\": /stats/history takes pod=<namespace>/<name> and container=<name>");
+        answers("/stats/history?pod=web", 400, "pod=web: expected <namespace>/<name>");
         assertThat(get("/stats/history?pod=a/b/c").statusCode()).isEqualTo(400);
-        assertThat(get("/stats/history?container=app")).satisfies(r -> {
-            assertThat(r.statusCode()).isEqualTo(400);
-            assertThat(r.body()).isEqualTo("container=app needs pod=<namespace>/<name>");
-        });
+        answers("/stats/history?container=app", 400, "container=app needs pod=<namespace>/<name>");
         assertThat(get("/stats/history?pod=default/web&pod=default/web").statusCode()).isEqualTo(400);
     }
 
@@ -99,21 +104,13 @@ class StatsHistoryEndpointTest {
     void unknownPodsAndContainersAre404() throws Exception {
         oneRound();
 
-        assertThat(get("/stats/history?pod=default/gone")).satisfies(r -> {
-            assertThat(r.statusCode()).isEqualTo(404);
-            assertThat(r.body()).startsWith("no stats history for pod default/gone");
-        });
-        assertThat(get("/stats/history?pod=default/web&container=db")).satisfies(r -> {
-            assertThat(r.statusCode()).isEqualTo(404);
-            assertThat(r.body()).isEqualTo("no stats history for container \"db\" of pod default/web; containers with one: [app]");
-        });
+        answersStartingWith("/stats/history?pod=default/gone", 404, "no stats history for pod default/gone");
+        answers("/stats/history?pod=default/web&container=db", 404,
+                "no stats history for container \"db\" of pod default/web; containers with one: [app]");
     }
 
     @Test
     void aNodeWithoutHistoryIs404() throws Exception {
-        assertThat(get("/stats/history")).satisfies(r -> {
-            assertThat(r.statusCode()).isEqualTo(404);
-            assertThat(r.body()).isEqualTo("this node keeps no stats history");
-        });
+        answers("/stats/history", 404, "this node keeps no stats history");
     }
 }
