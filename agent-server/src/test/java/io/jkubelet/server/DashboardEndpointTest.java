@@ -44,6 +44,9 @@ class DashboardEndpointTest {
         assertThat(page.body()).contains("<script src=\"uPlot.iife.min.js\"></script>", "<script src=\"dashboard.js\" defer>");
         // No request leaves the kubelet: every src and href is relative.
         assertThat(page.body()).doesNotContain("http://", "https://", "src=\"/", "href=\"/");
+        // And the browser is told to load nothing from elsewhere.
+        assertThat(page.headers().firstValue("content-security-policy")).hasValueSatisfying(csp ->
+                assertThat(csp).startsWith("default-src 'self';"));
 
         assertThat(get("/dashboard/dashboard.js").body()).contains("getJson('stats/history')");
         HttpResponse<String> uplot = get("/dashboard/uPlot.iife.min.js");

@@ -26,6 +26,7 @@ public final class DashboardHandlers {
     public static final String PATH = "/dashboard/";
     static final String NODE_PATH = PATH + "api/node";
     private static final String OWN = "io/jkubelet/server/dashboard/";
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
     /** The WebJar's own record of its version, which names the directory its files are in. */
     private static final String UPLOT_POM = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
 
@@ -71,8 +72,11 @@ public final class DashboardHandlers {
         if (asset == null) {
             return Response.text(404, "no such dashboard file: " + request.path());
         }
-        // The page changes with the jar only; no-cache makes the browser check after an upgrade.
-        return Response.of(200, asset.contentType(), asset.body()).withHeader("Cache-Control", "no-cache");
+        // The page changes with the jar only; no-cache makes the browser check after an upgrade. The policy holds the
+        // page to the kubelet's own origin, so that nothing it shows (pod names, log lines) can make it load anything
+        // from elsewhere; uPlot sizes its elements with inline styles.
+        return Response.of(200, asset.contentType(), asset.body()).withHeader("Cache-Control", "no-cache")
+                .withHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     }
 
     private static String webJarVersion() {

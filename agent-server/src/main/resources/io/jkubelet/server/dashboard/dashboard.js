@@ -53,8 +53,13 @@ function cores(nano) {
   return Math.round(nano / 1e6) + 'm';
 }
 
-function quantity(q) {
-  return q === undefined || q === null ? '–' : String(q);
+const BINARY_SUFFIXES = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+
+/** A resource quantity as written by the node; byte amounts ("25276203008", "24683792Ki") read as bytes. */
+function quantity(q, isBytes) {
+  if (q === undefined || q === null) return '–';
+  const m = String(q).match(/^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/);
+  return isBytes && m ? bytes(Number(m[1]) * (m[2] ? BINARY_SUFFIXES[m[2]] : 1)) : String(q);
 }
 
 function age(since) {
@@ -167,9 +172,11 @@ function renderResources(node, summary, podList) {
     ['pods', cap.pods, alloc.pods, pods],
     ['PIDs', n.rlimit ? n.rlimit.maxpid : undefined, '–', n.rlimit ? n.rlimit.curproc : '–'],
   ];
-  fill(document.querySelector('#resources tbody'), rows.map(r =>
-    el('tr', {}, el('th', {}, r[0]), el('td', { class: 'num' }, quantity(r[1])), el('td', { class: 'num' }, quantity(r[2])),
-      el('td', { class: 'num' }, r[3]))));
+  fill(document.querySelector('#resources tbody'), rows.map(r => {
+    const isBytes = r[0] === 'memory' || r[0] === 'ephemeral-storage';
+    return el('tr', {}, el('th', {}, r[0]), el('td', { class: 'num' }, quantity(r[1], isBytes)),
+      el('td', { class: 'num' }, quantity(r[2], isBytes)), el('td', { class: 'num' }, r[3]));
+  }));
 }
 
 function renderConditions(node) {
