@@ -217,6 +217,19 @@ class KubeletTest {
     }
 
     @Test
+    void aProbesResultGoesIntoThePodsTimeline() {
+        runtime.scriptCommand(List.of("ready-check"), io.jkubelet.core.runtime.testing.FakeRuntime.Script.exitsWith(0));
+        Container probed = new ContainerBuilder(sleeper("a")).withNewReadinessProbe().withNewExec().withCommand("ready-check")
+                .endExec().withPeriodSeconds(1).endReadinessProbe().build();
+        kubelet.deliver(new PodUpdate(List.of(pod("probed", probed)), PodOperation.ADD, "test"));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> kubelet.timelines().find("default", "probed").map(t -> t.entries().stream()
+                    .anyMatch(e -> e.reason().equals("ProbeResult") && e.message().equals("readiness probe: success")
+                            && "a".equals(e.container())))
+                    .orElse(false));
+    }
+
+    @Test
     void aPodWhoseSandboxCannotStartIsRetriedAfterTheBackOffNotOnEachDeadSandbox() {
         // As runc refuses a privileged pod on a machine whose root lacks capabilities: each try leaves a dead sandbox.
         runtime.failSandboxStarts("unable to apply caps: operation not permitted");
@@ -279,6 +292,9 @@ class KubeletTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("kubelet/pods/uid-gone"))
                 && !Files.exists(root.resolve("logs/pods/default_gone_uid-gone")));
         assertThat(events.events()).anyMatch(e -> e.reason().equals("Killing") && e.message().equals("Stopping container a"));
+        // The event keeps upstream's text; the pod's timeline also says what grace the kill had (the spec's default 30 s).
+        assertThat(kubelet.timelines().find("default", "gone").orElseThrow().entries())
+                .anyMatch(e -> e.reason().equals("Killing") && e.message().equals("Stopping container a (grace period 30 s)"));
     }
 
     @Test
