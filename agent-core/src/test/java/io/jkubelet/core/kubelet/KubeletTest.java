@@ -154,23 +154,26 @@ class KubeletTest {
                 "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1");
     }
 
-    @Test
-    void crashingContainerBacksOffWithGrowingDelays() {
-        Pod pod = pod("crash", sleeper("a"));
-        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
+    /**
+     * Runs pod {@code crash} of one container {@code a} and makes it exit twice: the first exit is restarted at once,
+     * the second is held back 10 s with CrashLoopBackOff.
+     */
+    private void crashTwice(int firstExitCode, int secondExitCode) {
+        kubelet.deliver(new PodUpdate(List.of(pod("crash", sleeper("a"))), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
-
-        // First death: restarted at once.
-        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), firstExitCode, "Error");
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
                 && containerStatus("crash", "a").getRestartCount() == 1);
-
-        // Second death: held back 10 s with CrashLoopBackOff.
-        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), secondExitCode, "Error");
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             var w = containerStatus("crash", "a").getState().getWaiting();
             return w != null && "CrashLoopBackOff".equals(w.getReason());
         });
+    }
+
+    @Test
+    void crashingContainerBacksOffWithGrowingDelays() {
+        crashTwice(1, 1);
         assertThat(containerStatus("crash", "a").getState().getWaiting().getMessage())
                 .startsWith("back-off 10s restarting failed container=a pod=default/crash");
         assertThat(containerStatus("crash", "a").getLastState().getTerminated().getExitCode()).isEqualTo(1);
@@ -197,16 +200,7 @@ class KubeletTest {
 
     @Test
     void aCrashLoopingPodsTimelineHasItsStartsExitsAndBackOffInOrder() {
-        kubelet.deliver(new PodUpdate(List.of(pod("crash", sleeper("a"))), PodOperation.ADD, "test"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
-        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
-        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
-                && containerStatus("crash", "a").getRestartCount() == 1);
-        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 2, "Error");
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            var w = containerStatus("crash", "a").getState().getWaiting();
-            return w != null && "CrashLoopBackOff".equals(w.getReason());
-        });
+        crashTwice(1, 2);
 
         var entries = kubelet.timelines().find("default", "crash").orElseThrow().entries();
         List<String> story = entries.stream()
