@@ -52,6 +52,11 @@ jk_apt_install() {
     || jk_die "apt-get install ${missing[*]} failed"
 }
 
+# The dashboard's browser tests (DashboardIT) drive Debian's chromium headless through its chromium-driver.
+jk_ensure_chromium() {
+  jk_apt_install chromium chromium-driver
+}
+
 # Makes sure a Docker engine answers on /var/run/docker.sock: installs Debian's docker.io when the
 # engine is absent, starts dockerd when it is not running, and waits for its socket.
 jk_ensure_docker() {

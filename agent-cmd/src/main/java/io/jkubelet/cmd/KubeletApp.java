@@ -181,7 +181,8 @@ final class KubeletApp implements AutoCloseable {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
         kubelet.start();
-        startServers(config, kubelet, ContainerAccess.of(kubelet, runtime), secure);
+        startServers(server, kubelet, ContainerAccess.of(kubelet, runtime), secure,
+                new DashboardNode(kubelet::node, kubelet.nodePressure(), kubelet::plegHealth, runtime, KubeletVersion.compatVersion()));
         cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
                 KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, kubelet.nodePressure(),
                 recorder).ifPresent(nodeSync -> {
@@ -270,15 +271,17 @@ final class KubeletApp implements AutoCloseable {
         io.jkubelet.core.kuberuntime.ContainerHash.of(new ContainerBuilder().withName("c").withImage("x").build());
     }
 
-    private void startServers(KubeletConfiguration config, Kubelet kubelet, ContainerAccess containers,
-            Optional<SecureServing> secure) throws StartupException {
+    private void startServers(KubeletServer server, Kubelet kubelet, ContainerAccess containers,
+            Optional<SecureServing> secure, DashboardNode node) throws StartupException {
+        KubeletConfiguration config = server.config();
         io.jkubelet.server.streaming.ContainerStreaming streaming = new KubeletStreaming(containers);
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())),
                 // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
                 // node object, so the relist's staleness is a check of its own here.
                 HealthChecker.named("pleg", kubelet::plegHealth));
-        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats);
+        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats,
+                NodeView.Diagnostics.of(kubelet, node));
         try {
             if (secure.isPresent()) {
                 running.add("secure-server", secure.get().start(view, checks, v -> setVerbosity(v)));
@@ -287,6 +290,7 @@ final class KubeletApp implements AutoCloseable {
                 running.add("read-only-server", ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
                         !Boolean.FALSE.equals(config.enableDebuggingHandlers())));
             }
+            DashboardPort.start(server.flags(), view, checks).ifPresent(s -> running.add("cadvisor-port-server", s));
         } catch (IOException e) {
             throw new StartupException("cannot serve HTTP: " + e.getMessage());
         }

@@ -77,13 +77,17 @@ public final class KubeletCommand {
     private static final FlagSpec MAX_DEAD_CONTAINERS = FlagSpec.of("maximum-dead-containers", "int32",
             "Maximum number of old instances of containers to retain globally.  Each container takes up some disk "
                     + "space. To disable, set to a negative number. (default -1)").deprecated(USE_EVICTION);
+    private static final FlagSpec CADVISOR_PORT = FlagSpec.of("cadvisor-port", "int32", "The port of the node's "
+            + "dashboard over plain HTTP with no authentication, where cAdvisor's page was (conventionally "
+            + KubeletFlags.CADVISOR_PORT_BY_CONVENTION + "); bound to 127.0.0.1 unless --address is given; 0 disables "
+            + "it. The dashboard is also at /dashboard/ on the secure port and the read-only port. (default 0)");
     private static final FlagSpec VERSION = new FlagSpec("version", null, "raw", false,
             "Print version information and quit; --version=raw prints more as JSON.");
     private static final FlagSpec HELP = new FlagSpec("help", "h", "bool", true, "Help for " + NAME + ".");
 
     private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, CONFIG_DIR, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
             HOSTNAME_OVERRIDE, NODE_IP, ROOT_DIR, CERT_DIR, NODE_LABELS, CONTAINER_LOGS_DIR,
-            POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS);
+            POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS, CADVISOR_PORT);
 
     private KubeletCommand() {
     }
@@ -133,7 +137,9 @@ public final class KubeletCommand {
                 last(parsed, CONTAINER_LOGS_DIR, KubeletFlags.DEFAULT_CONTAINER_LOGS_DIR),
                 last(parsed, POD_INFRA_CONTAINER_IMAGE, KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE),
                 containerGcPolicy(parsed),
-                config.logging().verbosity());
+                config.logging().verbosity(),
+                cadvisorPort(parsed),
+                parsed.hasMatchedOption("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS);
         List<String> warnings = new ArrayList<>(deprecationWarnings(parsed));
         warnings.addAll(gateWarnings);
         return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), warnings);
@@ -340,6 +346,16 @@ public final class KubeletCommand {
             return option.longestName();
         }
         return String.valueOf(spec);
+    }
+
+    private static int cadvisorPort(ParseResult parsed) throws FlagsException {
+        String value = last(parsed, CADVISOR_PORT, "0");
+        int port = parseOrFail(CADVISOR_PORT, value, FlagValues::int32);
+        if (port < 0 || port > 65535) {
+            throw new FlagsException("invalid argument " + FlagValues.quote(value) + " for \"--cadvisor-port\" flag: "
+                    + "must be between 0 and 65535, inclusive");
+        }
+        return port;
     }
 
     private static List<String> values(ParseResult parsed, FlagSpec flag) {

@@ -27,6 +27,9 @@ import java.util.Map;
  * @param containerGcPolicy      the deprecated {@code --minimum-container-ttl-duration},
  *                               {@code --maximum-dead-containers-per-container} and {@code --maximum-dead-containers}
  * @param verbosity              {@code -v}: effective log verbosity (the configuration's logging.verbosity)
+ * @param cadvisorPort           {@code --cadvisor-port}: where the dashboard is served over plain HTTP, as
+ *                               cAdvisor's page was; 0 (the default) turns it off
+ * @param cadvisorAddress        where that port is bound: {@code --address} when given, else 127.0.0.1
  */
 public record KubeletFlags(
         String kubeletConfigFile,
@@ -40,7 +43,14 @@ public record KubeletFlags(
         String containerLogsDir,
         String podInfraContainerImage,
         GCPolicy containerGcPolicy,
-        long verbosity) {
+        long verbosity,
+        int cadvisorPort,
+        String cadvisorAddress) {
+
+    /** The port upstream's {@code --cadvisor-port} defaulted to before 1.12 removed it. */
+    public static final int CADVISOR_PORT_BY_CONVENTION = 4194;
+    /** Unauthenticated, the dashboard's port stays on the node unless {@code --address} says otherwise. */
+    public static final String DEFAULT_CADVISOR_ADDRESS = "127.0.0.1";
 
     public static final String DEFAULT_ROOT_DIRECTORY = "/var/lib/kubelet";
     public static final String DEFAULT_CERT_DIRECTORY = "/var/lib/kubelet/pki";
@@ -51,6 +61,14 @@ public record KubeletFlags(
 
     public KubeletFlags {
         nodeLabels = Collections.unmodifiableMap(new LinkedHashMap<>(nodeLabels));
+    }
+
+    /** Flags without the dashboard's own port. */
+    public KubeletFlags(String kubeletConfigFile, String kubeconfig, String bootstrapKubeconfig, String hostnameOverride,
+                        String nodeIp, String rootDirectory, String certDirectory, Map<String, String> nodeLabels,
+                        String containerLogsDir, String podInfraContainerImage, GCPolicy containerGcPolicy, long verbosity) {
+        this(kubeletConfigFile, kubeconfig, bootstrapKubeconfig, hostnameOverride, nodeIp, rootDirectory, certDirectory,
+                nodeLabels, containerLogsDir, podInfraContainerImage, containerGcPolicy, verbosity, 0, DEFAULT_CADVISOR_ADDRESS);
     }
 
     /** The node IPs given with {@code --node-ip}, in order; empty when none. */

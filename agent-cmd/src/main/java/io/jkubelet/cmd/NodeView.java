@@ -1,10 +1,15 @@
 package io.jkubelet.cmd;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.stats.StatsSnapshot;
+import io.jkubelet.core.stats.history.StatsHistory;
+import io.jkubelet.core.timeline.PodTimeline;
+import io.jkubelet.core.timeline.PodTimelines;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.streaming.ContainerStreaming;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -24,14 +29,37 @@ public final class NodeView implements KubeletView {
     private final PrometheusRegistry probeMetrics;
     private final PrometheusRegistry kubeletMetrics;
     private final Supplier<Optional<StatsSnapshot>> stats;
+    private final Diagnostics diagnostics;
+
+    /**
+     * What the dashboard reads beside the pods and the latest stats round.
+     *
+     * @param history the usage of the last 15 minutes; null where none is kept
+     * @param timelines what happened to each pod; null where none is kept
+     * @param node the node as the dashboard shows it
+     */
+    public record Diagnostics(StatsHistory history, PodTimelines timelines, Supplier<Optional<Node>> node) {
+        public static final Diagnostics NONE = new Diagnostics(null, null, Optional::empty);
+
+        /** The kubelet's. */
+        static Diagnostics of(Kubelet kubelet, Supplier<Optional<Node>> node) {
+            return new Diagnostics(kubelet.statsHistory(), kubelet.timelines(), node);
+        }
+    }
 
     public NodeView(ContainerAccess containers, ContainerStreaming streaming, PrometheusRegistry probeMetrics,
                     PrometheusRegistry kubeletMetrics, Supplier<Optional<StatsSnapshot>> stats) {
+        this(containers, streaming, probeMetrics, kubeletMetrics, stats, Diagnostics.NONE);
+    }
+
+    public NodeView(ContainerAccess containers, ContainerStreaming streaming, PrometheusRegistry probeMetrics,
+                    PrometheusRegistry kubeletMetrics, Supplier<Optional<StatsSnapshot>> stats, Diagnostics diagnostics) {
         this.containers = containers;
         this.streaming = streaming;
         this.probeMetrics = probeMetrics;
         this.kubeletMetrics = kubeletMetrics;
         this.stats = stats;
+        this.diagnostics = diagnostics;
     }
 
     /** Over the pods and the runtime alone: no stats, no metrics, streaming through the same runtime. */
@@ -58,6 +86,21 @@ public final class NodeView implements KubeletView {
     @Override
     public Optional<StatsSnapshot> stats() {
         return stats.get();
+    }
+
+    @Override
+    public Optional<StatsHistory> statsHistory() {
+        return Optional.ofNullable(diagnostics.history());
+    }
+
+    @Override
+    public Optional<Node> node() {
+        return diagnostics.node().get();
+    }
+
+    @Override
+    public Optional<PodTimeline> podTimeline(String namespace, String name) {
+        return diagnostics.timelines() == null ? Optional.empty() : diagnostics.timelines().find(namespace, name);
     }
 
     @Override

@@ -732,6 +732,24 @@ class KubeletCommandTest {
         assertThat(KubeletConfigCodec.toJson(legacy.build())).isEqualTo(KubeletConfigCodec.toJson(v1beta1));
     }
 
+    @Test
+    void cadvisorPortIsOffByDefaultOnLoopbackAndFollowsAnAddressGiven() throws FlagsException {
+        KubeletFlags plain = run(List.of()).flags();
+        assertThat(plain.cadvisorPort()).isZero();
+
+        KubeletFlags local = run(List.of("--cadvisor-port=4194")).flags();
+        assertThat(local.cadvisorPort()).isEqualTo(4194);
+        assertThat(local.cadvisorAddress()).isEqualTo("127.0.0.1");
+
+        KubeletFlags open = run(List.of("--cadvisor-port", "4194", "--address", "0.0.0.0")).flags();
+        assertThat(open.cadvisorAddress()).isEqualTo("0.0.0.0");
+
+        assertThatThrownBy(() -> run(List.of("--cadvisor-port=70000"))).isInstanceOf(FlagsException.class)
+                .hasMessage("invalid argument \"70000\" for \"--cadvisor-port\" flag: must be between 0 and 65535, inclusive");
+        assertThatThrownBy(() -> run(List.of("--cadvisor-port=x"))).isInstanceOf(FlagsException.class)
+                .hasMessageStartingWith("invalid argument \"x\" for \"--cadvisor-port\" flag: strconv.ParseInt");
+    }
+
     private static String printed(String... args) throws FlagsException {
         KubeletInvocation invocation = KubeletCommand.parse(args);
         assertThat(invocation).isInstanceOf(KubeletInvocation.PrintAndExit.class);

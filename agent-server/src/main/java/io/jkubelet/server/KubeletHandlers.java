@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link #installAuthNotRequired}: {@code /healthz} ({@code ping} first, then the given checks),
  *       {@code GET /pods}, {@code GET /metrics}, {@code /metrics/probes}, {@code /metrics/resource},
- *       {@code /metrics/cadvisor}, and {@code GET|POST /stats/summary}. Served on every kubelet port.
+ *       {@code /metrics/cadvisor}, {@code GET|POST /stats/summary} jkubelet's {@code GET /stats/history} and
+ *       {@code GET /debug/pods/<namespace>/<name>/timeline}, and the dashboard ({@code /dashboard/}). Served on
+ *       every kubelet port.
  *   <li>{@link #installDebugging}: {@code GET /runningpods/}, {@code POST /run/...}, {@code GET
  *       /containerLogs/...} and {@code GET /logs/} (or its 405 when {@code enableSystemLogHandler} is off).
  *       Only on the authenticated port with {@code enableDebuggingHandlers}.
@@ -144,6 +146,10 @@ public final class KubeletHandlers {
         // Upstream installs /metrics, /metrics/cadvisor, /metrics/resource and /stats/ here too (auth-not-required group).
         MetricsHandlers.installKubelet(router, view.kubeletMetrics());
         stats.install(router);
+        new io.jkubelet.server.stats.StatsHistoryHandler(view::statsHistory,
+                io.jkubelet.core.stats.StatsProvider.DEFAULT_PERIOD.toSeconds()).install(router);
+        new io.jkubelet.server.timeline.PodTimelineHandler(view, debugging.clock()).install(router);
+        new io.jkubelet.server.dashboard.DashboardHandlers(view).install(router);
     }
 
     /**

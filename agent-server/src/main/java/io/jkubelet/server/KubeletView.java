@@ -40,6 +40,30 @@ public interface KubeletView {
         return java.util.Optional.empty();
     }
 
+    /**
+     * The node's, pods' and containers' usage over the last 15 minutes, answering {@code /stats/history} and the
+     * dashboard's charts; empty where the node keeps none.
+     */
+    default Optional<io.jkubelet.core.stats.history.StatsHistory> statsHistory() {
+        return Optional.empty();
+    }
+
+    /**
+     * What happened to the pod {@code namespace/name} (the latest of that name), answering {@code
+     * /debug/pods/<namespace>/<name>/timeline}; empty for a pod with none.
+     */
+    default Optional<io.jkubelet.core.timeline.PodTimeline> podTimeline(String namespace, String name) {
+        return Optional.empty();
+    }
+
+    /**
+     * The node as the dashboard shows it: capacity, allocatable, conditions and the runtime's version (the registered
+     * node on a cluster node); empty when not known yet.
+     */
+    default Optional<io.fabric8.kubernetes.api.model.Node> node() {
+        return Optional.empty();
+    }
+
     /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), answering {@code GET /metrics}. */
     default PrometheusRegistry kubeletMetrics() {
         return MetricsHandlers.EMPTY_REGISTRY;

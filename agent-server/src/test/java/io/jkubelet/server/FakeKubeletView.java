@@ -15,6 +15,9 @@ final class FakeKubeletView implements KubeletView {
     final AtomicReference<Exception> runtimeError = new AtomicReference<>();
     final PrometheusRegistry probeMetrics = new PrometheusRegistry();
     final AtomicReference<io.jkubelet.core.stats.StatsSnapshot> stats = new AtomicReference<>();
+    final AtomicReference<io.fabric8.kubernetes.api.model.Node> node = new AtomicReference<>();
+    final AtomicReference<io.jkubelet.core.timeline.PodTimelines> timelines = new AtomicReference<>();
+    final AtomicReference<io.jkubelet.core.stats.history.StatsHistory> history = new AtomicReference<>();
     final AtomicReference<PrometheusRegistry> kubeletMetrics = new AtomicReference<>(new PrometheusRegistry());
     /** Runtime containers by id (no scheme): log path and whether each runs. */
     final Map<String, ContainerLog> containers = new ConcurrentHashMap<>();
@@ -75,5 +78,20 @@ final class FakeKubeletView implements KubeletView {
     public byte[] runInContainer(String namespace, String podName, String podUid, String containerName, List<String> command)
             throws Exception {
         return run.get().run(namespace, podName, podUid, containerName, command);
+    }
+
+    @Override
+    public Optional<io.jkubelet.core.stats.history.StatsHistory> statsHistory() {
+        return Optional.ofNullable(history.get());
+    }
+
+    @Override
+    public Optional<io.jkubelet.core.timeline.PodTimeline> podTimeline(String namespace, String name) {
+        return timelines.get() == null ? Optional.empty() : timelines.get().find(namespace, name);
+    }
+
+    @Override
+    public Optional<io.fabric8.kubernetes.api.model.Node> node() {
+        return Optional.ofNullable(node.get());
     }
 }

@@ -157,6 +157,24 @@ class SecureServerTest {
     }
 
     @Test
+    void theDashboardNeedsCredentialsAndIsAuthorizedAsTheStatsSubresource() throws Exception {
+        start(false, false, "");
+        HttpResponse<String> anonymous = get(null, "/dashboard/");
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.body()).isEqualTo("Unauthorized");
+
+        TestPki.Issued alice = clientCa.client("CN=alice");
+        HttpResponse<String> page = get(alice, "/dashboard/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("<title>jkubelet dashboard</title>");
+        assertThat(asked.get(asked.size() - 1).subresource()).isEqualTo("stats");
+
+        decision.set(Authorizer.Decision.NO_OPINION);
+        assertThat(get(alice, "/dashboard/dashboard.js").body())
+                .isEqualTo("Forbidden (user=alice, verb=get, resource=nodes, subresource=stats)");
+    }
+
+    @Test
     void debuggingHandlersAre405WhenDisabledAndServedWhenEnabled() throws Exception {
         start(false, false, "");
         TestPki.Issued alice = clientCa.client("CN=alice");

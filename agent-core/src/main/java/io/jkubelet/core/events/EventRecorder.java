@@ -12,4 +12,12 @@ public interface EventRecorder {
     String WARNING = "Warning";
 
     void event(ObjectReference involved, String type, String reason, String message);
+
+    /**
+     * An event with a detail the event's own message leaves out as upstream's does (a kill's grace period), for the
+     * pod's timeline; the event itself carries {@code message} alone.
+     */
+    default void event(ObjectReference involved, String type, String reason, String message, String detail) {
+        event(involved, type, reason, message);
+    }
 }

@@ -53,6 +53,9 @@ import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
+import io.jkubelet.core.stats.history.StatsHistory;
+import io.jkubelet.core.timeline.PodTimelines;
+import io.jkubelet.core.timeline.TimelineRecorder;
 import io.jkubelet.core.stats.SystemContainers;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.PodPhases;
@@ -100,6 +103,8 @@ public final class Kubelet implements AutoCloseable {
     private final PodDirs dirs;
     private final PodManager podManager = new PodManager();
     private final StatusManager statusManager;
+    /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
+    private final PodTimelines timelines;
     private final PodWorkers podWorkers;
     private final GenericPleg pleg;
     /** Each pod's runtime state as last read, and which pods the PLEG saw change since: what workers read. */
@@ -112,6 +117,8 @@ public final class Kubelet implements AutoCloseable {
     private final ImageService images;
     /** Node, pod and container usage, collected on its own period and served from memory (cAdvisor's housekeeping). */
     private final StatsProvider stats;
+    /** The last 15 minutes of {@link #stats}' rounds, for the dashboard's charts and {@code /stats/history}. */
+    private final StatsHistory statsHistory = new StatsHistory(StatsProvider.DEFAULT_PERIOD);
     private final PodConfig podConfig;
     private final SyncLoopInbox inbox = new SyncLoopInbox();
     private final SyncLoop syncLoop;
@@ -159,20 +166,27 @@ public final class Kubelet implements AutoCloseable {
         VolumeManager volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, settings.node().nodeName(),
                 settings.node()::hostIps, this::allocatable, deps.clock()));
         this.statusManager = new StatusManager(deps.clock());
+        this.timelines = new PodTimelines(deps.clock());
+        // Every part reports to the kubelet's events; the pods' timelines read them there.
+        EventRecorder recorder = new TimelineRecorder(deps.recorder(), timelines);
+        statusManager.addListener((pod, status) -> timelines.status(pod, status.status()));
         this.kubeletMetrics = new KubeletMetrics(settings.node().nodeName());
         // Every runtime call the kubelet makes is counted and timed (upstream's instrumented services).
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), kubeletMetrics);
         this.images = new InstrumentedImageService(deps.images(), kubeletMetrics);
 
-        this.probeManager = ProbeManager.create(Prober.create(runtime, deps.recorder(), settings.kubeletVersion()),
-                statusManager::getPodStatus, u -> inbox.post(new SyncLoopEvent.ProbeEvent(u)),
+        this.probeManager = ProbeManager.create(Prober.create(runtime, recorder, settings.kubeletVersion()),
+                statusManager::getPodStatus, u -> {
+                    podManager.get(u.podUid()).ifPresent(pod -> timelines.probeResult(pod, u));
+                    inbox.post(new SyncLoopEvent.ProbeEvent(u));
+                },
                 new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
         ReasonCache reasonCache = new ReasonCache();
         PodStatusGenerator statusGenerator = new PodStatusGenerator(reasonCache, probeManager, pod -> QosClass.of(pod).value());
-        PullSecrets pullSecrets = new PullSecrets(objects.secrets(), deps.recorder());
+        PullSecrets pullSecrets = new PullSecrets(objects.secrets(), recorder);
         NodeKeyring nodeKeyring = NodeKeyring.of(settings.nodeCredentials(), deps.clock());
         // A pod's pull secrets first, then the node's own credentials (upstream MakeDockerKeyring's union).
-        ImageManager imageManager = new ImageManager(images, deps.recorder(), deps.clock(), settings.imagePulls(),
+        ImageManager imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
                 pod -> (objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY).union(nodeKeyring.get()));
         long memoryCapacity = settings.memoryCapacity();
         ContainerCgroups cgroups = new ContainerCgroups(containerManager.podContainerManager()::cgroupParent,
@@ -180,8 +194,8 @@ public final class Kubelet implements AutoCloseable {
         KubeRuntime runtimeManager = new RuntimeManager(runtime, imageManager,
                 new ContainerConfigFactory(settings.node(),
                         (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
-                        deps.recorder(), this::allocatable, cgroups),
-                volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
+                        recorder, this::allocatable, cgroups),
+                volumes, dirs, settings.node(), recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
                 new PodStates());
         this.podCache = new PodCache(this::requestRelist);
         this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
@@ -194,9 +208,9 @@ public final class Kubelet implements AutoCloseable {
         Consumer<String> statusSyncRequest = uid -> apiStatusSync.ifPresent(s -> s.requestSync(uid));
         MirrorPodSync mirrorPods = new MirrorPodSync(mirrorClient, podManager, statusSyncRequest, workerExecutor);
 
-        PodCgroupSync podCgroups = new PodCgroupSync(containerManager, runtimeManager, deps.recorder(), dirs::volumesDir);
+        PodCgroupSync podCgroups = new PodCgroupSync(containerManager, runtimeManager, recorder, dirs::volumesDir);
         KubeletPodSyncer podSyncer = new KubeletPodSyncer(runtimeManager, podManager, statusManager, statusGenerator,
-                reasonCache, probeManager, mirrorPods, statusSyncRequest, deps.recorder(), kubeletMetrics,
+                reasonCache, probeManager, mirrorPods, statusSyncRequest, recorder, kubeletMetrics,
                 settings.node()::hostIps, podCgroups, deps.clock());
         this.podWorkers = new PodWorkers(podSyncer,
                 new CachedPodStatuses(podCache, runtimeManager, settings.relistPeriod()), deps.clock(), settings.syncFrequency(),
@@ -207,29 +221,29 @@ public final class Kubelet implements AutoCloseable {
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
                 deps.clock(), StatsProvider.DEFAULT_PERIOD, systemContainers(deps), executors.stats());
         this.podConfig = new PodConfig((pod, reason, message) ->
-                deps.recorder().event(References.pod(pod), EventRecorder.WARNING, reason, message),
+                recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message),
                 deps.clock(), inbox.podConfigOutput(), DisabledPodFields.of(settings.featureGates()));
         this.sourcesReady = SourcesReady.of(podConfig);
         GcSettings gc = settings.gc();
         ImageGCManager imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), gc.imagePolicy(),
-                deps.recorder(), settings.node().nodeName(), deps.clock(), kubeletMetrics::observeImageCollected);
+                recorder, settings.node().nodeName(), deps.clock(), kubeletMetrics::observeImageCollected);
         this.garbageCollection = new GarbageCollection(
                 () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), false),
-                imageGc, gc, deps.recorder(), settings.node().nodeName(), deps.clock());
+                imageGc, gc, recorder, settings.node().nodeName(), deps.clock());
         // Upstream's node-level reclaim: container GC that also frees what terminated pods keep, then unused images.
         NodeReclaim reclaim = new NodeReclaim(
                 () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), true),
                 imageGc::deleteUnusedImages);
         this.evictionManager = new EvictionManager(settings.eviction(), deps.clock(), stats::summary,
-                stats::hasDedicatedImageFs, reclaim, new EvictablePods(this::activePods, podWorkers, deps.recorder()),
-                deps.recorder(), settings.node().nodeName());
+                stats::hasDedicatedImageFs, reclaim, new EvictablePods(this::activePods, podWorkers, recorder),
+                recorder, settings.node().nodeName());
         // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
         EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
         PredicateAdmitHandler predicates = new PredicateAdmitHandler();
         List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
                 (pod, others) -> predicates.admit(pod, others, () -> node.get()));
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
-                deps.recorder(), statusSyncRequest, housekeeping);
+                recorder, statusSyncRequest, housekeeping, timelines::admitted);
         this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
                 deps.clock(), timers);
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
@@ -317,6 +331,11 @@ public final class Kubelet implements AutoCloseable {
         };
     }
 
+    /** The node as admission sees it: the registered node on a cluster node, else this machine's capacity. */
+    public Node node() {
+        return node.get();
+    }
+
     /** The node's allocatable as registered (the machine's before that): downward API limits default to it. */
     private Map<String, Quantity> allocatable() {
         Node n = node.get();
@@ -363,6 +382,7 @@ public final class Kubelet implements AutoCloseable {
         evictionManager.start(executors.eviction());
         running.add("eviction-manager", executors.eviction()::shutdownNow);
         stats.onRound(evictionManager::requestCycle);
+        stats.onRound(() -> stats.latest().ifPresent(statsHistory::record));
         stats.start();
         running.add("stats", stats);
     }
@@ -466,6 +486,16 @@ public final class Kubelet implements AutoCloseable {
     /** The stats provider's latest round, for {@code /stats/summary} and the resource metrics. */
     public Optional<StatsSnapshot> stats() {
         return stats.latest();
+    }
+
+    /** Each pod's lifecycle as it happened, for {@code /debug/pods/<namespace>/<name>/timeline}. */
+    public PodTimelines timelines() {
+        return timelines;
+    }
+
+    /** The node's, pods' and containers' usage over the last 15 minutes, for {@code /stats/history}. */
+    public StatsHistory statsHistory() {
+        return statsHistory;
     }
 
     /**

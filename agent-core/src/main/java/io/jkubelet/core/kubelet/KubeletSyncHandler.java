@@ -29,13 +29,17 @@ final class KubeletSyncHandler implements SyncHandler {
     private final EventRecorder recorder;
     private final Consumer<String> statusSyncRequest;
     private final Housekeeping housekeeping;
+    private final Consumer<Pod> admitted;
 
     /**
      * @param admitHandlers     asked in turn whether a new pod may run (upstream {@code admitHandlers})
      * @param statusSyncRequest asks the status writer to write a static pod's status (by UID) to its mirror pod
+     * @param admitted told of each pod admitted, before its worker gets it (the pod's timeline)
      */
     KubeletSyncHandler(PodManager podManager, PodWorkers podWorkers, StatusManager statusManager,
-                       List<PodAdmitHandler> admitHandlers, EventRecorder recorder, Consumer<String> statusSyncRequest, Housekeeping housekeeping) {
+                       List<PodAdmitHandler> admitHandlers, EventRecorder recorder, Consumer<String> statusSyncRequest,
+                       Housekeeping housekeeping, Consumer<Pod> admitted) {
+        this.admitted = admitted;
         this.podManager = podManager;
         this.podWorkers = podWorkers;
         this.statusManager = statusManager;
@@ -68,6 +72,7 @@ final class KubeletSyncHandler implements SyncHandler {
                 reject(pod, admitted.reason(), admitted.message());
                 continue;
             }
+            this.admitted.accept(pod);
             podWorkers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
         }
     }

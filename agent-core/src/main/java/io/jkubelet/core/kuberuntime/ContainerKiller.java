@@ -76,11 +76,11 @@ final class ContainerKiller {
         Optional<Container> spec = PodSpecs.findContainer(pod, name);
         long grace = terminationGracePeriod(pod, spec.orElse(null), reason);
         var ref = spec.map(c -> References.container(pod, c)).orElseGet(() -> References.pod(pod));
-        recorder.event(ref, EventRecorder.NORMAL, "Killing",
-                message == null || message.isEmpty() ? "Stopping container " + name : message);
         if (gracePeriodOverride != null) {
             grace = gracePeriodOverride;
         }
+        recorder.event(ref, EventRecorder.NORMAL, "Killing",
+                message == null || message.isEmpty() ? "Stopping container " + name : message, "grace period " + grace + " s");
         try {
             var preStop = spec.map(Container::getLifecycle).map(l -> l.getPreStop()).orElse(null);
             if (preStop != null && grace > 0 && isRunning(containerId)) {

@@ -154,23 +154,26 @@ class KubeletTest {
                 "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1");
     }
 
-    @Test
-    void crashingContainerBacksOffWithGrowingDelays() {
-        Pod pod = pod("crash", sleeper("a"));
-        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
+    /**
+     * Runs pod {@code crash} of one container {@code a} and makes it exit twice: the first exit is restarted at once,
+     * the second is held back 10 s with CrashLoopBackOff.
+     */
+    private void crashTwice(int firstExitCode, int secondExitCode) {
+        kubelet.deliver(new PodUpdate(List.of(pod("crash", sleeper("a"))), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
-
-        // First death: restarted at once.
-        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), firstExitCode, "Error");
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
                 && containerStatus("crash", "a").getRestartCount() == 1);
-
-        // Second death: held back 10 s with CrashLoopBackOff.
-        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), 1, "Error");
+        runtime.exitContainer(containers(ContainerState.CONTAINER_RUNNING).get(0).id(), secondExitCode, "Error");
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             var w = containerStatus("crash", "a").getState().getWaiting();
             return w != null && "CrashLoopBackOff".equals(w.getReason());
         });
+    }
+
+    @Test
+    void crashingContainerBacksOffWithGrowingDelays() {
+        crashTwice(1, 1);
         assertThat(containerStatus("crash", "a").getState().getWaiting().getMessage())
                 .startsWith("back-off 10s restarting failed container=a pod=default/crash");
         assertThat(containerStatus("crash", "a").getLastState().getTerminated().getExitCode()).isEqualTo(1);
@@ -193,6 +196,31 @@ class KubeletTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         assertThat(events.events()).anyMatch(e -> e.reason().equals("BackOff")
                 && e.message().equals("Back-off restarting failed container a in pod default/crash(uid-crash)"));
+    }
+
+    @Test
+    void aCrashLoopingPodsTimelineHasItsStartsExitsAndBackOffInOrder() {
+        crashTwice(1, 2);
+
+        var entries = kubelet.timelines().find("default", "crash").orElseThrow().entries();
+        List<String> story = entries.stream()
+                .filter(e -> List.of("Admitted", "Started", "Terminated", "BackOff").contains(e.reason()))
+                .map(e -> e.reason() + (e.exitCode() == null ? "" : " " + e.exitCode())).toList();
+        assertThat(story).containsExactly("Admitted", "Started", "Terminated 1", "Started", "Terminated 2", "BackOff");
+        assertThat(entries).anyMatch(e -> e.reason().equals("Waiting") && e.message().startsWith("CrashLoopBackOff: back-off 10s"));
+    }
+
+    @Test
+    void aProbesResultGoesIntoThePodsTimeline() {
+        runtime.scriptCommand(List.of("ready-check"), io.jkubelet.core.runtime.testing.FakeRuntime.Script.exitsWith(0));
+        Container probed = new ContainerBuilder(sleeper("a")).withNewReadinessProbe().withNewExec().withCommand("ready-check")
+                .endExec().withPeriodSeconds(1).endReadinessProbe().build();
+        kubelet.deliver(new PodUpdate(List.of(pod("probed", probed)), PodOperation.ADD, "test"));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> kubelet.timelines().find("default", "probed").map(t -> t.entries().stream()
+                    .anyMatch(e -> e.reason().equals("ProbeResult") && e.message().equals("readiness probe: success")
+                            && "a".equals(e.container())))
+                    .orElse(false));
     }
 
     @Test
@@ -258,6 +286,9 @@ class KubeletTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("kubelet/pods/uid-gone"))
                 && !Files.exists(root.resolve("logs/pods/default_gone_uid-gone")));
         assertThat(events.events()).anyMatch(e -> e.reason().equals("Killing") && e.message().equals("Stopping container a"));
+        // The event keeps upstream's text; the pod's timeline also says what grace the kill had (the spec's default 30 s).
+        assertThat(kubelet.timelines().find("default", "gone").orElseThrow().entries())
+                .anyMatch(e -> e.reason().equals("Killing") && e.message().equals("Stopping container a (grace period 30 s)"));
     }
 
     @Test

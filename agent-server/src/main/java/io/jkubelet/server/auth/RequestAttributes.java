@@ -5,7 +5,8 @@ import io.jkubelet.server.http.Request;
 /**
  * What the kubelet asks its authorizer about a request (upstream {@code GetRequestAttributes}): the verb
  * from the HTTP method, resource {@code nodes} named after this node in API version v1, and subresource
- * {@code stats}, {@code metrics}, {@code log}, {@code checkpoint} for those path trees, else {@code proxy}.
+ * {@code stats}, {@code metrics}, {@code log}, {@code checkpoint} for those path trees, else {@code proxy}; the
+ * dashboard's tree ({@code /dashboard/}) is {@code stats} too.
  */
 public record RequestAttributes(UserInfo user, String verb, String resource, String subresource, String name,
         String apiVersion, String path) {
@@ -28,7 +29,8 @@ public record RequestAttributes(UserInfo user, String verb, String resource, Str
     }
 
     static String subresource(String path) {
-        if (isSubpath(path, "/stats")) {
+        // jkubelet's dashboard shows what the stats show (it reads them), so it asks for the same permission.
+        if (isSubpath(path, "/stats") || isSubpath(path, "/dashboard")) {
             return "stats";
         }
         if (isSubpath(path, "/metrics")) {

@@ -76,6 +76,9 @@ class WebhookCachesTest {
         assertThat(RequestAttributes.subresource("/logs/")).isEqualTo("log");
         assertThat(RequestAttributes.subresource("/checkpoint/ns/p/c")).isEqualTo("checkpoint");
         assertThat(RequestAttributes.subresource("/containerLogs/ns/p/c")).isEqualTo("proxy");
+        assertThat(RequestAttributes.subresource("/dashboard/")).isEqualTo("stats");
+        assertThat(RequestAttributes.subresource("/dashboard/api/node")).isEqualTo("stats");
+        assertThat(RequestAttributes.subresource("/dashboardx")).isEqualTo("proxy");
         assertThat(RequestAttributes.verb("PATCH")).isEqualTo("patch");
         assertThat(RequestAttributes.verb("DELETE")).isEqualTo("delete");
         assertThat(RequestAttributes.verb("HEAD")).isEmpty();
