@@ -22,6 +22,10 @@ public final class FeatureGates {
     public static final String KUBELET_CRASH_LOOP_BACK_OFF_MAX = "KubeletCrashLoopBackOffMax";
     public static final String KUBELET_ENSURE_SECRET_PULLED_IMAGES = "KubeletEnsureSecretPulledImages";
     public static final String SIDECAR_CONTAINERS = "SidecarContainers";
+    /** component-base's gate of the split-stream logging options. */
+    public static final String LOGGING_ALPHA_OPTIONS = "LoggingAlphaOptions";
+    /** component-base's gate of the JSON log format. */
+    public static final String LOGGING_BETA_OPTIONS = "LoggingBetaOptions";
 
     /** Defaults in v1.30 (pkg/features/kube_features.go of that release). */
     private static final Map<String, Boolean> V1_30_DEFAULTS = Map.ofEntries(
@@ -36,7 +40,9 @@ public final class FeatureGates {
             Map.entry(KUBELET_TRACING, true),
             Map.entry(KUBELET_CRASH_LOOP_BACK_OFF_MAX, false),
             Map.entry(KUBELET_ENSURE_SECRET_PULLED_IMAGES, false),
-            Map.entry(SIDECAR_CONTAINERS, true));
+            Map.entry(SIDECAR_CONTAINERS, true),
+            Map.entry(LOGGING_ALPHA_OPTIONS, false),
+            Map.entry(LOGGING_BETA_OPTIONS, true));
 
     private final Map<String, Boolean> overrides;
 
