@@ -27,7 +27,7 @@ final class ConfigFlags {
     record ConfigFlag(FlagSpec spec, Setter setter) {
     }
 
-    static final List<ConfigFlag> ALL = List.of(
+    private static final List<ConfigFlag> FIELDS = List.of(
             flag(FlagSpec.of("pod-manifest-path", "string", "Path to the directory of static pod files to run, "
                             + "or to a single static pod file. Files starting with dots are ignored."),
                     (c, v, earlier) -> c.staticPodPath(v)),
@@ -211,9 +211,10 @@ final class ConfigFlags {
                     (c, v, earlier) -> c.authenticationBuilder().x509Builder().clientCAFile(v)),
             flag(FlagSpec.bool("authentication-token-webhook", "Authenticate bearer tokens with the TokenReview "
                             + "API."),
-                    (c, v, earlier) -> c.authenticationBuilder().webhookBuilder().enabled(FlagValues.bool(v))),
-            flag(new FlagSpec("v", "v", "uint32", false, "Number for the log level verbosity. (default 0)"),
-                    (c, v, earlier) -> c.loggingBuilder().verbosity(FlagValues.uint32(v))));
+                    (c, v, earlier) -> c.authenticationBuilder().webhookBuilder().enabled(FlagValues.bool(v))));
+
+    /** Every flag that sets a field: the ones above and the logging flags. */
+    static final List<ConfigFlag> ALL = java.util.stream.Stream.concat(FIELDS.stream(), LoggingFlags.ALL.stream()).toList();
 
     private ConfigFlags() {
     }

@@ -1,6 +1,5 @@
 package io.jkubelet.cmd;
 
-import ch.qos.logback.classic.Level;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -80,10 +79,18 @@ final class KubeletApp implements AutoCloseable {
     private final StopSequence running = new StopSequence();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private KubeletApp() {}
+    /** Sets the log verbosity ({@code PUT /debug/flags/v}). */
+    private final java.util.function.LongConsumer verbosity;
 
-    static KubeletApp start(KubeletServer server) throws StartupException {
-        KubeletApp app = new KubeletApp();
+    private KubeletApp(java.util.function.LongConsumer verbosity) {
+        this.verbosity = verbosity;
+    }
+
+    /**
+     * @param verbosity sets the running log verbosity, for {@code PUT /debug/flags/v}
+     */
+    static KubeletApp start(KubeletServer server, java.util.function.LongConsumer verbosity) throws StartupException {
+        KubeletApp app = new KubeletApp(verbosity);
         try {
             app.run(server);
         } catch (StartupException | RuntimeException e) {
@@ -96,7 +103,6 @@ final class KubeletApp implements AutoCloseable {
     private void run(KubeletServer server) throws StartupException {
         KubeletFlags flags = server.flags();
         KubeletConfiguration config = server.config();
-        setVerbosity(flags.verbosity());
         String nodeName = nodeName(flags);
         List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
@@ -280,7 +286,7 @@ final class KubeletApp implements AutoCloseable {
         KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats);
         try {
             if (secure.isPresent()) {
-                running.add("secure-server", secure.get().start(view, checks, v -> setVerbosity(v)));
+                running.add("secure-server", secure.get().start(view, checks, verbosity::accept));
             }
             if (config.readOnlyPort() > 0) {
                 running.add("read-only-server", ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
@@ -319,12 +325,6 @@ final class KubeletApp implements AutoCloseable {
             log.warn("Cannot read cgroups at {}: the stats summary will have no system containers ({})",
                     io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT, e.getMessage());
             return null;
-        }
-    }
-
-    private static void setVerbosity(long v) {
-        if (LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext ctx) {
-            ctx.getLogger("io.jkubelet").setLevel(v >= 4 ? Level.DEBUG : Level.INFO);
         }
     }
 

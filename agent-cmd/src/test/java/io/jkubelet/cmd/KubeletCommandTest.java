@@ -52,6 +52,13 @@ class KubeletCommandTest {
                 form("-v shorthand", List.of("-v", "4"), c -> c.logging().verbosity(), 4L),
                 form("-v attached", List.of("-v6"), c -> c.logging().verbosity(), 6L),
                 form("--v", List.of("--v=2"), c -> c.logging().verbosity(), 2L),
+                form("--logging-format", List.of("--logging-format=json"), c -> c.logging().format(), "json"),
+                form("--log-flush-frequency", List.of("--log-flush-frequency=250ms"),
+                        c -> c.logging().flushFrequency().duration(), Duration.ofMillis(250)),
+                form("--vmodule: pattern=N lists, repeatable, a trailing comma ignored",
+                        List.of("--vmodule=GenericPleg=5,io.jkubelet.core.status.*=4,", "--vmodule", "Kubelet=2"),
+                        c -> c.logging().vmodule().stream().map(i -> i.filePattern() + "=" + i.verbosity()).toList(),
+                        List.of("GenericPleg=5", "io.jkubelet.core.status.*=4", "Kubelet=2")),
                 form("empty string value", List.of("--resolv-conf="), KubeletConfiguration::resolvConf, ""),
                 form("list flag: commas and repetition", List.of("--cluster-dns=10.0.0.10,10.0.0.11",
                         "--cluster-dns", "10.0.0.12"), KubeletConfiguration::clusterDNS,
@@ -129,6 +136,18 @@ class KubeletCommandTest {
                         + "than 0"),
                 bad(List.of("--manifest-url-header=x"), "invalid argument \"x\" for \"--manifest-url-header\" "
                         + "flag: malformed pair, expect string:string"),
+                bad(List.of("--logging-format=xml"), "logging.format: Invalid value: \"xml\": Unsupported log format"),
+                bad(List.of("--vmodule=pleg"), "invalid argument \"pleg\" for \"--vmodule\" flag: \"pleg\" does not have "
+                        + "the pattern=N format"),
+                bad(List.of("--vmodule=pleg=-1"), "invalid argument \"pleg=-1\" for \"--vmodule\" flag: parsing "
+                        + "verbosity in \"pleg=-1\": strconv.ParseUint: parsing \"-1\": invalid syntax"),
+                bad(List.of("--logging-format=json", "--vmodule=pleg=4"),
+                        "logging.vmodule: Forbidden: Only supported for text log format"),
+                bad(List.of("--log-json-split-stream"), "logging.options.json.splitStream: Forbidden: Feature "
+                        + "LoggingAlphaOptions is disabled"),
+                bad(List.of("--log-text-info-buffer-size=lots"), "invalid argument \"lots\" for "
+                        + "\"--log-text-info-buffer-size\" flag: quantities must match the regular expression "
+                        + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
                 bad(List.of("--node-labels=a"), "invalid argument \"a\" for \"--node-labels\" flag: malformed "
                         + "pair, expect string=string"),
                 bad(List.of("--node-ip=node1"), "invalid argument \"node1\" for \"--node-ip\" flag: \"node1\" is "
@@ -298,6 +317,13 @@ class KubeletCommandTest {
     private static final Map<String, String> SAMPLE_VALUES = Map.ofEntries(
             Map.entry("pod-manifest-path", "/etc/kubernetes/manifests"),
             Map.entry("manifest-url", "http://127.0.0.1:8080/pods"),
+            Map.entry("logging-format", "json"),
+            Map.entry("log-flush-frequency", "2s"),
+            Map.entry("vmodule", "GenericPleg=5"),
+            Map.entry("log-text-split-stream", "true"),
+            Map.entry("log-text-info-buffer-size", "1Mi"),
+            Map.entry("log-json-split-stream", "true"),
+            Map.entry("log-json-info-buffer-size", "64Ki"),
             Map.entry("manifest-url-header", "X-Token:abc"),
             Map.entry("file-check-frequency", "5s"),
             Map.entry("http-check-frequency", "7s"),
@@ -361,6 +387,12 @@ class KubeletCommandTest {
         return switch (name) {
             case "cgroups-per-qos" -> List.of("--enforce-node-allocatable=none");
             case "eviction-soft" -> List.of("--eviction-soft-grace-period=memory.available=1m");
+            case "log-text-split-stream", "log-text-info-buffer-size", "log-json-split-stream",
+                    "log-json-info-buffer-size" -> List.of("--config=" + write("alpha.yaml", """
+                    apiVersion: kubelet.config.k8s.io/v1beta1
+                    kind: KubeletConfiguration
+                    featureGates: {LoggingAlphaOptions: true}
+                    """));
             case "cpu-cfs-quota-period" -> List.of("--config=" + write("gates.yaml", """
                     apiVersion: kubelet.config.k8s.io/v1beta1
                     kind: KubeletConfiguration

@@ -54,6 +54,25 @@ class CommandLineIT {
     }
 
     @Test
+    void anUnknownLogFormatIsRefusedAsComponentBaseDoes() throws Exception {
+        Exit e = run("--logging-format=xml");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output().trim()).isEqualTo("Error: logging.format: Invalid value: \"xml\": Unsupported log format");
+    }
+
+    @Test
+    void aStartFailureInJsonFormatIsAJsonLine() throws Exception {
+        Exit e = run("--logging-format=json", "--root-dir", dir.resolve("root").toString(), "--cert-dir",
+                dir.resolve("pki").toString(), "--healthz-port", "0", "--read-only-port", "0",
+                "--container-runtime-endpoint", "unix://" + dir.resolve("no-such.sock"), "--hostname-override", "json-fail");
+        assertThat(e.code()).isEqualTo(1);
+        List<String> lines = e.output().lines().toList();
+        assertThat(lines).isNotEmpty().allSatisfy(line -> assertThat(line).startsWith("{\"ts\":").endsWith("}"));
+        assertThat(lines.getLast()).contains("\"msg\":\"command failed\",\"err\":\"")
+                .contains(dir.resolve("no-such.sock").toString());
+    }
+
+    @Test
     void anUnreadableKubeconfigIsNamedAndBootstrappingIsSaidToBeUnsupported() throws Exception {
         Path kubeconfig = dir.resolve("kubelet.conf");
         Exit e = run("--kubeconfig", kubeconfig.toString(), "--bootstrap-kubeconfig", dir.resolve("bootstrap.conf").toString(),
