@@ -178,7 +178,7 @@ final class KubeletApp implements AutoCloseable {
                 GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
                 DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
-                server.eviction());
+                server.eviction(), config.volumeStatsAggPeriod());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);

@@ -345,7 +345,6 @@ public final class KubeletConfigurationValidator {
         positive(r, "nodeStatusUpdateFrequency", "--node-status-update-frequency", kc.nodeStatusUpdateFrequency());
         positive(r, "nodeStatusReportFrequency", null, kc.nodeStatusReportFrequency());
         positive(r, "runtimeRequestTimeout", "--runtime-request-timeout", kc.runtimeRequestTimeout());
-        positive(r, "volumeStatsAggPeriod", null, kc.volumeStatsAggPeriod());
         positive(r, "evictionPressureTransitionPeriod", "--eviction-pressure-transition-period",
                 kc.evictionPressureTransitionPeriod());
         notNegative(r, "authentication.webhook.cacheTTL", kc.authentication().webhook().cacheTTL());

@@ -220,6 +220,7 @@ class KubeletConfigurationValidatorTest {
                 .readOnlyPort(0).healthzPort(0).port(65535).oomScoreAdj(1000).maxPods(0)
                 .imageGCHighThresholdPercent(100).imageGCLowThresholdPercent(0).eventRecordQPS(0).kubeAPIQPS(0)
                 .containerLogMaxFiles(2).enforceNodeAllocatable(List.of("none")).reservedSystemCPUs("0-3,5")
+                .volumeStatsAggPeriod(Duration.ofSeconds(-1))
                 .build();
 
         assertThat(KubeletConfigurationValidator.validate(config)).isEmpty();
