@@ -45,7 +45,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -104,7 +103,7 @@ final class KubeletApp implements AutoCloseable {
         KubeletFlags flags = server.flags();
         KubeletConfiguration config = server.config();
         String nodeName = nodeName(flags);
-        List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
+        List<String> hostIps = NodeIps.resolve(flags.nodeIps(), NodeIps.hostAddresses());
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
                 KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
         // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
@@ -339,25 +338,6 @@ final class KubeletApp implements AutoCloseable {
             }
         }
         return name.trim().toLowerCase(Locale.ROOT);
-    }
-
-    /** The first non-loopback IPv4 address of an interface that is up, as a node IP when --node-ip is not given. */
-    static List<String> detectNodeIps() {
-        try {
-            for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
-                if (!ni.isUp() || ni.isLoopback() || ni.getName().startsWith("docker") || ni.getName().startsWith("veth")) {
-                    continue;
-                }
-                for (var addr : ni.inetAddresses().toList()) {
-                    if (addr instanceof java.net.Inet4Address && !addr.isLoopbackAddress() && !addr.isLinkLocalAddress()) {
-                        return List.of(addr.getHostAddress());
-                    }
-                }
-            }
-        } catch (IOException e) {
-            log.warn("Cannot list network interfaces: {}", e.getMessage());
-        }
-        return List.of("127.0.0.1");
     }
 
     private static long memoryCapacity() {

@@ -148,6 +148,21 @@ class KubeletCommandTest {
                 bad(List.of("--log-text-info-buffer-size=lots"), "invalid argument \"lots\" for "
                         + "\"--log-text-info-buffer-size\" flag: quantities must match the regular expression "
                         + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                bad(List.of("--node-labels=node-role.kubernetes.io/worker=,team=a,x.k8s.io/y=z"), "failed to validate "
+                        + "kubelet flags: unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: "
+                        + "[node-role.kubernetes.io/worker x.k8s.io/y]\n--node-labels in the 'kubernetes.io' namespace "
+                        + "must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the "
+                        + "specifically allowed set (beta.kubernetes.io/arch, beta.kubernetes.io/instance-type, "
+                        + "beta.kubernetes.io/os, failure-domain.beta.kubernetes.io/region, "
+                        + "failure-domain.beta.kubernetes.io/zone, kubernetes.io/arch, kubernetes.io/hostname, "
+                        + "kubernetes.io/os, node.kubernetes.io/instance-type, topology.kubernetes.io/region, "
+                        + "topology.kubernetes.io/zone)"),
+                bad(List.of("--node-labels=team=a b"), "failed to validate kubelet flags: invalid node labels: 'a b' - "
+                        + "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                        + "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+                        + "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
+                bad(List.of("--node-ip=0.0.0.0,::"), "invalid argument \"0.0.0.0,::\" for \"--node-ip\" flag: dual-stack "
+                        + "node IP cannot include '0.0.0.0' or '::'"),
                 bad(List.of("--node-labels=a"), "invalid argument \"a\" for \"--node-labels\" flag: malformed "
                         + "pair, expect string=string"),
                 bad(List.of("--node-ip=node1"), "invalid argument \"node1\" for \"--node-ip\" flag: \"node1\" is "
@@ -496,6 +511,14 @@ class KubeletCommandTest {
         assertThat(flags.containerLogsDir()).isEqualTo("/tmp/containers");
         assertThat(flags.podInfraContainerImage()).isEqualTo("local/pause:1");
         assertThat(flags.verbosity()).isEqualTo(2);
+    }
+
+    @Test
+    void nodeLabelsAThisKubeletMaySetAreAccepted() throws FlagsException {
+        Map<String, String> labels = run(List.of("--node-labels=node.kubernetes.io/pool=gpu,kubernetes.io/hostname=n1,"
+                + "topology.kubernetes.io/zone=z1,a.kubelet.kubernetes.io/b=c,example.com/team=ops,plain=")).flags().nodeLabels();
+        assertThat(labels).containsOnlyKeys("node.kubernetes.io/pool", "kubernetes.io/hostname", "topology.kubernetes.io/zone",
+                "a.kubelet.kubernetes.io/b", "example.com/team", "plain");
     }
 
     @Test
