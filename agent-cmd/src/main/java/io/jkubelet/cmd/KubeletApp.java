@@ -22,6 +22,7 @@ import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.nodestatus.NodeIdentity;
+import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kubelet.Kubelet;
@@ -164,7 +165,11 @@ final class KubeletApp implements AutoCloseable {
         }
 
         Clock clock = Clock.systemUTC();
-        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock))
+        ChangeDetectionStrategy objectStrategy = ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
+        if (kubeClient.isPresent()) {
+            objectStrategy.startupWarning().ifPresent(log::warn);
+        }
+        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock, objectStrategy))
                 .orElseGet(ClusterSide::standalone);
         running.add("cluster", cluster);
         EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));

@@ -13,6 +13,7 @@ import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
 import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
 import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -144,6 +145,7 @@ public final class KubeletCommand {
                 last(parsed, POD_INFRA_CONTAINER_IMAGE, KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE),
                 containerGcPolicy(parsed),
                 config.logging().verbosity());
+        changeDetectionStrategy(config);
         return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), deprecationWarnings(parsed));
     }
 
@@ -211,6 +213,15 @@ public final class KubeletCommand {
                     config.evictionHard(), config.evictionSoft(), config.evictionSoftGracePeriod(),
                     config.evictionMinimumReclaim()), config.evictionPressureTransitionPeriod(),
                     config.evictionMaxPodGracePeriod(), !Boolean.FALSE.equals(config.localStorageCapacityIsolation()));
+        } catch (IllegalArgumentException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    /** {@code configMapAndSecretChangeDetectionStrategy}: an unknown one ends the kubelet as upstream's NewMainKubelet. */
+    static ChangeDetectionStrategy changeDetectionStrategy(KubeletConfiguration config) throws FlagsException {
+        try {
+            return ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
         } catch (IllegalArgumentException e) {
             throw new FlagsException(e.getMessage(), e);
         }

@@ -514,6 +514,18 @@ class KubeletCommandTest {
     }
 
     @Test
+    void anUnknownConfigMapAndSecretStrategyEndsTheKubeletAsUpstreams() throws Exception {
+        Path config = write("strategy.yaml", HEAD + "configMapAndSecretChangeDetectionStrategy: Poll\n");
+        assertThatThrownBy(() -> run(List.of("--config=" + config))).isInstanceOf(FlagsException.class)
+                .hasMessage("unknown configmap and secret manager mode: Poll");
+        for (String strategy : List.of("Watch", "Cache", "Get")) {
+            Path ok = write(strategy + ".yaml", HEAD + "configMapAndSecretChangeDetectionStrategy: " + strategy + "\n");
+            assertThat(KubeletCommand.changeDetectionStrategy(run(List.of("--config=" + ok)).config()).value())
+                    .isEqualTo(strategy);
+        }
+    }
+
+    @Test
     void nodeLabelsAThisKubeletMaySetAreAccepted() throws FlagsException {
         Map<String, String> labels = run(List.of("--node-labels=node.kubernetes.io/pool=gpu,kubernetes.io/hostname=n1,"
                 + "topology.kubernetes.io/zone=z1,a.kubelet.kubernetes.io/b=c,example.com/team=ops,plain=")).flags().nodeLabels();

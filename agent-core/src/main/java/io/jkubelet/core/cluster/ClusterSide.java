@@ -77,9 +77,15 @@ public final class ClusterSide implements AutoCloseable {
      * @param kubeletVersion the User-Agent's version of the event client made from {@code client}'s settings
      */
     public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock) {
+        return connect(client, kubeletVersion, clock, io.jkubelet.core.objects.ChangeDetectionStrategy.CACHE);
+    }
+
+    /** As {@link #connect(KubernetesClient, String, Clock)}, reading ConfigMaps and Secrets by {@code strategy}. */
+    public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock,
+            io.jkubelet.core.objects.ChangeDetectionStrategy strategy) {
         Fabric8ServiceLister services = new Fabric8ServiceLister(client);
         ClusterSide side = new ClusterSide(client, kubeletVersion, clock,
-                ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, services));
+                ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, services, strategy));
         side.owned.add(services);
         return side;
     }

@@ -8,7 +8,10 @@ import io.jkubelet.core.apierrors.ApiException;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The ConfigMap and Secret managers of a node with an apiserver: cached GETs (see {@link CachedGet}). */
+/**
+ * The ConfigMap and Secret managers of a node with an apiserver, by {@link ChangeDetectionStrategy}: a GET at every
+ * use ({@code Get}), or GETs cached for a TTL ({@code Cache}, and {@code Watch}, see {@link CachedGet}).
+ */
 public final class ApiObjectManagers {
     private ApiObjectManagers() {}
 
@@ -39,8 +42,15 @@ public final class ApiObjectManagers {
 
     /** A node with an apiserver: cached GETs of ConfigMaps and Secrets, TokenRequests for tokens, and {@code services}. */
     public static PodObjects podObjects(ObjectClient api, Clock clock, ServiceLister services) {
-        return new PodObjects(configMaps(api, clock, CachedGet.DEFAULT_TTL), secrets(api, clock, CachedGet.DEFAULT_TTL),
-                tokens(api, clock), services, true);
+        return podObjects(api, clock, services, ChangeDetectionStrategy.CACHE);
+    }
+
+    /** As {@link #podObjects(ObjectClient, Clock, ServiceLister)}, with ConfigMaps and Secrets read by {@code strategy}. */
+    public static PodObjects podObjects(ObjectClient api, Clock clock, ServiceLister services,
+            ChangeDetectionStrategy strategy) {
+        // Get: upstream's simple managers, a GET at every use; a zero TTL keeps nothing.
+        Duration ttl = strategy == ChangeDetectionStrategy.GET ? Duration.ZERO : CachedGet.DEFAULT_TTL;
+        return new PodObjects(configMaps(api, clock, ttl), secrets(api, clock, ttl), tokens(api, clock), services, true);
     }
 
     public static Duration defaultTtl() {
