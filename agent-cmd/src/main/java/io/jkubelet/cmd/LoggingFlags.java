@@ -28,28 +28,35 @@ final class LoggingFlags {
                     (c, v, earlier) -> c.loggingBuilder().verbosity(FlagValues.uint32(v))),
             new ConfigFlag(FlagSpec.of("vmodule", "pattern=N,...", "comma-separated list of pattern=N settings for "
                     + "file-filtered logging (only works for text log format)"), LoggingFlags::addVModule),
-            new ConfigFlag(FlagSpec.bool("log-text-split-stream", "[Alpha] In text format, write error messages to stderr "
-                    + "and info messages to stdout. The default is to write a single stream to stdout. Enable the "
-                    + "LoggingAlphaOptions feature gate to use this."),
-                    (c, v, earlier) -> setText(c, FlagValues.bool(v), null)),
-            new ConfigFlag(FlagSpec.of("log-text-info-buffer-size", "quantity", "[Alpha] In text format with split "
-                    + "output streams, the info messages can be buffered for a while to increase performance. The "
-                    + "default value of zero bytes disables buffering. The size can be specified as number of bytes "
-                    + "(512), multiples of 1000 (1K), multiples of 1024 (2Ki), or powers of those (3M, 4G, 5Mi, 6Gi). "
-                    + "Enable the LoggingAlphaOptions feature gate to use this."),
-                    (c, v, earlier) -> setText(c, null, quantity(v))),
-            new ConfigFlag(FlagSpec.bool("log-json-split-stream", "[Alpha] In JSON format, write error messages to stderr "
-                    + "and info messages to stdout. The default is to write a single stream to stdout. Enable the "
-                    + "LoggingAlphaOptions feature gate to use this."),
-                    (c, v, earlier) -> setJson(c, FlagValues.bool(v), null)),
-            new ConfigFlag(FlagSpec.of("log-json-info-buffer-size", "quantity", "[Alpha] In JSON format with split "
-                    + "output streams, the info messages can be buffered for a while to increase performance. The "
-                    + "default value of zero bytes disables buffering. The size can be specified as number of bytes "
-                    + "(512), multiples of 1000 (1K), multiples of 1024 (2Ki), or powers of those (3M, 4G, 5Mi, 6Gi). "
-                    + "Enable the LoggingAlphaOptions feature gate to use this."),
-                    (c, v, earlier) -> setJson(c, null, quantity(v))));
+            splitStream("text", "text", (c, split) -> setText(c, split, null)),
+            infoBufferSize("text", "text", (c, size) -> setText(c, null, size)),
+            splitStream("json", "JSON", (c, split) -> setJson(c, split, null)),
+            infoBufferSize("json", "JSON", (c, size) -> setJson(c, null, size)));
 
     private LoggingFlags() {
+    }
+
+    /** How a flag of one format's output routing sets the configuration. */
+    private interface RoutingSetter<T> {
+        void set(KubeletConfiguration.Builder config, T value);
+    }
+
+    /** {@code --log-<format>-split-stream}, with upstream's help. */
+    private static ConfigFlag splitStream(String format, String formatName, RoutingSetter<Boolean> setter) {
+        return new ConfigFlag(FlagSpec.bool("log-" + format + "-split-stream", "[Alpha] In " + formatName + " format, "
+                + "write error messages to stderr and info messages to stdout. The default is to write a single stream to "
+                + "stdout. Enable the LoggingAlphaOptions feature gate to use this."),
+                (c, v, earlier) -> setter.set(c, FlagValues.bool(v)));
+    }
+
+    /** {@code --log-<format>-info-buffer-size}, with upstream's help. */
+    private static ConfigFlag infoBufferSize(String format, String formatName, RoutingSetter<String> setter) {
+        return new ConfigFlag(FlagSpec.of("log-" + format + "-info-buffer-size", "quantity", "[Alpha] In " + formatName
+                + " format with split output streams, the info messages can be buffered for a while to increase "
+                + "performance. The default value of zero bytes disables buffering. The size can be specified as number "
+                + "of bytes (512), multiples of 1000 (1K), multiples of 1024 (2Ki), or powers of those (3M, 4G, 5Mi, 6Gi). "
+                + "Enable the LoggingAlphaOptions feature gate to use this."),
+                (c, v, earlier) -> setter.set(c, quantity(v)));
     }
 
     /**
