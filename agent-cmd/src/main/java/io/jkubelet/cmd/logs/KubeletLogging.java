@@ -32,8 +32,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class KubeletLogging implements AutoCloseable {
 
-    /** The text format: klog's header (severity, date, time, thread in place of the PID, caller) and the message. */
-    static final String TEXT_PATTERN = "%.-1level%d{MMdd HH:mm:ss.SSSSSS} %thread %logger{0}] %msg%n";
+    /**
+     * The text format: klog's header (severity, date, time, thread in place of the PID, caller), the message and, as
+     * klog's structured calls print them, the message's key/value pairs ({@code key="value"}).
+     */
+    static final String TEXT_PATTERN = "%.-1level%d{MMdd HH:mm:ss.SSSSSS} %thread %logger{0}] %msg%replace( %kvp){'^ $', ''}%n";
     /** zap's {@code BufferedWriteSyncer} size is an int; component-base caps the quantity at 2 GiB. */
     private static final long MAX_BUFFER = Integer.MAX_VALUE - 8;
     /** Libraries whose INFO and DEBUG say nothing an operator of the node needs. */

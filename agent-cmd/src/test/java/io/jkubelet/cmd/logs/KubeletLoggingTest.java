@@ -96,6 +96,18 @@ class KubeletLoggingTest {
     }
 
     @Test
+    void textLinesAreKlogsWithKeyValuePairsAfterTheMessage() {
+        apply(LoggingConfiguration.builder().verbosity(0));
+        logger().atInfo().addKeyValue("pod", "kube-system/etcd").log("Pod started");
+        logger().warn("plain");
+
+        assertThat(lines(errors)).hasSize(2);
+        assertThat(lines(errors).get(0)).matches("I\\d{4} \\d{2}:\\d{2}:\\d{2}\\.\\d{6} \\S+ KubeletLoggingTest\\] "
+                + "Pod started pod=\"kube-system/etcd\"");
+        assertThat(lines(errors).get(1)).startsWith("W").endsWith("KubeletLoggingTest] plain");
+    }
+
+    @Test
     void theTimestampIsMillisecondsAsAPlainNumberNeverInExponentForm() {
         assertThat(KlogJsonFields.Timestamp.millis(java.time.Instant.ofEpochSecond(1_733_356_800L, 123_456_789)))
                 .isEqualTo("1733356800123.456789");
