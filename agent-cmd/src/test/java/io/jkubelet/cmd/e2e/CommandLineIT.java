@@ -61,6 +61,15 @@ class CommandLineIT {
     }
 
     @Test
+    void nodeLabelsTheNodeRestrictionPluginWouldRefuseEndTheAgent() throws Exception {
+        Exit e = run("--node-labels=node-role.kubernetes.io/worker=,team=ops");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).startsWith("Error: failed to validate kubelet flags: unknown 'kubernetes.io' or 'k8s.io' "
+                + "labels specified with --node-labels: [node-role.kubernetes.io/worker]\n--node-labels in the "
+                + "'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io)");
+    }
+
+    @Test
     void aStartFailureInJsonFormatIsAJsonLine() throws Exception {
         Exit e = run("--logging-format=json", "--root-dir", dir.resolve("root").toString(), "--cert-dir",
                 dir.resolve("pki").toString(), "--healthz-port", "0", "--read-only-port", "0",
