@@ -166,11 +166,8 @@ final class KubeletApp implements AutoCloseable {
 
         Clock clock = Clock.systemUTC();
         ChangeDetectionStrategy objectStrategy = ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
-        if (kubeClient.isPresent()) {
-            objectStrategy.startupWarning().ifPresent(log::warn);
-        }
-        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock, objectStrategy))
-                .orElseGet(ClusterSide::standalone);
+        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock, objectStrategy,
+                config.syncFrequency())).orElseGet(ClusterSide::standalone);
         running.add("cluster", cluster);
         EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));
         Path rootDir = Path.of(flags.rootDirectory());

@@ -38,6 +38,16 @@ class ChangeDetectionStrategyTest {
         }
 
         @Override
+        public ObjectWatch<ConfigMap> watchConfigMap(String namespace, String name) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public ObjectWatch<Secret> watchSecret(String namespace, String name) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public TokenRequest createToken(String namespace, String serviceAccount, TokenRequest request) {
             throw new UnsupportedOperationException();
         }
@@ -46,7 +56,8 @@ class ChangeDetectionStrategyTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-12-04T23:00:00Z"), ZoneOffset.UTC);
 
     private ConfigMapManager manager(ChangeDetectionStrategy strategy) {
-        return ApiObjectManagers.podObjects(api, clock, ServiceLister.NONE, strategy).configMaps();
+        return ApiObjectManagers.podObjects(api, clock, ServiceLister.NONE, strategy, java.time.Duration.ofMinutes(1),
+                closer -> { }).configMaps();
     }
 
     @Test
@@ -63,17 +74,12 @@ class ChangeDetectionStrategyTest {
     }
 
     @Test
-    void cacheAndWatchKeepAnObjectForTheTtl() throws Exception {
-        for (ChangeDetectionStrategy strategy : new ChangeDetectionStrategy[] {ChangeDetectionStrategy.CACHE,
-                ChangeDetectionStrategy.WATCH}) {
-            gets.set(0);
-            value = "v1";
-            ConfigMapManager cached = manager(strategy);
-            assertThat(cached.getConfigMap("ns", "cm").getData()).containsEntry("k", "v1");
-            value = "v2";
-            assertThat(cached.getConfigMap("ns", "cm").getData()).as(strategy.value()).containsEntry("k", "v1");
-            assertThat(gets).hasValue(1);
-        }
+    void cacheKeepsAnObjectForTheTtl() throws Exception {
+        ConfigMapManager cached = manager(ChangeDetectionStrategy.CACHE);
+        assertThat(cached.getConfigMap("ns", "cm").getData()).containsEntry("k", "v1");
+        value = "v2";
+        assertThat(cached.getConfigMap("ns", "cm").getData()).containsEntry("k", "v1");
+        assertThat(gets).hasValue(1);
     }
 
     @Test
@@ -83,13 +89,5 @@ class ChangeDetectionStrategyTest {
         assertThat(ChangeDetectionStrategy.of("Get")).isEqualTo(ChangeDetectionStrategy.GET);
         assertThatThrownBy(() -> ChangeDetectionStrategy.of("Poll")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown configmap and secret manager mode: Poll");
-    }
-
-    @Test
-    void onlyWatchWarnsSinceItIsServedAsCache() {
-        assertThat(ChangeDetectionStrategy.WATCH.startupWarning()).hasValueSatisfying(w -> assertThat(w)
-                .startsWith("configMapAndSecretChangeDetectionStrategy: Watch is not supported").contains("60s"));
-        assertThat(ChangeDetectionStrategy.CACHE.startupWarning()).isEmpty();
-        assertThat(ChangeDetectionStrategy.GET.startupWarning()).isEmpty();
     }
 }
