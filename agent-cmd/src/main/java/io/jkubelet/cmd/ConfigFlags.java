@@ -235,12 +235,15 @@ final class ConfigFlags {
                             + "for alpha/experimental features, merged over the configuration's featureGates. A gate "
                             + "jkubelet does not implement takes only its default (see docs/operations.md). Options "
                             + "are:\n" + knownFeatures()),
-                    (c, v, earlier) -> c.putAllFeatureGates(FlagValues.boolPairs(v))),
-            flag(new FlagSpec("v", "v", "uint32", false, "Number for the log level verbosity. (default 0)"),
-                    (c, v, earlier) -> c.loggingBuilder().verbosity(FlagValues.uint32(v))));
+                    (c, v, earlier) -> c.putAllFeatureGates(FlagValues.boolPairs(v))));
 
-    /** Every flag of a configuration field, deprecated as upstream's are. */
-    static final List<ConfigFlag> ALL = deprecatedAsUpstream(FIRST, ServerConfigFlags.ALL, NodeConfigFlags.ALL);
+    /**
+     * Every flag of a configuration field, deprecated as upstream's are; the logging flags (component-base's) are
+     * not deprecated upstream.
+     */
+    static final List<ConfigFlag> ALL = java.util.stream.Stream.concat(
+            deprecatedAsUpstream(FIRST, ServerConfigFlags.ALL, NodeConfigFlags.ALL).stream(), LoggingFlags.ALL.stream())
+            .toList();
 
     private ConfigFlags() {
     }

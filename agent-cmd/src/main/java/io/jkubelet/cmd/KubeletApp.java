@@ -1,6 +1,5 @@
 package io.jkubelet.cmd;
 
-import ch.qos.logback.classic.Level;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -24,6 +23,7 @@ import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.nodestatus.NodeIdentity;
+import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kubelet.Kubelet;
@@ -47,7 +47,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -81,10 +80,18 @@ final class KubeletApp implements AutoCloseable {
     private final StopSequence running = new StopSequence();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private KubeletApp() {}
+    /** Sets the log verbosity ({@code PUT /debug/flags/v}). */
+    private final java.util.function.LongConsumer verbosity;
 
-    static KubeletApp start(KubeletServer server) throws StartupException {
-        KubeletApp app = new KubeletApp();
+    private KubeletApp(java.util.function.LongConsumer verbosity) {
+        this.verbosity = verbosity;
+    }
+
+    /**
+     * @param verbosity sets the running log verbosity, for {@code PUT /debug/flags/v}
+     */
+    static KubeletApp start(KubeletServer server, java.util.function.LongConsumer verbosity) throws StartupException {
+        KubeletApp app = new KubeletApp(verbosity);
         try {
             app.run(server);
         } catch (StartupException | RuntimeException e) {
@@ -97,9 +104,8 @@ final class KubeletApp implements AutoCloseable {
     private void run(KubeletServer server) throws StartupException {
         KubeletFlags flags = server.flags();
         KubeletConfiguration config = server.config();
-        setVerbosity(flags.verbosity());
         String nodeName = nodeName(flags);
-        List<String> hostIps = flags.nodeIps().isEmpty() ? detectNodeIps() : flags.nodeIps();
+        List<String> hostIps = NodeIps.resolve(flags.nodeIps(), NodeIps.hostAddresses());
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
                 KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
         // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
@@ -160,8 +166,9 @@ final class KubeletApp implements AutoCloseable {
         }
 
         Clock clock = Clock.systemUTC();
-        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock))
-                .orElseGet(ClusterSide::standalone);
+        ChangeDetectionStrategy objectStrategy = ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
+        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock, objectStrategy,
+                config.syncFrequency())).orElseGet(ClusterSide::standalone);
         running.add("cluster", cluster);
         EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));
         Path rootDir = Path.of(flags.rootDirectory());
@@ -173,7 +180,7 @@ final class KubeletApp implements AutoCloseable {
                 GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
                 DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
-                server.eviction(), FeatureGates.of(config));
+                server.eviction(), FeatureGates.of(config), config.volumeStatsAggPeriod());
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);
@@ -284,7 +291,7 @@ final class KubeletApp implements AutoCloseable {
                 NodeView.Diagnostics.of(kubelet, node));
         try {
             if (secure.isPresent()) {
-                running.add("secure-server", secure.get().start(view, checks, v -> setVerbosity(v)));
+                running.add("secure-server", secure.get().start(view, checks, verbosity::accept));
             }
             if (config.readOnlyPort() > 0) {
                 running.add("read-only-server", ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
@@ -327,12 +334,6 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private static void setVerbosity(long v) {
-        if (LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext ctx) {
-            ctx.getLogger("io.jkubelet").setLevel(v >= 4 ? Level.DEBUG : Level.INFO);
-        }
-    }
-
     static String nodeName(KubeletFlags flags) throws StartupException {
         String name = flags.hostnameOverride();
         if (name == null || name.isEmpty()) {
@@ -344,25 +345,6 @@ final class KubeletApp implements AutoCloseable {
             }
         }
         return name.trim().toLowerCase(Locale.ROOT);
-    }
-
-    /** The first non-loopback IPv4 address of an interface that is up, as a node IP when --node-ip is not given. */
-    static List<String> detectNodeIps() {
-        try {
-            for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
-                if (!ni.isUp() || ni.isLoopback() || ni.getName().startsWith("docker") || ni.getName().startsWith("veth")) {
-                    continue;
-                }
-                for (var addr : ni.inetAddresses().toList()) {
-                    if (addr instanceof java.net.Inet4Address && !addr.isLoopbackAddress() && !addr.isLinkLocalAddress()) {
-                        return List.of(addr.getHostAddress());
-                    }
-                }
-            }
-        } catch (IOException e) {
-            log.warn("Cannot list network interfaces: {}", e.getMessage());
-        }
-        return List.of("127.0.0.1");
     }
 
     private static long memoryCapacity() {

@@ -10,6 +10,9 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
 import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.objects.ChangeDetectionStrategy;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,14 +54,21 @@ public final class KubeletCommand {
     private static final FlagSpec HOSTNAME_OVERRIDE = FlagSpec.of("hostname-override", "string",
             "The node name to use instead of the host name.");
     private static final FlagSpec NODE_IP = FlagSpec.of("node-ip", "string", "IP address (or comma-separated "
-            + "dual-stack pair) of the node.");
+            + "dual-stack IP addresses) of the node. If unset, kubelet will use the node's default IPv4 address, if any, "
+            + "or its default IPv6 address if it has no IPv4 addresses. You can pass '::' to make it prefer the default "
+            + "IPv6 address rather than the default IPv4 address.");
     private static final FlagSpec ROOT_DIR = FlagSpec.of("root-dir", "string", "Directory for the kubelet's "
             + "files (volume mounts, etc.). (default \"" + KubeletFlags.DEFAULT_ROOT_DIRECTORY + "\")");
     private static final FlagSpec CERT_DIR = FlagSpec.of("cert-dir", "string", "Directory of the TLS "
             + "certificates; ignored when --tls-cert-file and --tls-private-key-file are given. (default \""
             + KubeletFlags.DEFAULT_CERT_DIRECTORY + "\")");
     private static final FlagSpec NODE_LABELS = FlagSpec.of("node-labels", "key=value", "Labels to add when "
-            + "registering the node, as comma-separated key=value pairs. Repeatable.");
+            + "registering the node, as comma-separated key=value pairs. Repeatable. Labels in the 'kubernetes.io' "
+            + "namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the "
+            + "specifically allowed set (beta.kubernetes.io/arch, beta.kubernetes.io/instance-type, beta.kubernetes.io/os, "
+            + "failure-domain.beta.kubernetes.io/region, failure-domain.beta.kubernetes.io/zone, kubernetes.io/arch, "
+            + "kubernetes.io/hostname, kubernetes.io/os, node.kubernetes.io/instance-type, topology.kubernetes.io/region, "
+            + "topology.kubernetes.io/zone)");
     private static final FlagSpec CONTAINER_LOGS_DIR = FlagSpec.of("container-logs-dir", "string",
             "(jkubelet) Directory of the per-container log symlinks. (default \""
                     + KubeletFlags.DEFAULT_CONTAINER_LOGS_DIR + "\")");
@@ -130,7 +140,7 @@ public final class KubeletCommand {
                 last(parsed, KUBECONFIG, ""),
                 last(parsed, BOOTSTRAP_KUBECONFIG, ""),
                 last(parsed, HOSTNAME_OVERRIDE, ""),
-                nodeIp(last(parsed, NODE_IP, "")),
+                String.join(",", NodeIps.parse(last(parsed, NODE_IP, ""))),
                 last(parsed, ROOT_DIR, KubeletFlags.DEFAULT_ROOT_DIRECTORY),
                 last(parsed, CERT_DIR, KubeletFlags.DEFAULT_CERT_DIRECTORY),
                 nodeLabels(parsed),
@@ -140,6 +150,7 @@ public final class KubeletCommand {
                 config.logging().verbosity(),
                 cadvisorPort(parsed),
                 parsed.hasMatchedOption("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS);
+        changeDetectionStrategy(config);
         List<String> warnings = new ArrayList<>(deprecationWarnings(parsed));
         warnings.addAll(gateWarnings);
         return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), warnings);
@@ -201,22 +212,13 @@ public final class KubeletCommand {
         }
     }
 
-    private static String nodeIp(String value) throws FlagsException {
-        if (value.isEmpty()) {
-            return value;
+    /** {@code configMapAndSecretChangeDetectionStrategy}: an unknown one ends the kubelet as upstream's NewMainKubelet. */
+    static ChangeDetectionStrategy changeDetectionStrategy(KubeletConfiguration config) throws FlagsException {
+        try {
+            return ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
+        } catch (IllegalArgumentException e) {
+            throw new FlagsException(e.getMessage(), e);
         }
-        String[] ips = value.split(",", -1);
-        for (String ip : ips) {
-            if (!FlagValues.isIpLiteral(ip.trim())) {
-                throw new FlagsException("invalid argument " + FlagValues.quote(value) + " for \"--node-ip\" flag: "
-                        + FlagValues.quote(ip.trim()) + " is not a valid IP address");
-            }
-        }
-        if (ips.length > 2 || (ips.length == 2 && ips[0].contains(":") == ips[1].contains(":"))) {
-            throw new FlagsException("invalid argument " + FlagValues.quote(value) + " for \"--node-ip\" flag: "
-                    + "must contain either a single IP or a dual-stack pair of IPs");
-        }
-        return value;
     }
 
     /** The deprecated container GC flags, with upstream's defaults: no minimum age, one per container, no node limit. */
@@ -257,6 +259,7 @@ public final class KubeletCommand {
                 throw invalidArgument(NODE_LABELS, value, e);
             }
         }
+        NodeLabelsValidation.validate(labels);
         return labels;
     }
 

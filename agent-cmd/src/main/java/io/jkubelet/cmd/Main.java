@@ -1,5 +1,9 @@
 package io.jkubelet.cmd;
 
+import io.jkubelet.cmd.logs.KubeletLogging;
+import io.jkubelet.core.apis.config.LoggingConfiguration;
+import org.slf4j.LoggerFactory;
+
 /**
  * The {@code jkubelet} entry program (upstream {@code cmd/kubelet}): flags and config file to a
  * {@link KubeletServer}, then {@link KubeletApp}. Every bad input ends the process before anything starts,
@@ -25,17 +29,29 @@ public final class Main {
         KubeletInvocation.Run run = (KubeletInvocation.Run) invocation;
         run.warnings().forEach(System.err::println);
         KubeletServer server = run.server();
+        // As upstream's ValidateAndApply: everything after the flags logs in the configured format.
+        KubeletLogging logging = KubeletLogging.apply(server.config().logging());
         KubeletApp app;
         try {
-            app = KubeletApp.start(server);
+            app = KubeletApp.start(server, logging::setVerbosity);
         } catch (KubeletApp.StartupException e) {
-            System.err.println("Error: " + e.getMessage());
+            if (LoggingConfiguration.FORMAT_JSON.equals(server.config().logging().format())) {
+                // component-base's cli.Run once logging is set up: the failure is one more JSON line.
+                LoggerFactory.getLogger(Main.class).atError().addKeyValue("err", e.getMessage()).log("command failed");
+            } else {
+                System.err.println("Error: " + e.getMessage());
+            }
+            logging.close();
             System.exit(1);
             return;
         }
         // The kubelet's pods outlive it: stopping it leaves every container running.
         TerminationSignals.install(app::close);
-        Runtime.getRuntime().addShutdownHook(new Thread(app::close, "shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close();
+            logging.close();
+        }, "shutdown"));
         app.awaitTermination();
+        logging.close();
     }
 }

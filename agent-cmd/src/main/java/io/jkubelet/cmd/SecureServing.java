@@ -95,7 +95,8 @@ final class SecureServing {
                 config.streamingConnectionIdleTimeout() == null ? StreamingSessions.DEFAULT_IDLE_TIMEOUT
                         : config.streamingConnectionIdleTimeout());
         return SecureServer.start(http, tls, auth, new KubeletHandlers(view, checks, KubeletHandlers.DebuggingOptions.of(config), streaming), debugging,
-                new DebugHandlers(() -> configz, verbosity));
+                new DebugHandlers(() -> configz, verbosity, !Boolean.FALSE.equals(config.enableProfilingHandler()),
+                        !Boolean.FALSE.equals(config.enableDebugFlagsHandler())));
     }
 
     Path certFile() {

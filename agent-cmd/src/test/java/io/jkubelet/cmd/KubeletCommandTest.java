@@ -53,6 +53,13 @@ class KubeletCommandTest {
                 form("-v shorthand", List.of("-v", "4"), c -> c.logging().verbosity(), 4L),
                 form("-v attached", List.of("-v6"), c -> c.logging().verbosity(), 6L),
                 form("--v", List.of("--v=2"), c -> c.logging().verbosity(), 2L),
+                form("--logging-format", List.of("--logging-format=json"), c -> c.logging().format(), "json"),
+                form("--log-flush-frequency", List.of("--log-flush-frequency=250ms"),
+                        c -> c.logging().flushFrequency().duration(), Duration.ofMillis(250)),
+                form("--vmodule: pattern=N lists, repeatable, a trailing comma ignored",
+                        List.of("--vmodule=GenericPleg=5,io.jkubelet.core.status.*=4,", "--vmodule", "Kubelet=2"),
+                        c -> c.logging().vmodule().stream().map(i -> i.filePattern() + "=" + i.verbosity()).toList(),
+                        List.of("GenericPleg=5", "io.jkubelet.core.status.*=4", "Kubelet=2")),
                 form("empty string value", List.of("--resolv-conf="), KubeletConfiguration::resolvConf, ""),
                 form("list flag: commas and repetition", List.of("--cluster-dns=10.0.0.10,10.0.0.11",
                         "--cluster-dns", "10.0.0.12"), KubeletConfiguration::clusterDNS,
@@ -130,6 +137,33 @@ class KubeletCommandTest {
                         + "than 0"),
                 bad(List.of("--manifest-url-header=x"), "invalid argument \"x\" for \"--manifest-url-header\" "
                         + "flag: malformed pair, expect string:string"),
+                bad(List.of("--logging-format=xml"), "logging.format: Invalid value: \"xml\": Unsupported log format"),
+                bad(List.of("--vmodule=pleg"), "invalid argument \"pleg\" for \"--vmodule\" flag: \"pleg\" does not have "
+                        + "the pattern=N format"),
+                bad(List.of("--vmodule=pleg=-1"), "invalid argument \"pleg=-1\" for \"--vmodule\" flag: parsing "
+                        + "verbosity in \"pleg=-1\": strconv.ParseUint: parsing \"-1\": invalid syntax"),
+                bad(List.of("--logging-format=json", "--vmodule=pleg=4"),
+                        "logging.vmodule: Forbidden: Only supported for text log format"),
+                bad(List.of("--log-json-split-stream"), "logging.options.json.splitStream: Forbidden: Feature "
+                        + "LoggingAlphaOptions is disabled"),
+                bad(List.of("--log-text-info-buffer-size=lots"), "invalid argument \"lots\" for "
+                        + "\"--log-text-info-buffer-size\" flag: quantities must match the regular expression "
+                        + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                bad(List.of("--node-labels=node-role.kubernetes.io/worker=,team=a,x.k8s.io/y=z"), "failed to validate "
+                        + "kubelet flags: unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: "
+                        + "[node-role.kubernetes.io/worker x.k8s.io/y]\n--node-labels in the 'kubernetes.io' namespace "
+                        + "must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the "
+                        + "specifically allowed set (beta.kubernetes.io/arch, beta.kubernetes.io/instance-type, "
+                        + "beta.kubernetes.io/os, failure-domain.beta.kubernetes.io/region, "
+                        + "failure-domain.beta.kubernetes.io/zone, kubernetes.io/arch, kubernetes.io/hostname, "
+                        + "kubernetes.io/os, node.kubernetes.io/instance-type, topology.kubernetes.io/region, "
+                        + "topology.kubernetes.io/zone)"),
+                bad(List.of("--node-labels=team=a b"), "failed to validate kubelet flags: invalid node labels: 'a b' - "
+                        + "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                        + "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+                        + "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
+                bad(List.of("--node-ip=0.0.0.0,::"), "invalid argument \"0.0.0.0,::\" for \"--node-ip\" flag: dual-stack "
+                        + "node IP cannot include '0.0.0.0' or '::'"),
                 bad(List.of("--node-labels=a"), "invalid argument \"a\" for \"--node-labels\" flag: malformed "
                         + "pair, expect string=string"),
                 bad(List.of("--node-ip=node1"), "invalid argument \"node1\" for \"--node-ip\" flag: \"node1\" is "
@@ -430,6 +464,13 @@ class KubeletCommandTest {
     private static final Map<String, String> SAMPLE_VALUES = Map.ofEntries(
             Map.entry("pod-manifest-path", "/etc/kubernetes/manifests"),
             Map.entry("manifest-url", "http://127.0.0.1:8080/pods"),
+            Map.entry("logging-format", "json"),
+            Map.entry("log-flush-frequency", "2s"),
+            Map.entry("vmodule", "GenericPleg=5"),
+            Map.entry("log-text-split-stream", "true"),
+            Map.entry("log-text-info-buffer-size", "1Mi"),
+            Map.entry("log-json-split-stream", "true"),
+            Map.entry("log-json-info-buffer-size", "64Ki"),
             Map.entry("manifest-url-header", "X-Token:abc"),
             Map.entry("file-check-frequency", "5s"),
             Map.entry("http-check-frequency", "7s"),
@@ -542,6 +583,12 @@ class KubeletCommandTest {
             case "cgroups-per-qos" -> List.of("--enforce-node-allocatable=none");
             case "system-cgroups" -> List.of("--cgroup-root=/");
             case "eviction-soft" -> List.of("--eviction-soft-grace-period=memory.available=1m");
+            case "log-text-split-stream", "log-text-info-buffer-size", "log-json-split-stream",
+                    "log-json-info-buffer-size" -> List.of("--config=" + write("alpha.yaml", """
+                    apiVersion: kubelet.config.k8s.io/v1beta1
+                    kind: KubeletConfiguration
+                    featureGates: {LoggingAlphaOptions: true}
+                    """));
             case "cpu-cfs-quota-period" -> List.of("--config=" + write("gates.yaml", """
                     apiVersion: kubelet.config.k8s.io/v1beta1
                     kind: KubeletConfiguration
@@ -651,6 +698,26 @@ class KubeletCommandTest {
         assertThat(flags.containerLogsDir()).isEqualTo("/tmp/containers");
         assertThat(flags.podInfraContainerImage()).isEqualTo("local/pause:1");
         assertThat(flags.verbosity()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnknownConfigMapAndSecretStrategyEndsTheKubeletAsUpstreams() throws Exception {
+        Path config = write("strategy.yaml", HEAD + "configMapAndSecretChangeDetectionStrategy: Poll\n");
+        assertThatThrownBy(() -> run(List.of("--config=" + config))).isInstanceOf(FlagsException.class)
+                .hasMessage("unknown configmap and secret manager mode: Poll");
+        for (String strategy : List.of("Watch", "Cache", "Get")) {
+            Path ok = write(strategy + ".yaml", HEAD + "configMapAndSecretChangeDetectionStrategy: " + strategy + "\n");
+            assertThat(KubeletCommand.changeDetectionStrategy(run(List.of("--config=" + ok)).config()).value())
+                    .isEqualTo(strategy);
+        }
+    }
+
+    @Test
+    void nodeLabelsAThisKubeletMaySetAreAccepted() throws FlagsException {
+        Map<String, String> labels = run(List.of("--node-labels=node.kubernetes.io/pool=gpu,kubernetes.io/hostname=n1,"
+                + "topology.kubernetes.io/zone=z1,a.kubelet.kubernetes.io/b=c,example.com/team=ops,plain=")).flags().nodeLabels();
+        assertThat(labels).containsOnlyKeys("node.kubernetes.io/pool", "kubernetes.io/hostname", "topology.kubernetes.io/zone",
+                "a.kubelet.kubernetes.io/b", "example.com/team", "plain");
     }
 
     @Test

@@ -26,6 +26,10 @@ import jdk.jfr.Recording;
  *       300) records N seconds with Java Flight Recorder's {@code profile} settings and answers the
  *       {@code .jfr} file, which JDK Mission Control and {@code jfr print} read.
  * </ul>
+ *
+ * <p>As upstream's {@code InstallProfilingHandler} and {@code InstallDebugFlagsHandler}, {@code enableProfilingHandler}
+ * and {@code enableDebugFlagsHandler} false answer 405 {@code profiling endpoint is disabled.} and {@code flags endpoint
+ * is disabled.} on those paths instead.
  */
 public final class DebugHandlers {
 
@@ -34,14 +38,28 @@ public final class DebugHandlers {
 
     private final Supplier<byte[]> configz;
     private final IntConsumer verbosity;
+    private final boolean profiling;
+    private final boolean debugFlags;
 
     /**
+     * Every handler served.
+     *
      * @param configz the running configuration as v1beta1 JSON, without apiVersion and kind
      * @param verbosity sets the log verbosity
      */
     public DebugHandlers(Supplier<byte[]> configz, IntConsumer verbosity) {
+        this(configz, verbosity, true, true);
+    }
+
+    /**
+     * @param profiling {@code enableProfilingHandler}: serve {@code /debug/pprof/}
+     * @param debugFlags {@code enableDebugFlagsHandler}: serve {@code /debug/flags/v}
+     */
+    public DebugHandlers(Supplier<byte[]> configz, IntConsumer verbosity, boolean profiling, boolean debugFlags) {
         this.configz = configz;
         this.verbosity = verbosity;
+        this.profiling = profiling;
+        this.debugFlags = debugFlags;
     }
 
     public void install(Router.Builder router) {
@@ -54,6 +72,19 @@ public final class DebugHandlers {
             body[body.length - 1] = '}';
             return Response.json(body);
         });
+        if (debugFlags) {
+            installDebugFlags(router);
+        } else {
+            router.any("/debug/flags/v", request -> Response.goError(405, "flags endpoint is disabled."));
+        }
+        if (profiling) {
+            installProfiling(router);
+        } else {
+            router.any("/debug/pprof/", request -> Response.goError(405, "profiling endpoint is disabled."));
+        }
+    }
+
+    private void installDebugFlags(Router.Builder router) {
         router.any("/debug/flags/v", request -> {
             if (!request.method().equals("PUT")) {
                 return plain(406, "unsupported http method");
@@ -72,6 +103,9 @@ public final class DebugHandlers {
             verbosity.accept(level);
             return plain(200, "successfully set klog.logging.verbosity to " + value);
         });
+    }
+
+    private static void installProfiling(Router.Builder router) {
         router.any("/debug/pprof/", Handler.blocking(request -> {
             String profile = request.path().substring("/debug/pprof/".length());
             return switch (profile) {

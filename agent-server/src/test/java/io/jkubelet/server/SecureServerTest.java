@@ -68,6 +68,11 @@ class SecureServerTest {
     }
 
     private SecureServer start(boolean anonymous, boolean debugging, String minVersion) throws Exception {
+        return start(anonymous, debugging, minVersion, new DebugHandlers(() -> "{\"port\":10250}".getBytes(), verbosity::set));
+    }
+
+    private SecureServer start(boolean anonymous, boolean debugging, String minVersion, DebugHandlers debug)
+            throws Exception {
         TlsContext tls = ServerTls.context(serving, minVersion, List.of(), List.of(clientCa.caCertificate()));
         Authorizer authorizer = attrs -> {
             asked.add(attrs);
@@ -82,8 +87,7 @@ class SecureServerTest {
                 authorizer, "node-a");
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty));
         server = SecureServer.start(HttpServerConfig.kubeletDefaults("secure", InetAddress.getLoopbackAddress(), 0), tls, auth,
-                new KubeletHandlers(view, checks), debugging,
-                new DebugHandlers(() -> "{\"port\":10250}".getBytes(), verbosity::set));
+                new KubeletHandlers(view, checks), debugging, debug);
         return server;
     }
 
@@ -202,6 +206,32 @@ class SecureServerTest {
         assertThat(threads.statusCode()).isEqualTo(200);
         assertThat(threads.body()).contains("jk-secure-io").contains("\tat ");
         assertThat(get(alice, "/debug/pprof/profile?seconds=0").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void profilingAndDebugFlagsHandlersSwitchedOffAnswer405AsUpstream() throws Exception {
+        start(false, true, "", new DebugHandlers(() -> "{}".getBytes(), verbosity::set, false, false));
+        TestPki.Issued alice = clientCa.client("CN=alice");
+
+        HttpResponse<String> pprof = get(alice, "/debug/pprof/goroutine?debug=2");
+        assertThat(pprof.statusCode()).isEqualTo(405);
+        assertThat(pprof.body()).isEqualTo("profiling endpoint is disabled.\n");
+        assertThat(get(alice, "/debug/pprof/").body()).isEqualTo("profiling endpoint is disabled.\n");
+        HttpResponse<String> flags = send(alice, "PUT", "/debug/flags/v", "4");
+        assertThat(flags.statusCode()).isEqualTo(405);
+        assertThat(flags.body()).isEqualTo("flags endpoint is disabled.\n");
+        assertThat(verbosity.get()).as("not set").isEqualTo(-1);
+        assertThat(get(alice, "/configz").statusCode()).as("the other debugging handlers stay").isEqualTo(200);
+        server.close();
+
+        start(false, true, "", new DebugHandlers(() -> "{}".getBytes(), verbosity::set, false, true));
+        assertThat(send(alice, "PUT", "/debug/flags/v", "4").statusCode()).isEqualTo(200);
+        assertThat(get(alice, "/debug/pprof/goroutine").statusCode()).isEqualTo(405);
+        server.close();
+
+        start(false, true, "", new DebugHandlers(() -> "{}".getBytes(), verbosity::set, true, false));
+        assertThat(get(alice, "/debug/pprof/goroutine").statusCode()).isEqualTo(200);
+        assertThat(send(alice, "PUT", "/debug/flags/v", "4").statusCode()).isEqualTo(405);
     }
 
     @Test

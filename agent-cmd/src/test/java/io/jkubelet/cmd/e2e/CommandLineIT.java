@@ -54,6 +54,63 @@ class CommandLineIT {
     }
 
     @Test
+    void anUnknownLogFormatIsRefusedAsComponentBaseDoes() throws Exception {
+        Exit e = run("--logging-format=xml");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output().trim()).isEqualTo("Error: logging.format: Invalid value: \"xml\": Unsupported log format");
+    }
+
+    @Test
+    void nodeLabelsTheNodeRestrictionPluginWouldRefuseEndTheAgent() throws Exception {
+        Exit e = run("--node-labels=node-role.kubernetes.io/worker=,team=ops");
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.output()).startsWith("Error: failed to validate kubelet flags: unknown 'kubernetes.io' or 'k8s.io' "
+                + "labels specified with --node-labels: [node-role.kubernetes.io/worker]\n--node-labels in the "
+                + "'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io)");
+    }
+
+    @Test
+    void aStartFailureInJsonFormatIsAJsonLine() throws Exception {
+        Exit e = run("--logging-format=json", "--root-dir", dir.resolve("root").toString(), "--cert-dir",
+                dir.resolve("pki").toString(), "--healthz-port", "0", "--read-only-port", "0",
+                "--container-runtime-endpoint", "unix://" + dir.resolve("no-such.sock"), "--hostname-override", "json-fail");
+        assertThat(e.code()).isEqualTo(1);
+        List<String> lines = e.output().lines().toList();
+        assertThat(lines).isNotEmpty().allSatisfy(line -> assertThat(line).startsWith("{\"ts\":").endsWith("}"));
+        assertThat(lines.getLast()).contains("\"msg\":\"command failed\",\"err\":\"")
+                .contains(dir.resolve("no-such.sock").toString());
+    }
+
+    @Test
+    void jsonSplitStreamSendsInfoToStdoutAndErrorsToStderr() throws Exception {
+        Path config = dir.resolve("alpha.yaml");
+        Files.writeString(config, """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                featureGates: {LoggingAlphaOptions: true}
+                authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}
+                authorization: {mode: AlwaysAllow}
+                """);
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", Agent.jar(), "--config", config.toString(), "--logging-format=json", "--log-json-split-stream",
+                "--log-json-info-buffer-size=64Ki", "--root-dir", dir.resolve("root").toString(), "--cert-dir",
+                dir.resolve("pki").toString(), "--healthz-port", "0", "--read-only-port", "0",
+                "--container-runtime-endpoint", "unix://" + dir.resolve("no-such.sock"), "--hostname-override", "split"));
+        Process p = new ProcessBuilder(cmd).redirectOutput(dir.resolve("stdout").toFile())
+                .redirectError(dir.resolve("stderr").toFile()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("jkubelet exits").isTrue();
+        assertThat(p.exitValue()).isEqualTo(1);
+
+        List<String> stdout = Files.readAllLines(dir.resolve("stdout"));
+        List<String> stderr = Files.readAllLines(dir.resolve("stderr"));
+        assertThat(stdout).as("the buffered info messages, written at exit").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).startsWith("{\"ts\":").contains("\"v\":"))
+                .anySatisfy(line -> assertThat(line).contains("\"msg\":\"Starting jkubelet v1.30.0 as node split"));
+        assertThat(stderr).singleElement().asString().contains("\"msg\":\"command failed\",\"err\":\"")
+                .doesNotContain("\"v\":");
+    }
+
+    @Test
     void anUnreadableKubeconfigIsNamedAndBootstrappingIsSaidToBeUnsupported() throws Exception {
         Path kubeconfig = dir.resolve("kubelet.conf");
         Exit e = run("--kubeconfig", kubeconfig.toString(), "--bootstrap-kubeconfig", dir.resolve("bootstrap.conf").toString(),

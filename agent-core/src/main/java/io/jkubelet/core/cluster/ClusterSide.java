@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -77,10 +78,23 @@ public final class ClusterSide implements AutoCloseable {
      * @param kubeletVersion the User-Agent's version of the event client made from {@code client}'s settings
      */
     public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock) {
+        return connect(client, kubeletVersion, clock, io.jkubelet.core.objects.ChangeDetectionStrategy.CACHE,
+                Duration.ofMinutes(1));
+    }
+
+    /**
+     * As {@link #connect(KubernetesClient, String, Clock)}, reading ConfigMaps and Secrets by {@code strategy}.
+     *
+     * @param syncFrequency {@code syncFrequency}, which paces how long the Watch strategy keeps an unused watch
+     */
+    public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock,
+            io.jkubelet.core.objects.ChangeDetectionStrategy strategy, Duration syncFrequency) {
         Fabric8ServiceLister services = new Fabric8ServiceLister(client);
-        ClusterSide side = new ClusterSide(client, kubeletVersion, clock,
-                ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, services));
+        List<AutoCloseable> watches = new ArrayList<>();
+        ClusterSide side = new ClusterSide(client, kubeletVersion, clock, ApiObjectManagers.podObjects(
+                new Fabric8ObjectClient(client), clock, services, strategy, syncFrequency, watches::add));
         side.owned.add(services);
+        side.owned.addAll(watches);
         return side;
     }
 

@@ -219,7 +219,8 @@ public final class Kubelet implements AutoCloseable {
                 reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, podCgroups, workerExecutor);
         this.stats = new StatsProvider(runtime, images, settings.node().nodeName(),
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
-                deps.clock(), StatsProvider.DEFAULT_PERIOD, systemContainers(deps), executors.stats());
+                deps.clock(), StatsProvider.DEFAULT_PERIOD, settings.volumeStatsAggPeriod(), systemContainers(deps),
+                executors.stats());
         this.podConfig = new PodConfig((pod, reason, message) ->
                 recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message),
                 deps.clock(), inbox.podConfigOutput(), DisabledPodFields.of(settings.featureGates()));

@@ -26,10 +26,13 @@ import java.time.Duration;
  * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
  * @param eviction the eviction thresholds and their periods ({@code evictionHard}, {@code evictionSoft}, ...)
  * @param featureGates the feature gates ({@code featureGates}, {@code --feature-gates}) of the pod life cycle
+ * @param volumeStatsAggPeriod {@code volumeStatsAggPeriod}: how often pods' volume usage is measured; zero or less
+ *     disables volume stats
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               GcSettings gc, int maxPods, ImagePullLimits imagePulls,
                               DockerConfigFiles.SearchPaths nodeCredentials, String kubeletVersion,
                               PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
                               Duration cpuCfsQuotaPeriod, EvictionConfig eviction,
-                              FeatureGates featureGates) {}
+                              FeatureGates featureGates,
+                              Duration volumeStatsAggPeriod) {}

@@ -8,7 +8,11 @@ import io.jkubelet.core.apierrors.ApiException;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The ConfigMap and Secret managers of a node with an apiserver: cached GETs (see {@link CachedGet}). */
+/**
+ * The ConfigMap and Secret managers of a node with an apiserver, by {@link ChangeDetectionStrategy}: a watch per object
+ * ({@code Watch}, see {@link WatchedGet}), GETs cached for a TTL ({@code Cache}, see {@link CachedGet}) or a GET at
+ * every use ({@code Get}).
+ */
 public final class ApiObjectManagers {
     private ApiObjectManagers() {}
 
@@ -39,8 +43,28 @@ public final class ApiObjectManagers {
 
     /** A node with an apiserver: cached GETs of ConfigMaps and Secrets, TokenRequests for tokens, and {@code services}. */
     public static PodObjects podObjects(ObjectClient api, Clock clock, ServiceLister services) {
-        return new PodObjects(configMaps(api, clock, CachedGet.DEFAULT_TTL), secrets(api, clock, CachedGet.DEFAULT_TTL),
-                tokens(api, clock), services, true);
+        return podObjects(api, clock, services, ChangeDetectionStrategy.CACHE, Duration.ofMinutes(1), closer -> { });
+    }
+
+    /**
+     * As {@link #podObjects(ObjectClient, Clock, ServiceLister)}, with ConfigMaps and Secrets read by {@code strategy}.
+     *
+     * @param resyncInterval {@code syncFrequency}: the Watch strategy stops a watch unused for five of them
+     * @param owner takes the watches' closer, to close when the node stops
+     */
+    public static PodObjects podObjects(ObjectClient api, Clock clock, ServiceLister services,
+            ChangeDetectionStrategy strategy, Duration resyncInterval, java.util.function.Consumer<AutoCloseable> owner) {
+        if (strategy == ChangeDetectionStrategy.WATCH) {
+            Duration maxIdle = resyncInterval.multipliedBy(5);
+            WatchedGet<ConfigMap> configMaps = new WatchedGet<>("configmap", api::watchConfigMap, clock, maxIdle);
+            WatchedGet<Secret> secrets = new WatchedGet<>("secret", api::watchSecret, clock, maxIdle);
+            owner.accept(configMaps);
+            owner.accept(secrets);
+            return new PodObjects(configMaps::get, secrets::get, tokens(api, clock), services, true);
+        }
+        // Get: upstream's simple managers, a GET at every use; a zero TTL keeps nothing.
+        Duration ttl = strategy == ChangeDetectionStrategy.GET ? Duration.ZERO : CachedGet.DEFAULT_TTL;
+        return new PodObjects(configMaps(api, clock, ttl), secrets(api, clock, ttl), tokens(api, clock), services, true);
     }
 
     public static Duration defaultTtl() {

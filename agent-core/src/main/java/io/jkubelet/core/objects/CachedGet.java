@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A GET of one namespaced object per {@code ttl} (upstream's {@code Get} change-detection strategy,
- * {@code cacheBasedManager}). Chosen over upstream's default {@code Watch} strategy because a GET needs no
+ * A GET of one namespaced object per {@code ttl} (upstream's {@code Cache} change-detection strategy,
+ * {@code cacheBasedManager}); with a zero TTL a GET at every use that keeps nothing (the {@code Get} strategy). Chosen over upstream's default {@code Watch} strategy because a GET needs no
  * per-object watch bookkeeping (register/unregister on every pod add and delete) and the kubelet already resyncs
  * every pod each {@code syncFrequency}, which is when volumes are refreshed; the cache keeps the GETs of one sync
  * (one per volume plus one per env reference of each container) to one per object. The TTL is upstream's
@@ -66,7 +66,9 @@ final class CachedGet<T> {
             cache.remove(key);
             throw ObjectException.notFound(kind, name);
         }
-        cache.put(key, new Entry<>(object, now));
+        if (ttl.isPositive()) {
+            cache.put(key, new Entry<>(object, now));
+        }
         return object;
     }
 }

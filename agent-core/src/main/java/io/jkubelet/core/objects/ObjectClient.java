@@ -7,7 +7,7 @@ import io.jkubelet.core.apierrors.ApiException;
 
 /**
  * The apiserver calls behind the object managers (what upstream's configmap, secret and token managers ask of
- * the clientset). Thread-safe; each call is one request, never retried.
+ * the clientset). Thread-safe; each get is one request, never retried.
  */
 public interface ObjectClient {
     /** The ConfigMap, or null when the apiserver says it does not exist. */
@@ -15,6 +15,12 @@ public interface ObjectClient {
 
     /** The Secret, or null when the apiserver says it does not exist. */
     Secret getSecret(String namespace, String name) throws ApiException;
+
+    /** A watch of one ConfigMap ({@code fieldSelector=metadata.name=<name>}); the caller closes it. */
+    ObjectWatch<ConfigMap> watchConfigMap(String namespace, String name);
+
+    /** A watch of one Secret ({@code fieldSelector=metadata.name=<name>}); the caller closes it. */
+    ObjectWatch<Secret> watchSecret(String namespace, String name);
 
     /**
      * {@code POST serviceaccounts/<name>/token}: the apiserver's answer. A real apiserver answers 404 for a missing

@@ -33,7 +33,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -79,6 +78,7 @@ public final class StatsProvider implements AutoCloseable {
     private final NodePaths paths;
     private final Clock clock;
     private final Duration period;
+    private final PodVolumeUsage volumeUsage;
     private final AtomicReference<StatsSnapshot> latest = new AtomicReference<>();
     /** The previous round's cumulative CPU time per container id, pod ({@code pod/<uid>}) and {@code node}. */
     private final Map<String, CpuPoint> previousCpu = new HashMap<>();
@@ -97,6 +97,17 @@ public final class StatsProvider implements AutoCloseable {
      */
     public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
                          Duration period, SystemContainers systemContainers, ScheduledExecutorService scheduler) {
+        this(runtime, images, nodeName, paths, clock, period, period, systemContainers, scheduler);
+    }
+
+    /**
+     * @param volumeStatsAggPeriod {@code volumeStatsAggPeriod}: how often each pod's volumes are measured again (they are
+     *     kept in between); zero or less disables volume stats
+     */
+    public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
+                         Duration period, Duration volumeStatsAggPeriod, SystemContainers systemContainers,
+                         ScheduledExecutorService scheduler) {
+        this.volumeUsage = new PodVolumeUsage(volumeStatsAggPeriod);
         this.systemContainers = systemContainers;
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         if (period.isNegative() || period.isZero()) {
@@ -185,6 +196,7 @@ public final class StatsProvider implements AutoCloseable {
         for (PodSandboxStats sandbox : sandboxes) {
             pods.add(podStats(sandbox, now, nodeFs, imageFs, seen));
         }
+        volumeUsage.retainPods(sandboxes.stream().map(s -> s.metadata().uid()).collect(java.util.stream.Collectors.toSet()));
         previousCpu.clear();
         previousCpu.putAll(seen);
         StatsSnapshot snapshot = new StatsSnapshot(now, new Summary(node, pods), sandboxes, null);
@@ -320,19 +332,11 @@ public final class StatsProvider implements AutoCloseable {
         }
         List<VolumeStats> volumes = new ArrayList<>();
         Path emptyDirs = new PodDirs(paths.rootDir()).volumesDir(meta.uid()).resolve(EMPTY_DIR_PLUGIN);
-        if (Files.isDirectory(emptyDirs)) {
-            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(emptyDirs)) {
-                for (Path dir : dirs) {
-                    DirUsage u = DirUsage.of(dir);
-                    ephemeralBytes += u.bytes();
-                    ephemeralInodes += u.inodes();
-                    volumes.add(new VolumeStats(fsStats(now, nodeFs, u.bytes(), u.inodes()), dir.getFileName().toString(), null));
-                }
-            } catch (IOException e) {
-                log.debug("cannot list {}: {}", emptyDirs, e.getMessage());
-            }
+        for (PodVolumeUsage.Volume v : volumeUsage.volumes(meta.uid(), emptyDirs, now)) {
+            ephemeralBytes += v.usage().bytes();
+            ephemeralInodes += v.usage().inodes();
+            volumes.add(new VolumeStats(fsStats(v.measured(), nodeFs, v.usage().bytes(), v.usage().inodes()), v.name(), null));
         }
-        volumes.sort(java.util.Comparator.comparing(VolumeStats::name));
         CpuStats cpu = anyCpu ? new CpuStats(cpuTime, nanoCores("pod/" + meta.uid(), cpuTime, podCpu, seen), podCpu) : null;
         MemoryStats memory = anyMemory ? new MemoryStats(memTime, null, mem[0], mem[1], mem[2], mem[3], mem[4]) : null;
         return new PodStats(new PodReference(meta.name(), meta.namespace(), meta.uid()), sandbox.createdAt(), containers,

@@ -84,6 +84,49 @@ class StatsProviderTest {
                 clock, Duration.ofSeconds(10), null, DaemonThreads.scheduler("stats-provider"));
     }
 
+    private StatsProvider withVolumePeriod(Duration volumeStatsAggPeriod) {
+        return new StatsProvider(runtime, images, "node-a",
+                new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(dir.resolve("proc"))),
+                clock, Duration.ofSeconds(10), volumeStatsAggPeriod, null, DaemonThreads.scheduler("stats-provider"));
+    }
+
+    @Test
+    void volumesAreMeasuredAgainOnlyOnceVolumeStatsAggPeriodHasPassed() throws IOException {
+        Path emptyDir = Files.createDirectories(rootDir.resolve("pods/" + UID + "/volumes/kubernetes.io~empty-dir/cache"));
+        Files.writeString(emptyDir.resolve("a"), "y".repeat(700));
+        runtimeAnswer.set(List.of(sandbox(1_000_000_000L)));
+        try (StatsProvider minutely = withVolumePeriod(Duration.ofMinutes(1))) {
+            Instant measured = clock.instant();
+            assertThat(minutely.collect().summary().pods().get(0).volume()).singleElement()
+                    .satisfies(v -> assertThat(v.fs().usedBytes()).isEqualTo(700L));
+
+            Files.writeString(emptyDir.resolve("b"), "z".repeat(300));
+            clock.advance(Duration.ofSeconds(50));
+            PodStats cached = minutely.collect().summary().pods().get(0);
+            assertThat(cached.volume()).singleElement().satisfies(v -> {
+                assertThat(v.fs().usedBytes()).as("kept for a minute").isEqualTo(700L);
+                assertThat(v.fs().time()).isEqualTo(measured);
+            });
+            assertThat(cached.ephemeralStorage().usedBytes()).isEqualTo(4096L + 700L);
+
+            clock.advance(Duration.ofSeconds(10));
+            assertThat(minutely.collect().summary().pods().get(0).volume()).singleElement()
+                    .satisfies(v -> assertThat(v.fs().usedBytes()).isEqualTo(1000L));
+        }
+    }
+
+    @Test
+    void aNegativeVolumeStatsAggPeriodDisablesVolumeStats() throws IOException {
+        Path emptyDir = Files.createDirectories(rootDir.resolve("pods/" + UID + "/volumes/kubernetes.io~empty-dir/cache"));
+        Files.writeString(emptyDir.resolve("a"), "y".repeat(700));
+        runtimeAnswer.set(List.of(sandbox(1_000_000_000L)));
+        try (StatsProvider disabled = withVolumePeriod(Duration.ofSeconds(-1))) {
+            PodStats pod = disabled.collect().summary().pods().get(0);
+            assertThat(pod.volume()).isEmpty();
+            assertThat(pod.ephemeralStorage().usedBytes()).as("the writable layer only").isEqualTo(4096L);
+        }
+    }
+
     @Test
     void assemblesPodAndContainerStatsAndDerivesRatesFromTwoRounds() throws IOException {
         Path logDir = Files.createDirectories(podLogs.resolve("ns_web_" + UID + "/app"));

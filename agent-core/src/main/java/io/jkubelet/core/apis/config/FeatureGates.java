@@ -27,6 +27,10 @@ public final class FeatureGates {
     /** Not a v1.30 gate (v1.33): always off, so its fields cannot be set. */
     public static final String KUBELET_ENSURE_SECRET_PULLED_IMAGES = "KubeletEnsureSecretPulledImages";
     public static final String SIDECAR_CONTAINERS = "SidecarContainers";
+    /** component-base's gate of the split-stream logging options. */
+    public static final String LOGGING_ALPHA_OPTIONS = "LoggingAlphaOptions";
+    /** component-base's gate of the JSON log format. */
+    public static final String LOGGING_BETA_OPTIONS = "LoggingBetaOptions";
 
     private final Map<String, Boolean> overrides;
 

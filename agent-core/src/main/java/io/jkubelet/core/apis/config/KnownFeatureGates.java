@@ -29,6 +29,9 @@ final class KnownFeatureGates {
                 + "shutdownGracePeriodCriticalPods are refused");
         implemented(FeatureGates.GRACEFUL_NODE_SHUTDOWN_BASED_ON_POD_PRIORITY, true, Stage.BETA, "false: "
                 + "shutdownGracePeriodByPodPriority is refused");
+        implemented(FeatureGates.LOGGING_ALPHA_OPTIONS, false, Stage.ALPHA, "true: the split-stream and info-buffer "
+                + "options of the text and JSON log formats are accepted");
+        implemented(FeatureGates.LOGGING_BETA_OPTIONS, true, Stage.BETA, "false: logging.format json is refused");
         implemented(FeatureGates.NODE_SWAP, true, Stage.BETA, "false: memorySwap.swapBehavior is refused");
         implemented(FeatureGates.KUBELET_TRACING, true, Stage.BETA, "false: the tracing field is refused");
         implemented(FeatureGates.ROTATE_KUBELET_SERVER_CERTIFICATE, true, Stage.BETA, "false: serverTLSBootstrap "
@@ -63,8 +66,6 @@ final class KnownFeatureGates {
                 + "file system");
         defaultOnly("LocalStorageCapacityIsolationFSQuotaMonitoring", false, Stage.ALPHA, "project quotas for "
                 + "emptyDir usage");
-        defaultOnly("LoggingAlphaOptions", false, Stage.ALPHA, "alpha logging options");
-        defaultOnly("LoggingBetaOptions", true, Stage.BETA, "beta logging options");
         defaultOnly("MemoryManager", true, Stage.BETA, "the memory manager (its None policy is what jkubelet does)");
         defaultOnly(FeatureGates.MEMORY_QOS, false, Stage.ALPHA, "memory.min/memory.high on cgroup v2");
         defaultOnly(FeatureGates.NODE_LOG_QUERY, false, Stage.BETA, "node log queries (/logs/?query=...)");

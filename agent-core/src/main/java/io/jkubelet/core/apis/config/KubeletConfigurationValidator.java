@@ -132,7 +132,7 @@ public final class KubeletConfigurationValidator {
         }
         NodeAllocatableValidation.validateReservedMemory(kc, r);
         validateShowHiddenMetrics(kc, errors);
-        validateLogging(kc.logging(), errors);
+        validateLogging(kc.logging(), gates, errors);
         validateTracing(kc.tracing(), gates, errors);
         r.check(gates.enabled(FeatureGates.MEMORY_QOS) && kc.memoryThrottlingFactor() == null,
                 "memoryThrottlingFactor is required when MemoryQoS feature flag is enabled");
@@ -256,31 +256,63 @@ public final class KubeletConfigurationValidator {
         }
     }
 
-    private static void validateLogging(LoggingConfiguration logging, List<String> errors) {
+    /**
+     * component-base's {@code logsapi.Validate} on {@code logging}, with its messages: the format (json behind
+     * LoggingBetaOptions, on by default), klog's int32 verbosity, vmodule only with the text format, and the
+     * split-stream options behind LoggingAlphaOptions (off by default).
+     */
+    private static void validateLogging(LoggingConfiguration logging, FeatureGates gates, List<String> errors) {
         String format = logging.format();
         if (!format.equals(LoggingConfiguration.FORMAT_TEXT) && !format.equals(LoggingConfiguration.FORMAT_JSON)) {
-            errors.add("logging.format: Unsupported value: \"" + format + "\": supported values: \"json\", \"text\"");
+            errors.add("logging.format: Invalid value: \"" + format + "\": Unsupported log format");
+        } else if (format.equals(LoggingConfiguration.FORMAT_JSON) && !gates.enabled(FeatureGates.LOGGING_BETA_OPTIONS)) {
+            errors.add("logging.format: Forbidden: Log format json is disabled, see " + FeatureGates.LOGGING_BETA_OPTIONS
+                    + " feature");
         }
-        if (logging.verbosity() < 0 || logging.verbosity() > 0xFFFF_FFFFL) {
-            errors.add("logging.verbosity: Invalid value: " + logging.verbosity()
-                    + ": must be between 0 and 4294967295, inclusive");
+        if (logging.verbosity() > Integer.MAX_VALUE) {
+            errors.add("logging.verbosity: Invalid value: " + logging.verbosity() + ": Must be <= " + Integer.MAX_VALUE);
         }
-        if (logging.vmodule() != null && !logging.vmodule().isEmpty()) {
-            if (!format.equals(LoggingConfiguration.FORMAT_TEXT)) {
-                errors.add("logging.vmodule: Forbidden: Only supported for text log format");
+        List<LoggingConfiguration.VModuleItem> vmodule = logging.vmodule() == null ? List.of() : logging.vmodule();
+        if (!vmodule.isEmpty() && !format.isEmpty() && !format.equals(LoggingConfiguration.FORMAT_TEXT)) {
+            errors.add("logging.vmodule: Forbidden: Only supported for text log format");
+        }
+        for (int i = 0; i < vmodule.size(); i++) {
+            LoggingConfiguration.VModuleItem item = vmodule.get(i);
+            if (item.filePattern().isEmpty()) {
+                errors.add("logging.vmodule[" + i + "]: Required value: File pattern must not be empty");
             }
-            for (int i = 0; i < logging.vmodule().size(); i++) {
-                LoggingConfiguration.VModuleItem item = logging.vmodule().get(i);
-                if (item.filePattern().isEmpty() || item.filePattern().contains(",")
-                        || item.filePattern().contains("=")) {
-                    errors.add("logging.vmodule[" + i + "].filePattern: Invalid value: \"" + item.filePattern()
-                            + "\": must not be empty and must not contain ',' or '='");
-                }
+            if (item.filePattern().contains(",") || item.filePattern().contains("=")) {
+                errors.add("logging.vmodule[" + i + "]: Invalid value: \"" + item.filePattern()
+                        + "\": File pattern must not contain equal sign or comma");
+            }
+            if (item.verbosity() > Integer.MAX_VALUE) {
+                errors.add("logging.vmodule[" + i + "]: Invalid value: " + item.verbosity() + ": Must be <= "
+                        + Integer.MAX_VALUE);
             }
         }
         if (logging.flushFrequency().duration().isNegative()) {
             errors.add("logging.flushFrequency: Invalid value: \""
                     + GoDuration.format(logging.flushFrequency().duration()) + "\": must not be negative");
+        }
+        validateOutputRouting("logging.options.text", logging.options().text(), gates, errors);
+        validateOutputRouting("logging.options.json", logging.options().json(), gates, errors);
+    }
+
+    private static void validateOutputRouting(String path, LoggingConfiguration.OutputRoutingOptions options,
+            FeatureGates gates, List<String> errors) {
+        boolean alpha = gates.enabled(FeatureGates.LOGGING_ALPHA_OPTIONS);
+        if (options.splitStream() && !alpha) {
+            errors.add(path + ".splitStream: Forbidden: Feature " + FeatureGates.LOGGING_ALPHA_OPTIONS + " is disabled");
+        }
+        long size;
+        try {
+            size = options.infoBufferSizeBytes();
+        } catch (IllegalArgumentException e) {
+            errors.add(path + ".infoBufferSize: Invalid value: \"" + options.infoBufferSize() + "\": " + e.getMessage());
+            return;
+        }
+        if (size != 0 && !alpha) {
+            errors.add(path + ".infoBufferSize: Forbidden: Feature " + FeatureGates.LOGGING_ALPHA_OPTIONS + " is disabled");
         }
     }
 
@@ -313,7 +345,6 @@ public final class KubeletConfigurationValidator {
         positive(r, "nodeStatusUpdateFrequency", "--node-status-update-frequency", kc.nodeStatusUpdateFrequency());
         positive(r, "nodeStatusReportFrequency", null, kc.nodeStatusReportFrequency());
         positive(r, "runtimeRequestTimeout", "--runtime-request-timeout", kc.runtimeRequestTimeout());
-        positive(r, "volumeStatsAggPeriod", null, kc.volumeStatsAggPeriod());
         positive(r, "evictionPressureTransitionPeriod", "--eviction-pressure-transition-period",
                 kc.evictionPressureTransitionPeriod());
         notNegative(r, "authentication.webhook.cacheTTL", kc.authentication().webhook().cacheTTL());

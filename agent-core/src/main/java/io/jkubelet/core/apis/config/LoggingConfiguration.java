@@ -84,6 +84,14 @@ public abstract class LoggingConfiguration {
         @JsonInclude(JsonInclude.Include.ALWAYS)
         private OutputRoutingOptions json = new OutputRoutingOptions();
 
+        public FormatOptions() {
+        }
+
+        public FormatOptions(OutputRoutingOptions text, OutputRoutingOptions json) {
+            this.text = text;
+            this.json = json;
+        }
+
         public OutputRoutingOptions text() {
             return text;
         }
@@ -105,12 +113,35 @@ public abstract class LoggingConfiguration {
         @JsonDeserialize(using = KubeletConfigCodec.QuantityStringDeserializer.class)
         private String infoBufferSize = "0";
 
+        public OutputRoutingOptions() {
+        }
+
+        public OutputRoutingOptions(boolean splitStream, String infoBufferSize) {
+            this.splitStream = splitStream;
+            this.infoBufferSize = infoBufferSize;
+        }
+
         public boolean splitStream() {
             return splitStream;
         }
 
         public String infoBufferSize() {
             return infoBufferSize;
+        }
+
+        /**
+         * {@code infoBufferSize} in bytes.
+         *
+         * @throws IllegalArgumentException when it is not a quantity, with apimachinery's message
+         */
+        public long infoBufferSizeBytes() {
+            try {
+                return io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(
+                        new io.fabric8.kubernetes.api.model.Quantity(infoBufferSize)).longValueExact();
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("quantities must match the regular expression "
+                        + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", e);
+            }
         }
     }
 }

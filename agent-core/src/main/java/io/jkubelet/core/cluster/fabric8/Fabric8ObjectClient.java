@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.objects.ObjectClient;
+import io.jkubelet.core.objects.ObjectWatch;
 
 /** The object managers' calls on fabric8's client. */
 public final class Fabric8ObjectClient implements ObjectClient {
@@ -22,6 +23,16 @@ public final class Fabric8ObjectClient implements ObjectClient {
     @Override
     public Secret getSecret(String namespace, String name) {
         return Fabric8Errors.call(() -> client.secrets().inNamespace(namespace).withName(name).get());
+    }
+
+    @Override
+    public ObjectWatch<ConfigMap> watchConfigMap(String namespace, String name) {
+        return new Fabric8ObjectWatch<>(client.configMaps().inNamespace(namespace).withName(name).runnableInformer(0));
+    }
+
+    @Override
+    public ObjectWatch<Secret> watchSecret(String namespace, String name) {
+        return new Fabric8ObjectWatch<>(client.secrets().inNamespace(namespace).withName(name).runnableInformer(0));
     }
 
     @Override

@@ -130,7 +130,35 @@ class KubeletConfigurationValidatorTest {
                         "--show-hidden-metrics-for-version must be omitted or have the value '1.29'. Only the previous "
                                 + "minor version is allowed"),
                 bad("logging format", c -> c.loggingBuilder().format("xml"),
-                        "logging.format: Unsupported value: \"xml\": supported values: \"json\", \"text\""),
+                        "logging.format: Invalid value: \"xml\": Unsupported log format"),
+                bad("json format with its gate off", c -> c.featureGates(Map.of("LoggingBetaOptions", false))
+                                .loggingBuilder().format("json"),
+                        "logging.format: Forbidden: Log format json is disabled, see LoggingBetaOptions feature"),
+                bad("logging verbosity over int32", c -> c.loggingBuilder().verbosity(2147483648L),
+                        "logging.verbosity: Invalid value: 2147483648: Must be <= 2147483647"),
+                bad("vmodule with json", c -> c.loggingBuilder().format("json")
+                                .vmodule(List.of(new LoggingConfiguration.VModuleItem("pleg", 4))),
+                        "logging.vmodule: Forbidden: Only supported for text log format"),
+                bad("vmodule empty pattern", c -> c.loggingBuilder()
+                                .vmodule(List.of(new LoggingConfiguration.VModuleItem("", 4))),
+                        "logging.vmodule[0]: Required value: File pattern must not be empty"),
+                bad("vmodule pattern with '='", c -> c.loggingBuilder()
+                                .vmodule(List.of(new LoggingConfiguration.VModuleItem("a=b", 4))),
+                        "logging.vmodule[0]: Invalid value: \"a=b\": File pattern must not contain equal sign or comma"),
+                bad("split stream without LoggingAlphaOptions", c -> c.loggingBuilder().options(
+                                new LoggingConfiguration.FormatOptions(new LoggingConfiguration.OutputRoutingOptions(),
+                                        new LoggingConfiguration.OutputRoutingOptions(true, "0"))),
+                        "logging.options.json.splitStream: Forbidden: Feature LoggingAlphaOptions is disabled"),
+                bad("info buffer without LoggingAlphaOptions", c -> c.loggingBuilder().options(
+                                new LoggingConfiguration.FormatOptions(new LoggingConfiguration.OutputRoutingOptions(false, "1Mi"),
+                                        new LoggingConfiguration.OutputRoutingOptions())),
+                        "logging.options.text.infoBufferSize: Forbidden: Feature LoggingAlphaOptions is disabled"),
+                bad("info buffer not a quantity", c -> c.featureGates(Map.of("LoggingAlphaOptions", true))
+                                .loggingBuilder().options(new LoggingConfiguration.FormatOptions(
+                                        new LoggingConfiguration.OutputRoutingOptions(),
+                                        new LoggingConfiguration.OutputRoutingOptions(true, "lots"))),
+                        "logging.options.json.infoBufferSize: Invalid value: \"lots\": quantities must match the "
+                                + "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
                 bad("taint effect", c -> c.registerWithTaints(List.of(new Taint("a", "b", "Never"))),
                         "invalid taint: a=b:Never (invalid taint effect: Never, unsupported taint effect, supported "
                                 + "values are NoSchedule, PreferNoSchedule, NoExecute)"),
@@ -192,6 +220,7 @@ class KubeletConfigurationValidatorTest {
                 .readOnlyPort(0).healthzPort(0).port(65535).oomScoreAdj(1000).maxPods(0)
                 .imageGCHighThresholdPercent(100).imageGCLowThresholdPercent(0).eventRecordQPS(0).kubeAPIQPS(0)
                 .containerLogMaxFiles(2).enforceNodeAllocatable(List.of("none")).reservedSystemCPUs("0-3,5")
+                .volumeStatsAggPeriod(Duration.ofSeconds(-1))
                 .build();
 
         assertThat(KubeletConfigurationValidator.validate(config)).isEmpty();
