@@ -28,6 +28,7 @@ import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.kubelet.KubeletDeps;
 import io.jkubelet.core.kubelet.KubeletSettings;
+import io.jkubelet.core.kubelet.SecuritySettings;
 import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.qos.OomScoreAdjuster;
@@ -172,7 +173,8 @@ final class KubeletApp implements AutoCloseable {
                 GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
                 DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
-                server.eviction());
+                server.eviction(), new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
+                        Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())));
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);

@@ -31,6 +31,7 @@ import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
+import io.jkubelet.core.kuberuntime.SeccompProfiles;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.PodStateProvider;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
@@ -179,7 +180,8 @@ public final class Kubelet implements AutoCloseable {
         KubeRuntime runtimeManager = new RuntimeManager(runtime, imageManager,
                 new ContainerConfigFactory(settings.node(),
                         (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
-                        deps.recorder(), this::allocatable, cgroups),
+                        deps.recorder(), this::allocatable, cgroups,
+                        SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault())),
                 volumes, dirs, settings.node(), deps.recorder(), deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
                 new PodStates());
         this.podCache = new PodCache(this::requestRelist);

@@ -24,9 +24,11 @@ import java.time.Duration;
  * @param cpuCfsQuota {@code cpuCFSQuota}: containers' CPU limits become CFS quotas
  * @param cpuCfsQuotaPeriod {@code cpuCFSQuotaPeriod}, the CFS period of those quotas
  * @param eviction the eviction thresholds and their periods ({@code evictionHard}, {@code evictionSoft}, ...)
+ * @param security {@code seccompDefault} and {@code allowedUnsafeSysctls}
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               GcSettings gc, int maxPods, ImagePullLimits imagePulls,
                               DockerConfigFiles.SearchPaths nodeCredentials, String kubeletVersion,
                               PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
-                              Duration cpuCfsQuotaPeriod, EvictionConfig eviction) {}
+                              Duration cpuCfsQuotaPeriod, EvictionConfig eviction,
+                              SecuritySettings security) {}

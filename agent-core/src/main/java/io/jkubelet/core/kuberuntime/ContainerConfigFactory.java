@@ -23,6 +23,7 @@ import io.jkubelet.core.runtime.NamespaceOptions;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
+import io.jkubelet.core.runtime.SecurityProfile;
 import io.jkubelet.core.util.Expansion;
 
 import java.nio.file.Path;
@@ -51,6 +52,7 @@ public final class ContainerConfigFactory {
     private final OomScorePolicy oomPolicy;
     private final ContainerEnv env;
     private final ContainerCgroups cgroups;
+    private final SeccompProfiles seccomp;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
@@ -61,16 +63,26 @@ public final class ContainerConfigFactory {
         this(node, oomPolicy, objects, recorder, allocatable, ContainerCgroups.DEFAULT);
     }
 
+    /** With upstream's default root directory and {@code seccompDefault} off. */
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
+            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            ContainerCgroups cgroups) {
+        this(node, oomPolicy, objects, recorder, allocatable, cgroups,
+                SeccompProfiles.under(Path.of("/var/lib/kubelet"), false));
+    }
+
     /**
      * @param objects the ConfigMaps and Secrets of {@code envFrom} and {@code valueFrom} references
      * @param recorder gets the {@code InvalidEnvironmentVariableNames} events of {@code envFrom}
      * @param allocatable the node's allocatable, which {@code resourceFieldRef} limits a container does not set default to
      * @param cgroups the pod's cgroup parent and how CPU limits are enforced
+     * @param seccomp which seccomp profile each container runs under
      */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
             java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
-            ContainerCgroups cgroups) {
+            ContainerCgroups cgroups, SeccompProfiles seccomp) {
         this.node = node;
+        this.seccomp = seccomp;
         this.oomPolicy = oomPolicy;
         this.cgroups = cgroups;
         this.env = new ContainerEnv(node, new EnvRefs(objects, recorder), objects.services(), allocatable);
@@ -124,7 +136,7 @@ public final class ContainerConfigFactory {
                 hostname(pod), podLogsDir(pod).toString(), dnsConfig(pod), ports, labels, annotations,
                 cgroups.cgroupParent().apply(pod), ns,
                 node.oomScoreClamp().applyAsInt(OomScorePolicy.SANDBOX_OOM_SCORE_ADJ), node.podInfraImage(),
-                privileged, sysctls);
+                privileged, sysctls, seccomp.forSandbox());
     }
 
     /** The pod's hostname: {@code spec.hostname}, else its name, cut to 63 characters as upstream. */
@@ -226,7 +238,15 @@ public final class ContainerConfigFactory {
                 ContainerMounts.of(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap), labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
-                resources(pod, c), securityContext(pod, c));
+                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c)));
+    }
+
+    private SecurityProfile seccompProfile(Pod pod, Container c) throws ConfigException {
+        try {
+            return seccomp.forContainer(pod, c);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     /** Upstream {@code calculateLinuxResources}: shares from the request (or the limit), quota from the limit. */
@@ -241,7 +261,7 @@ public final class ContainerConfigFactory {
         return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom);
     }
 
-    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c) {
+    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c, SecurityProfile seccomp) {
         PodSecurityContext psc = pod.getSpec().getSecurityContext();
         SecurityContext sc = c.getSecurityContext();
         Long runAsUser = sc != null && sc.getRunAsUser() != null ? sc.getRunAsUser()
@@ -260,7 +280,7 @@ public final class ContainerConfigFactory {
         List<String> drop = caps == null || caps.getDrop() == null ? List.of() : caps.getDrop();
         boolean noNewPrivs = sc != null && Boolean.FALSE.equals(sc.getAllowPrivilegeEscalation());
         return new LinuxContainerSecurityContext(runAsUser, runAsGroup, groups, privileged, readOnly, add, drop,
-                namespaceOptions(pod), noNewPrivs);
+                namespaceOptions(pod), noNewPrivs, seccomp);
     }
 
     /** The pod's network, PID and IPC namespaces, shared by its sandbox and its containers. */

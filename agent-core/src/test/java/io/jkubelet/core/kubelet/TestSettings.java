@@ -22,7 +22,7 @@ final class TestSettings {
         KubeletSettings s = under(root);
         return new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(), s.maxPods(),
                 s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(), s.cpuCfsQuota(),
-                s.cpuCfsQuotaPeriod(), eviction);
+                s.cpuCfsQuotaPeriod(), eviction, s.security());
     }
 
     /** As {@link #under(Path)}, with its own garbage collection settings. */
@@ -31,6 +31,6 @@ final class TestSettings {
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         return new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1), Duration.ofSeconds(1),
                 gc, 110, ImagePullLimits.SERIAL, DockerConfigFiles.SearchPaths.NONE, "v1.30.0", PodSourceSettings.NONE,
-                8L << 30, true, Duration.ofMillis(100), EvictionConfig.NONE);
+                8L << 30, true, Duration.ofMillis(100), EvictionConfig.NONE, SecuritySettings.DEFAULT);
     }
 }
