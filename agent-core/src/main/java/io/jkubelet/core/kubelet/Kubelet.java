@@ -32,6 +32,8 @@ import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.SeccompProfiles;
+import io.jkubelet.core.sysctl.SafeSysctls;
+import io.jkubelet.core.sysctl.SysctlAllowlist;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.PodStateProvider;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
@@ -141,7 +143,8 @@ public final class Kubelet implements AutoCloseable {
     /**
      * Builds the kubelet; nothing runs before {@link #start()}.
      *
-     * @throws IllegalArgumentException when a pod source's setting cannot be used (the message names it)
+     * @throws IllegalArgumentException when a pod source's setting or an allowed unsafe sysctl cannot be used (the
+     *     message names it)
      */
     public Kubelet(KubeletSettings settings, KubeletDeps deps) {
         this.settings = settings;
@@ -227,7 +230,9 @@ public final class Kubelet implements AutoCloseable {
         // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
         EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
         PredicateAdmitHandler predicates = new PredicateAdmitHandler();
+        // Then the sysctls (upstream's order: eviction, sysctls, predicates).
         List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
+                sysctlAllowlist(settings.security()),
                 (pod, others) -> predicates.admit(pod, others, () -> node.get()));
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
                 deps.recorder(), statusSyncRequest, housekeeping);
@@ -235,6 +240,15 @@ public final class Kubelet implements AutoCloseable {
                 deps.clock(), timers);
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         createSources();
+    }
+
+    /** The safe sysctls of this kernel and {@code allowedUnsafeSysctls}, whose patterns are checked here. */
+    private static SysctlAllowlist sysctlAllowlist(SecuritySettings security) {
+        try {
+            return SysctlAllowlist.of(SafeSysctls.forThisKernel(), security.allowedUnsafeSysctls());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("allowedUnsafeSysctls: " + e.getMessage(), e);
+        }
     }
 
     /**
