@@ -140,8 +140,7 @@ final class KubeletApp implements AutoCloseable {
         String endpoint = config.containerRuntimeEndpoint();
         DockerRuntime runtime;
         try {
-            runtime = DockerRuntimeFactory.connect(endpoint, DockerLogRotation.options(config, DockerRuntimeOptions.DEFAULTS),
-                    Clock.systemUTC());
+            runtime = DockerRuntimeFactory.connect(endpoint, dockerOptions(config), Clock.systemUTC());
         } catch (DockerUnavailableException | IllegalArgumentException e) {
             throw new StartupException(e.getMessage());
         }
@@ -213,6 +212,15 @@ final class KubeletApp implements AutoCloseable {
         } catch (IOException | CgroupException | IllegalStateException e) {
             throw new StartupException(e.getMessage());
         }
+    }
+
+    /**
+     * The Docker adapter's settings: every short call bounded by {@code runtimeRequestTimeout}, as upstream's CRI
+     * calls, and the json-file driver's rotation.
+     */
+    static DockerRuntimeOptions dockerOptions(KubeletConfiguration config) {
+        return DockerLogRotation.options(config,
+                DockerRuntimeOptions.DEFAULTS.withRequestTimeout(config.runtimeRequestTimeout()));
     }
 
     /** {@code serializeImagePulls}, {@code maxParallelImagePulls}, {@code registryPullQPS} and {@code registryBurst}. */
