@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.jkubelet.core.config.PodCodec;
+import io.jkubelet.core.dns.DnsConfigurer;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.runtime.ContainerConfig;
@@ -53,6 +54,7 @@ public final class ContainerConfigFactory {
     private final ContainerEnv env;
     private final ContainerCgroups cgroups;
     private final SeccompProfiles seccomp;
+    private final DnsConfigurer dns;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
@@ -83,6 +85,8 @@ public final class ContainerConfigFactory {
             ContainerCgroups cgroups, SeccompProfiles seccomp) {
         this.node = node;
         this.seccomp = seccomp;
+        this.dns = new DnsConfigurer(node.resolvConf(), node.clusterDns(), node.clusterDomain(), node.hostIps(),
+                node.nodeName(), recorder);
         this.oomPolicy = oomPolicy;
         this.cgroups = cgroups;
         this.env = new ContainerEnv(node, new EnvRefs(objects, recorder), objects.services(), allocatable);
@@ -99,7 +103,12 @@ public final class ContainerConfigFactory {
         return podLogsRoot.resolve(namespace + "_" + name + "_" + uid);
     }
 
-    public PodSandboxConfig sandboxConfig(Pod pod, int attempt) {
+    /**
+     * The pod's sandbox config (upstream {@code generatePodSandboxConfig}).
+     *
+     * @throws ConfigException when the pod's DNS settings cannot be made (the host's {@code resolvConf} unreadable)
+     */
+    public PodSandboxConfig sandboxConfig(Pod pod, int attempt) throws ConfigException {
         var meta = pod.getMetadata();
         Map<String, String> labels = new LinkedHashMap<>();
         if (meta.getLabels() != null) {
@@ -139,6 +148,14 @@ public final class ContainerConfigFactory {
                 privileged, sysctls, seccomp.forSandbox());
     }
 
+    private DnsConfig dnsConfig(Pod pod) throws ConfigException {
+        try {
+            return dns.podDns(pod);
+        } catch (java.io.IOException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
     /** The pod's hostname: {@code spec.hostname}, else its name, cut to 63 characters as upstream. */
     static String hostname(Pod pod) {
         String h = pod.getSpec().getHostname();
@@ -152,38 +169,6 @@ public final class ContainerConfigFactory {
             }
         }
         return h;
-    }
-
-    private DnsConfig dnsConfig(Pod pod) {
-        String policy = pod.getSpec().getDnsPolicy() == null ? "ClusterFirst" : pod.getSpec().getDnsPolicy();
-        boolean hostNetwork = PodSpecs.hostNetwork(pod);
-        boolean clusterFirst = "ClusterFirst".equals(policy) && !hostNetwork || "ClusterFirstWithHostNet".equals(policy);
-        List<String> servers = new ArrayList<>();
-        List<String> searches = new ArrayList<>();
-        List<String> options = new ArrayList<>();
-        if (clusterFirst && !node.clusterDns().isEmpty()) {
-            servers.addAll(node.clusterDns());
-            String ns = pod.getMetadata().getNamespace();
-            String d = node.clusterDomain();
-            searches.add(ns + ".svc." + d);
-            searches.add("svc." + d);
-            searches.add(d);
-            options.add("ndots:5");
-        } else if (!"None".equals(policy)) {
-            // Default, or ClusterFirst with no cluster DNS configured: the runtime copies the node's resolv.conf.
-            if (pod.getSpec().getDnsConfig() == null) {
-                return null;
-            }
-        }
-        var extra = pod.getSpec().getDnsConfig();
-        if (extra != null) {
-            if (extra.getNameservers() != null) servers.addAll(extra.getNameservers());
-            if (extra.getSearches() != null) searches.addAll(extra.getSearches());
-            if (extra.getOptions() != null) {
-                extra.getOptions().forEach(o -> options.add(o.getValue() == null ? o.getName() : o.getName() + ":" + o.getValue()));
-            }
-        }
-        return new DnsConfig(servers.subList(0, Math.min(3, servers.size())), searches, options);
     }
 
     /**

@@ -198,6 +198,28 @@ class KubeletTest {
                 .hasMessage("allowedUnsafeSysctls: the sysctls \"kernel.panic\" are not known to be namespaced");
     }
 
+    @Test
+    void aResolvConfThatCannotBeReadFailsTheSandboxNamingTheFile() {
+        kubelet.close();
+        KubeletSettings s = TestSettings.under(root);
+        var n = s.node();
+        Path missing = root.resolve("no-resolv.conf");
+        start(KubeletExecutors.named(), new KubeletSettings(new io.jkubelet.core.kuberuntime.NodeContext(n.nodeName(),
+                n.hostIps(), n.podLogsDir(), n.containerLogsDir(), n.podInfraImage(), n.clusterDns(), n.clusterDomain(),
+                n.oomScoreClamp(), missing.toString()), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(),
+                s.maxPods(), s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(),
+                s.cpuCfsQuota(), s.cpuCfsQuotaPeriod(), s.eviction(), s.security()));
+
+        kubelet.deliver(new PodUpdate(List.of(pod("web", sleeper("a"))), PodOperation.ADD, "test"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> events.events().stream()
+                .anyMatch(e -> e.reason().equals("FailedCreatePodSandBox")));
+        assertThat(events.events()).filteredOn(e -> e.reason().equals("FailedCreatePodSandBox")).first()
+                .extracting(e -> e.message())
+                .isEqualTo("Failed to create pod sandbox: open " + missing + ": no such file or directory");
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).isEmpty();
+    }
+
     private static Pod withSysctls(Pod pod, String... names) {
         return new PodBuilder(pod).editSpec().withNewSecurityContext()
                 .withSysctls(java.util.Arrays.stream(names).map(n -> new io.fabric8.kubernetes.api.model.Sysctl(n, "1"))
