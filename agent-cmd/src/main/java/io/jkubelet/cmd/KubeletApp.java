@@ -29,6 +29,7 @@ import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.kubelet.KubeletDeps;
 import io.jkubelet.core.kubelet.KubeletSettings;
 import io.jkubelet.core.kubelet.SecuritySettings;
+import io.jkubelet.core.nodestatus.NodeResources;
 import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.qos.OomScoreAdjuster;
@@ -169,7 +170,7 @@ final class KubeletApp implements AutoCloseable {
                 config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
                 oom::clamp, Objects.requireNonNullElse(config.resolvConf(), NodeContext.DEFAULT_RESOLV_CONF));
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
+                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), podCapacity(config), imagePulls(config),
                 DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
                 server.eviction(), new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
@@ -221,6 +222,11 @@ final class KubeletApp implements AutoCloseable {
     static DockerRuntimeOptions dockerOptions(KubeletConfiguration config) {
         return DockerLogRotation.options(config,
                 DockerRuntimeOptions.DEFAULTS.withRequestTimeout(config.runtimeRequestTimeout()));
+    }
+
+    /** How many pods this machine admits: {@code maxPods}, or fewer with {@code podsPerCore} (as its node status). */
+    static int podCapacity(KubeletConfiguration config) {
+        return NodeResources.podCapacity(config.maxPods(), config.podsPerCore(), Runtime.getRuntime().availableProcessors());
     }
 
     /** {@code serializeImagePulls}, {@code maxParallelImagePulls}, {@code registryPullQPS} and {@code registryBurst}. */
