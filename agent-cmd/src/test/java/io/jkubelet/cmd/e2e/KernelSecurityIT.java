@@ -52,11 +52,7 @@ class KernelSecurityIT extends AgentTestBase {
                 search corp.example
                 options timeout:2
                 """);
-        Path config = Files.writeString(dir.resolve("kubelet.yaml"), """
-                apiVersion: kubelet.config.k8s.io/v1beta1
-                kind: KubeletConfiguration
-                authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}
-                authorization: {mode: AlwaysAllow}
+        Path config = configFile("""
                 seccompDefault: true
                 allowedUnsafeSysctls: ["net.core.somaxconn"]
                 resolvConf: %s
@@ -108,11 +104,7 @@ class KernelSecurityIT extends AgentTestBase {
 
     @Test
     void anAllowedUnsafeSysctlThatIsNotNamespacedStopsTheAgentAtStart() throws Exception {
-        Path config = Files.writeString(dir.resolve("kubelet.yaml"), """
-                apiVersion: kubelet.config.k8s.io/v1beta1
-                kind: KubeletConfiguration
-                authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}
-                authorization: {mode: AlwaysAllow}
+        Path config = configFile("""
                 allowedUnsafeSysctls: ["kernel.panic"]
                 """);
 
