@@ -32,6 +32,7 @@ import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.SeccompProfiles;
+import io.jkubelet.core.dns.ResolvConfLimits;
 import io.jkubelet.core.sysctl.SafeSysctls;
 import io.jkubelet.core.sysctl.SysctlAllowlist;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
@@ -372,6 +373,13 @@ public final class Kubelet implements AutoCloseable {
         });
         running.add("probes", probeManager);
         garbageCollection.start(timers, workerExecutor);
+        String resolvConf = settings.node().resolvConf();
+        if (!resolvConf.isEmpty()) {
+            // As upstream: every 30 s, a node warning while the host's file leaves no room for the cluster's searches.
+            timers.scheduleWithFixedDelay(() -> ResolvConfLimits.check(resolvConf, settings.node().clusterDomain())
+                    .ifPresent(problem -> deps.recorder().event(References.node(settings.node().nodeName()),
+                            EventRecorder.WARNING, ResolvConfLimits.REASON, problem)), 0, 30, TimeUnit.SECONDS);
+        }
         running.add("kubelet-timers", timers::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);

@@ -218,6 +218,10 @@ class KubeletTest {
                 .extracting(e -> e.message())
                 .isEqualTo("Failed to create pod sandbox: open " + missing + ": no such file or directory");
         assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).isEmpty();
+        // The periodic check of the file, at start and every 30 s, warns on the node.
+        assertThat(events.events()).anyMatch(e -> e.involvedObject().getKind().equals("Node")
+                && e.reason().equals("CheckLimitsForResolvConf")
+                && e.message().equals("open " + missing + ": no such file or directory"));
     }
 
     private static Pod withSysctls(Pod pod, String... names) {
