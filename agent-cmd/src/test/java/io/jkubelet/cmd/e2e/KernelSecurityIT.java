@@ -103,6 +103,16 @@ class KernelSecurityIT extends AgentTestBase {
     }
 
     @Test
+    void anEmptyResolvConfLeavesDefaultPodsWithoutHostDns() throws Exception {
+        startAgent("--config", configFile("resolvConf: \"\"\n").toString());
+
+        agent.writeManifest("no-dns.yaml", pod("no-dns", "dnsPolicy: Default", "cat /etc/resolv.conf"));
+
+        // The local machine's resolver and no search domain (Docker writes no search line for '.').
+        assertThat(terminated("no-dns").getMessage()).isEqualTo("nameserver 127.0.0.1\n");
+    }
+
+    @Test
     void anAllowedUnsafeSysctlThatIsNotNamespacedStopsTheAgentAtStart() throws Exception {
         Path config = configFile("""
                 allowedUnsafeSysctls: ["kernel.panic"]
