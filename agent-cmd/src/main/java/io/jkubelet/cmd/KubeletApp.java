@@ -29,6 +29,8 @@ import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.kubelet.KubeletDeps;
 import io.jkubelet.core.kubelet.KubeletSettings;
+import io.jkubelet.core.kubelet.SecuritySettings;
+import io.jkubelet.core.nodestatus.NodeResources;
 import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.qos.OomScoreAdjuster;
@@ -146,8 +148,7 @@ final class KubeletApp implements AutoCloseable {
         String endpoint = config.containerRuntimeEndpoint();
         DockerRuntime runtime;
         try {
-            runtime = DockerRuntimeFactory.connect(endpoint, DockerLogRotation.options(config, DockerRuntimeOptions.DEFAULTS),
-                    Clock.systemUTC());
+            runtime = DockerRuntimeFactory.connect(endpoint, dockerOptions(config), Clock.systemUTC());
         } catch (DockerUnavailableException | IllegalArgumentException e) {
             throw new StartupException(e.getMessage());
         }
@@ -175,12 +176,14 @@ final class KubeletApp implements AutoCloseable {
         NodeContext node = new NodeContext(nodeName, hostIps, Path.of(config.podLogsDir()), Path.of(flags.containerLogsDir()),
                 flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),
                 config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
-                oom::clamp);
+                oom::clamp, Objects.requireNonNullElse(config.resolvConf(), NodeContext.DEFAULT_RESOLV_CONF));
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), config.maxPods(), imagePulls(config),
+                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), podCapacity(config), imagePulls(config),
                 DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
-                server.eviction(), FeatureGates.of(config), config.volumeStatsAggPeriod());
+                server.eviction(), FeatureGates.of(config), config.volumeStatsAggPeriod(),
+                new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
+                        Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())));
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);
@@ -220,6 +223,20 @@ final class KubeletApp implements AutoCloseable {
         } catch (IOException | CgroupException | IllegalStateException e) {
             throw new StartupException(e.getMessage());
         }
+    }
+
+    /**
+     * The Docker adapter's settings: every short call bounded by {@code runtimeRequestTimeout}, as upstream's CRI
+     * calls, and the json-file driver's rotation.
+     */
+    static DockerRuntimeOptions dockerOptions(KubeletConfiguration config) {
+        return DockerLogRotation.options(config,
+                DockerRuntimeOptions.DEFAULTS.withRequestTimeout(config.runtimeRequestTimeout()));
+    }
+
+    /** How many pods this machine admits: {@code maxPods}, or fewer with {@code podsPerCore} (as its node status). */
+    static int podCapacity(KubeletConfiguration config) {
+        return NodeResources.podCapacity(config.maxPods(), config.podsPerCore(), Runtime.getRuntime().availableProcessors());
     }
 
     /** {@code serializeImagePulls}, {@code maxParallelImagePulls}, {@code registryPullQPS} and {@code registryBurst}. */

@@ -21,6 +21,7 @@ import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.NamespaceOptions;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PortMapping;
+import io.jkubelet.core.runtime.SecurityProfile;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,11 +42,6 @@ final class CreateSpecs {
     static final String MODE_HOST = "host";
     /** The sandbox's CPU weight: it only sleeps (dockershim's defaultSandboxCPUshares). */
     static final int SANDBOX_CPU_SHARES = 2;
-    /**
-     * The kubelet passes no seccomp profile unless the pod asks for one, and dockershim read "none" as
-     * unconfined (seccompDefault=false); without this Docker would apply its own default profile.
-     */
-    static final String SECCOMP_UNCONFINED = "seccomp=unconfined";
     static final String NO_NEW_PRIVILEGES = "no-new-privileges";
 
     /** @param cgroupDriver Docker's cgroup driver, which the cgroup parent is written for */
@@ -64,7 +60,7 @@ final class CreateSpecs {
                 .withOomScoreAdj(c.oomScoreAdj())
                 .withCpuShares(SANDBOX_CPU_SHARES)
                 .withPrivileged(c.privileged())
-                .withSecurityOpts(List.of(SECCOMP_UNCONFINED))
+                .withSecurityOpts(SeccompOptions.of(c.seccomp(), "sandbox " + c.metadata().name()))
                 .withLogConfig(new LogConfig(LogConfig.LoggingType.JSON_FILE, Map.of()));
         if (ns.pid() == NamespaceMode.NODE) {
             hc.withPidMode(MODE_HOST);
@@ -123,7 +119,8 @@ final class CreateSpecs {
                 .withRestartPolicy(RestartPolicy.noRestart())
                 .withBinds(binds(c.mounts(), what))
                 .withLogConfig(new LogConfig(LogConfig.LoggingType.JSON_FILE, new LinkedHashMap<>(options.logOptions())));
-        List<String> securityOpts = new ArrayList<>(List.of(SECCOMP_UNCONFINED));
+        List<String> securityOpts = new ArrayList<>(SeccompOptions.of(
+                c.securityContext() == null ? SecurityProfile.UNCONFINED : c.securityContext().seccomp(), what));
         applyResources(hc, c.resources());
         String user = null;
         LinuxContainerSecurityContext sc = c.securityContext();

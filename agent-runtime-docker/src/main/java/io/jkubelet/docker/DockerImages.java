@@ -17,21 +17,29 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** The image half of the adapter (dockershim's docker_image.go). Stateless and thread-safe. */
 final class DockerImages {
     private static final Logger log = LoggerFactory.getLogger(DockerImages.class);
 
+    /** How often a pull's progress is looked at (dockershim reported it every 10 s). */
+    private static final Duration PROGRESS_CHECK = Duration.ofSeconds(10);
+
     private final DockerClient requests;
     private final DockerClient streams;
+    private final Duration progressDeadline;
 
-    DockerImages(DockerClient requests, DockerClient streams) {
+    /** @param progressDeadline how long a pull may go without progress before it is cancelled */
+    DockerImages(DockerClient requests, DockerClient streams, Duration progressDeadline) {
         this.requests = requests;
         this.streams = streams;
+        this.progressDeadline = progressDeadline;
     }
 
     List<Image> list() {
@@ -82,7 +90,10 @@ final class DockerImages {
                     .withPassword(auth.password())
                     .withRegistryAddress(auth.serverAddress())
                     .withIdentityToken(auth.identityToken());
-            streams.pullImageCmd(normalized).withAuthConfig(credentials).exec(callback).awaitCompletion();
+            streams.pullImageCmd(normalized).withAuthConfig(credentials).exec(callback);
+            awaitWithProgress(callback, reference);
+        } catch (ImagePullException stalled) {
+            throw stalled;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closeQuietly(callback);
@@ -100,6 +111,24 @@ final class DockerImages {
                 "image " + reference + " is not present after Docker reported a successful pull", null));
         return image.getRepoDigests() != null && !image.getRepoDigests().isEmpty()
                 ? image.getRepoDigests().getFirst() : image.getId();
+    }
+
+    /**
+     * Waits for a pull as long as it makes progress (dockershim's progress reporter): one that has said nothing new for
+     * the progress deadline is cancelled, since a stalled registry connection would otherwise hold the pod's worker
+     * (and with serialized pulls every other pull) for ever.
+     */
+    private void awaitWithProgress(PullCallback callback, String reference) throws InterruptedException {
+        long check = Math.min(PROGRESS_CHECK.toMillis(), progressDeadline.toMillis());
+        // Not docker-java's timed awaitCompletion: it closes the stream whenever it returns.
+        while (!callback.ended.await(check, TimeUnit.MILLISECONDS)) {
+            if (System.nanoTime() - callback.lastProgressNanos > progressDeadline.toNanos()) {
+                closeQuietly(callback);
+                throw new ImagePullException("cancel pulling image " + reference + " because of no progress for "
+                        + RequestTimeouts.text(progressDeadline) + ", latest progress: \"" + callback.lastProgress + "\"",
+                        null);
+            }
+        }
     }
 
     /**
@@ -290,9 +319,33 @@ final class DockerImages {
     /** Reads the pull's progress stream; Docker reports a failed pull as an error item in it. */
     private static final class PullCallback extends QuietCallback<PullResponseItem> {
         volatile String error;
+        /** When Docker last said something new about the pull; the pull's start at first. */
+        volatile long lastProgressNanos = System.nanoTime();
+        volatile String lastProgress = "";
+        /** Counted down when the stream ends, either way. */
+        final CountDownLatch ended = new CountDownLatch(1);
+
+        @Override
+        public void onComplete() {
+            super.onComplete();
+            ended.countDown();
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            super.onError(throwable);
+            ended.countDown();
+        }
 
         @Override
         public void onNext(PullResponseItem item) {
+            String progress = (item.getId() == null ? "" : item.getId() + ": ")
+                    + (item.getStatus() == null ? "" : item.getStatus())
+                    + (item.getProgress() == null ? "" : " " + item.getProgress());
+            if (!progress.equals(lastProgress)) {
+                lastProgress = progress;
+                lastProgressNanos = System.nanoTime();
+            }
             if (item.isErrorIndicated() && error == null) {
                 error = item.getErrorDetail() != null && item.getErrorDetail().getMessage() != null
                         ? item.getErrorDetail().getMessage() : item.getError();

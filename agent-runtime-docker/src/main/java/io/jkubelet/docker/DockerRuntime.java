@@ -91,12 +91,12 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.images = new DockerImages(requests, streams);
+        this.images = new DockerImages(requests, streams, options.imagePullProgressDeadline());
         this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
         this.host = new DockerHost(requests);
         this.stats = new DockerStats(requests, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
         this.streaming = new DockerStreaming(requests, endpoint, exec, this::podSandboxStatus);
-        this.removals = new DockerRemovals(requests, streams);
+        this.removals = new DockerRemovals(requests, streams, options.requestTimeout());
         this.sandboxes = new DockerSandboxes(requests, options, host, images, removals, stopper, this::removeContainer);
     }
 

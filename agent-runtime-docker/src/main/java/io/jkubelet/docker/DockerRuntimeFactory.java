@@ -91,10 +91,10 @@ public final class DockerRuntimeFactory {
                 .sslConfig(config.getSSLConfig())
                 .maxConnections(100)
                 .connectionTimeout(CONNECT_TIMEOUT);
-        if (responseTimeout != null) {
-            builder.responseTimeout(responseTimeout);
+        if (responseTimeout == null) {
+            return DockerClientImpl.getInstance(config, builder.build());
         }
-        DockerHttpClient http = builder.build();
+        DockerHttpClient http = new RequestTimeouts(builder.responseTimeout(responseTimeout).build(), responseTimeout);
         return DockerClientImpl.getInstance(config, http);
     }
 

@@ -8,28 +8,46 @@ import java.util.Objects;
  * Settings of the Docker adapter.
  *
  * @param requestTimeout how long a short Docker call may take (the kubelet's {@code runtimeRequestTimeout},
- *     2m by default); stops, pulls, execs and the event stream are not bounded by it
+ *     2m by default); a stop may take it beyond the container's grace period; pulls, execs and the event stream
+ *     are not bounded by it
  * @param sandboxStopGracePeriod how long {@code stopPodSandbox} lets containers that still run, and the
  *     sandbox itself, handle SIGTERM (dockershim's 10s)
+ * @param imagePullProgressDeadline how long a pull may go without progress before it is cancelled (dockershim's
+ *     {@code --image-pull-progress-deadline}, 1m; upstream's kubelet bounds pulls no otherwise)
  * @param logOptions options of Docker's {@code json-file} log driver for app containers, e.g.
  *     {@code max-size=10485760}, {@code max-file=5} (see {@link #withLogRotation})
  */
 public record DockerRuntimeOptions(Duration requestTimeout, Duration sandboxStopGracePeriod,
-                                   Map<String, String> logOptions) {
+                                   Duration imagePullProgressDeadline, Map<String, String> logOptions) {
 
     public static final DockerRuntimeOptions DEFAULTS =
-            new DockerRuntimeOptions(Duration.ofMinutes(2), Duration.ofSeconds(10), Map.of());
+            new DockerRuntimeOptions(Duration.ofMinutes(2), Duration.ofSeconds(10), Duration.ofMinutes(1), Map.of());
 
     public DockerRuntimeOptions {
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         Objects.requireNonNull(sandboxStopGracePeriod, "sandboxStopGracePeriod");
+        Objects.requireNonNull(imagePullProgressDeadline, "imagePullProgressDeadline");
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("requestTimeout must be positive, got " + requestTimeout);
         }
         if (sandboxStopGracePeriod.isNegative()) {
             throw new IllegalArgumentException("sandboxStopGracePeriod must not be negative, got " + sandboxStopGracePeriod);
         }
+        if (imagePullProgressDeadline.isNegative() || imagePullProgressDeadline.isZero()) {
+            throw new IllegalArgumentException("imagePullProgressDeadline must be positive, got "
+                    + imagePullProgressDeadline);
+        }
         logOptions = Map.copyOf(logOptions);
+    }
+
+    /** These options with pulls cancelled after {@code deadline} without progress. */
+    public DockerRuntimeOptions withImagePullProgressDeadline(Duration deadline) {
+        return new DockerRuntimeOptions(requestTimeout, sandboxStopGracePeriod, deadline, logOptions);
+    }
+
+    /** These options with short calls bounded by {@code timeout} ({@code runtimeRequestTimeout}). */
+    public DockerRuntimeOptions withRequestTimeout(Duration timeout) {
+        return new DockerRuntimeOptions(timeout, sandboxStopGracePeriod, imagePullProgressDeadline, logOptions);
     }
 
     /**
@@ -42,13 +60,13 @@ public record DockerRuntimeOptions(Duration requestTimeout, Duration sandboxStop
      */
     public DockerRuntimeOptions withLogRotation(long maxSize, int maxFiles) {
         if (maxSize < 0) {
-            return new DockerRuntimeOptions(requestTimeout, sandboxStopGracePeriod, Map.of());
+            return new DockerRuntimeOptions(requestTimeout, sandboxStopGracePeriod, imagePullProgressDeadline, Map.of());
         }
         if (maxFiles < 1) {
             throw new IllegalArgumentException("max-file must be at least 1, got " + maxFiles);
         }
         // Docker refuses max-size 0; one byte (a file per line) is the nearest it takes.
-        return new DockerRuntimeOptions(requestTimeout, sandboxStopGracePeriod,
+        return new DockerRuntimeOptions(requestTimeout, sandboxStopGracePeriod, imagePullProgressDeadline,
                 Map.of("max-size", Long.toString(Math.max(1, maxSize)), "max-file", Integer.toString(maxFiles)));
     }
 }

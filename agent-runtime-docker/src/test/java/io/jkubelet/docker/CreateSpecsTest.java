@@ -17,10 +17,15 @@ import io.jkubelet.core.runtime.NamespaceOptions;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
+import io.jkubelet.core.runtime.SecurityProfile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -163,6 +168,60 @@ class CreateSpecsTest {
         assertThat(CreateSpecs.container("sandbox-id", app, pod, OPTIONS.withLogRotation(-1, 5), "cgroupfs")
                 .hostConfig().getLogConfig().getConfig()).isEmpty();
         assertThat(OPTIONS.withLogRotation(0, 2).logOptions()).containsEntry("max-size", "1");
+    }
+
+    @Test
+    void seccompProfilesBecomeDockersSecurityOptionsAsDockershimGaveThem(@TempDir Path dir) throws IOException {
+        Path profile = dir.resolve("audit.json");
+        Files.writeString(profile, "{\n  \"defaultAction\": \"SCMP_ACT_LOG\",\n  \"syscalls\": []\n}\n");
+        PodSandboxConfig pod = sandbox(NamespaceOptions.POD_DEFAULT, List.of());
+
+        assertThat(securityOpts(SecurityProfile.UNCONFINED, pod)).containsExactly("seccomp=unconfined");
+        // No option at all: Docker applies its own default profile.
+        assertThat(securityOpts(SecurityProfile.RUNTIME_DEFAULT, pod)).isEmpty();
+        // Docker takes the profile's content, compacted, not its path.
+        assertThat(securityOpts(SecurityProfile.localhost(profile.toString()), pod))
+                .containsExactly("seccomp={\"defaultAction\":\"SCMP_ACT_LOG\",\"syscalls\":[]}");
+        assertThat(CreateSpecs.sandbox(withSeccomp(pod, SecurityProfile.RUNTIME_DEFAULT), OPTIONS, "cgroupfs")
+                .hostConfig().getSecurityOpts()).isEmpty();
+        assertThat(CreateSpecs.sandbox(pod, OPTIONS, "cgroupfs").hostConfig().getSecurityOpts())
+                .containsExactly("seccomp=unconfined");
+    }
+
+    @Test
+    void aLocalhostProfileThatCannotBeReadIsRefusedNamingTheFile(@TempDir Path dir) throws IOException {
+        PodSandboxConfig pod = sandbox(NamespaceOptions.POD_DEFAULT, List.of());
+        Path missing = dir.resolve("missing.json");
+        Path notJson = Files.writeString(dir.resolve("broken.json"), "{defaultAction");
+
+        assertThatThrownBy(() -> securityOpts(SecurityProfile.localhost(missing.toString()), pod))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("failed to generate seccomp security options for container app: cannot load seccomp "
+                        + "profile \"" + missing + "\": open " + missing + ": no such file or directory");
+        assertThatThrownBy(() -> securityOpts(SecurityProfile.localhost(notJson.toString()), pod))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("failed to generate seccomp security options for container app: cannot load "
+                        + "seccomp profile \"" + notJson + "\": not JSON: ");
+        assertThatThrownBy(() -> securityOpts(SecurityProfile.localhost("profiles/x.json"), pod))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("failed to generate seccomp security options for container app: seccomp profile path "
+                        + "must be absolute, but got relative path \"profiles/x.json\"");
+        assertThatThrownBy(() -> CreateSpecs.sandbox(withSeccomp(pod, SecurityProfile.localhost(missing.toString())),
+                OPTIONS, "cgroupfs"))
+                .hasMessageStartingWith("failed to generate seccomp security options for sandbox web: ");
+    }
+
+    private static List<String> securityOpts(SecurityProfile profile, PodSandboxConfig pod) {
+        LinuxContainerSecurityContext sc = new LinuxContainerSecurityContext(null, null, List.of(), false, false,
+                List.of(), List.of(), NamespaceOptions.POD_DEFAULT, false, profile);
+        return CreateSpecs.container("s", container(sc, new LinuxContainerResources(0, 0, 0, 0, 0)), pod, OPTIONS,
+                "cgroupfs").hostConfig().getSecurityOpts();
+    }
+
+    private static PodSandboxConfig withSeccomp(PodSandboxConfig c, SecurityProfile profile) {
+        return new PodSandboxConfig(c.metadata(), c.hostname(), c.logDirectory(), c.dnsConfig(), c.portMappings(),
+                c.labels(), c.annotations(), c.cgroupParent(), c.namespaceOptions(), c.oomScoreAdj(), c.image(),
+                c.privileged(), c.sysctls(), profile);
     }
 
     @Test

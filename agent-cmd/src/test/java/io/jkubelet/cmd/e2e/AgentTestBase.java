@@ -28,6 +28,19 @@ abstract class AgentTestBase {
         return agent.start();
     }
 
+    /**
+     * A KubeletConfiguration file with these fields (YAML lines), serving its ports without webhook authentication
+     * (which a configuration file would otherwise turn on, and which needs an apiserver).
+     */
+    Path configFile(String fields) throws java.io.IOException {
+        return java.nio.file.Files.writeString(dir.resolve("kubelet.yaml"), """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}
+                authorization: {mode: AlwaysAllow}
+                """ + fields);
+    }
+
     @AfterEach
     void tearDown() throws Exception {
         if (agent != null) {

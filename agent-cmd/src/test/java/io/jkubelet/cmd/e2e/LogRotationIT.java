@@ -51,11 +51,7 @@ class LogRotationIT extends AgentTestBase {
     @Test
     @Timeout(300)
     void everyLineTheRuntimeKeptIsReadAcrossRotationsByFollowPreviousAndTail() throws Exception {
-        Path config = Files.writeString(dir.resolve("kubelet.yaml"), """
-                apiVersion: kubelet.config.k8s.io/v1beta1
-                kind: KubeletConfiguration
-                authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}
-                authorization: {mode: AlwaysAllow}
+        Path config = configFile("""
                 containerLogMaxSize: 32Ki
                 containerLogMaxFiles: 4
                 containerLogMonitorInterval: 5s

@@ -32,6 +32,10 @@ import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
+import io.jkubelet.core.kuberuntime.SeccompProfiles;
+import io.jkubelet.core.dns.ResolvConfLimits;
+import io.jkubelet.core.sysctl.SafeSysctls;
+import io.jkubelet.core.sysctl.SysctlAllowlist;
 import io.jkubelet.core.kuberuntime.KubeRuntime;
 import io.jkubelet.core.kuberuntime.PodStateProvider;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
@@ -148,7 +152,8 @@ public final class Kubelet implements AutoCloseable {
     /**
      * Builds the kubelet; nothing runs before {@link #start()}.
      *
-     * @throws IllegalArgumentException when a pod source's setting cannot be used (the message names it)
+     * @throws IllegalArgumentException when a pod source's setting or an allowed unsafe sysctl cannot be used (the
+     *     message names it)
      */
     public Kubelet(KubeletSettings settings, KubeletDeps deps) {
         this.settings = settings;
@@ -194,7 +199,8 @@ public final class Kubelet implements AutoCloseable {
         KubeRuntime runtimeManager = new RuntimeManager(runtime, imageManager,
                 new ContainerConfigFactory(settings.node(),
                         (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
-                        recorder, this::allocatable, cgroups),
+                        recorder, this::allocatable, cgroups,
+                        SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault())),
                 volumes, dirs, settings.node(), recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
                 new PodStates());
         this.podCache = new PodCache(this::requestRelist);
@@ -241,7 +247,9 @@ public final class Kubelet implements AutoCloseable {
         // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
         EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
         PredicateAdmitHandler predicates = new PredicateAdmitHandler();
+        // Then the sysctls (upstream's order: eviction, sysctls, predicates).
         List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
+                sysctlAllowlist(settings.security()),
                 (pod, others) -> predicates.admit(pod, others, () -> node.get()));
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
                 recorder, statusSyncRequest, housekeeping, timelines::admitted);
@@ -249,6 +257,15 @@ public final class Kubelet implements AutoCloseable {
                 deps.clock(), timers);
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         createSources();
+    }
+
+    /** The safe sysctls of this kernel and {@code allowedUnsafeSysctls}, whose patterns are checked here. */
+    private static SysctlAllowlist sysctlAllowlist(SecuritySettings security) {
+        try {
+            return SysctlAllowlist.of(SafeSysctls.forThisKernel(), security.allowedUnsafeSysctls());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("allowedUnsafeSysctls: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -377,6 +394,13 @@ public final class Kubelet implements AutoCloseable {
         });
         running.add("probes", probeManager);
         garbageCollection.start(timers, workerExecutor);
+        String resolvConf = settings.node().resolvConf();
+        if (!resolvConf.isEmpty()) {
+            // As upstream: every 30 s, a node warning while the host's file leaves no room for the cluster's searches.
+            timers.scheduleWithFixedDelay(() -> ResolvConfLimits.check(resolvConf, settings.node().clusterDomain())
+                    .ifPresent(problem -> deps.recorder().event(References.node(settings.node().nodeName()),
+                            EventRecorder.WARNING, ResolvConfLimits.REASON, problem)), 0, 30, TimeUnit.SECONDS);
+        }
         running.add("kubelet-timers", timers::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);

@@ -28,6 +28,7 @@ import java.time.Duration;
  * @param featureGates the feature gates ({@code featureGates}, {@code --feature-gates}) of the pod life cycle
  * @param volumeStatsAggPeriod {@code volumeStatsAggPeriod}: how often pods' volume usage is measured; zero or less
  *     disables volume stats
+ * @param security {@code seccompDefault} and {@code allowedUnsafeSysctls}
  */
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               GcSettings gc, int maxPods, ImagePullLimits imagePulls,
@@ -35,4 +36,5 @@ public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequ
                               PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
                               Duration cpuCfsQuotaPeriod, EvictionConfig eviction,
                               FeatureGates featureGates,
-                              Duration volumeStatsAggPeriod) {}
+                              Duration volumeStatsAggPeriod,
+                              SecuritySettings security) {}

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.jkubelet.core.config.PodCodec;
+import io.jkubelet.core.dns.DnsConfigurer;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.runtime.ContainerConfig;
@@ -23,6 +24,7 @@ import io.jkubelet.core.runtime.NamespaceOptions;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
+import io.jkubelet.core.runtime.SecurityProfile;
 import io.jkubelet.core.util.Expansion;
 
 import java.nio.file.Path;
@@ -51,6 +53,8 @@ public final class ContainerConfigFactory {
     private final OomScorePolicy oomPolicy;
     private final ContainerEnv env;
     private final ContainerCgroups cgroups;
+    private final SeccompProfiles seccomp;
+    private final DnsConfigurer dns;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
@@ -61,16 +65,28 @@ public final class ContainerConfigFactory {
         this(node, oomPolicy, objects, recorder, allocatable, ContainerCgroups.DEFAULT);
     }
 
+    /** With upstream's default root directory and {@code seccompDefault} off. */
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
+            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            ContainerCgroups cgroups) {
+        this(node, oomPolicy, objects, recorder, allocatable, cgroups,
+                SeccompProfiles.under(Path.of("/var/lib/kubelet"), false));
+    }
+
     /**
      * @param objects the ConfigMaps and Secrets of {@code envFrom} and {@code valueFrom} references
      * @param recorder gets the {@code InvalidEnvironmentVariableNames} events of {@code envFrom}
      * @param allocatable the node's allocatable, which {@code resourceFieldRef} limits a container does not set default to
      * @param cgroups the pod's cgroup parent and how CPU limits are enforced
+     * @param seccomp which seccomp profile each container runs under
      */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
             java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
-            ContainerCgroups cgroups) {
+            ContainerCgroups cgroups, SeccompProfiles seccomp) {
         this.node = node;
+        this.seccomp = seccomp;
+        this.dns = new DnsConfigurer(node.resolvConf(), node.clusterDns(), node.clusterDomain(), node.hostIps(),
+                node.nodeName(), recorder);
         this.oomPolicy = oomPolicy;
         this.cgroups = cgroups;
         this.env = new ContainerEnv(node, new EnvRefs(objects, recorder), objects.services(), allocatable);
@@ -87,7 +103,12 @@ public final class ContainerConfigFactory {
         return podLogsRoot.resolve(namespace + "_" + name + "_" + uid);
     }
 
-    public PodSandboxConfig sandboxConfig(Pod pod, int attempt) {
+    /**
+     * The pod's sandbox config (upstream {@code generatePodSandboxConfig}).
+     *
+     * @throws ConfigException when the pod's DNS settings cannot be made (the host's {@code resolvConf} unreadable)
+     */
+    public PodSandboxConfig sandboxConfig(Pod pod, int attempt) throws ConfigException {
         var meta = pod.getMetadata();
         Map<String, String> labels = new LinkedHashMap<>();
         if (meta.getLabels() != null) {
@@ -124,7 +145,15 @@ public final class ContainerConfigFactory {
                 hostname(pod), podLogsDir(pod).toString(), dnsConfig(pod), ports, labels, annotations,
                 cgroups.cgroupParent().apply(pod), ns,
                 node.oomScoreClamp().applyAsInt(OomScorePolicy.SANDBOX_OOM_SCORE_ADJ), node.podInfraImage(),
-                privileged, sysctls);
+                privileged, sysctls, seccomp.forSandbox());
+    }
+
+    private DnsConfig dnsConfig(Pod pod) throws ConfigException {
+        try {
+            return dns.podDns(pod);
+        } catch (java.io.IOException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     /** The pod's hostname: {@code spec.hostname}, else its name, cut to 63 characters as upstream. */
@@ -140,38 +169,6 @@ public final class ContainerConfigFactory {
             }
         }
         return h;
-    }
-
-    private DnsConfig dnsConfig(Pod pod) {
-        String policy = pod.getSpec().getDnsPolicy() == null ? "ClusterFirst" : pod.getSpec().getDnsPolicy();
-        boolean hostNetwork = PodSpecs.hostNetwork(pod);
-        boolean clusterFirst = "ClusterFirst".equals(policy) && !hostNetwork || "ClusterFirstWithHostNet".equals(policy);
-        List<String> servers = new ArrayList<>();
-        List<String> searches = new ArrayList<>();
-        List<String> options = new ArrayList<>();
-        if (clusterFirst && !node.clusterDns().isEmpty()) {
-            servers.addAll(node.clusterDns());
-            String ns = pod.getMetadata().getNamespace();
-            String d = node.clusterDomain();
-            searches.add(ns + ".svc." + d);
-            searches.add("svc." + d);
-            searches.add(d);
-            options.add("ndots:5");
-        } else if (!"None".equals(policy)) {
-            // Default, or ClusterFirst with no cluster DNS configured: the runtime copies the node's resolv.conf.
-            if (pod.getSpec().getDnsConfig() == null) {
-                return null;
-            }
-        }
-        var extra = pod.getSpec().getDnsConfig();
-        if (extra != null) {
-            if (extra.getNameservers() != null) servers.addAll(extra.getNameservers());
-            if (extra.getSearches() != null) searches.addAll(extra.getSearches());
-            if (extra.getOptions() != null) {
-                extra.getOptions().forEach(o -> options.add(o.getValue() == null ? o.getName() : o.getName() + ":" + o.getValue()));
-            }
-        }
-        return new DnsConfig(servers.subList(0, Math.min(3, servers.size())), searches, options);
     }
 
     /**
@@ -226,7 +223,15 @@ public final class ContainerConfigFactory {
                 ContainerMounts.of(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap), labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
-                resources(pod, c), securityContext(pod, c));
+                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c)));
+    }
+
+    private SecurityProfile seccompProfile(Pod pod, Container c) throws ConfigException {
+        try {
+            return seccomp.forContainer(pod, c);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     /** Upstream {@code calculateLinuxResources}: shares from the request (or the limit), quota from the limit. */
@@ -241,7 +246,7 @@ public final class ContainerConfigFactory {
         return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom);
     }
 
-    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c) {
+    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c, SecurityProfile seccomp) {
         PodSecurityContext psc = pod.getSpec().getSecurityContext();
         SecurityContext sc = c.getSecurityContext();
         Long runAsUser = sc != null && sc.getRunAsUser() != null ? sc.getRunAsUser()
@@ -260,7 +265,7 @@ public final class ContainerConfigFactory {
         List<String> drop = caps == null || caps.getDrop() == null ? List.of() : caps.getDrop();
         boolean noNewPrivs = sc != null && Boolean.FALSE.equals(sc.getAllowPrivilegeEscalation());
         return new LinuxContainerSecurityContext(runAsUser, runAsGroup, groups, privileged, readOnly, add, drop,
-                namespaceOptions(pod), noNewPrivs);
+                namespaceOptions(pod), noNewPrivs, seccomp);
     }
 
     /** The pod's network, PID and IPC namespaces, shared by its sandbox and its containers. */

@@ -15,12 +15,25 @@ import java.util.function.IntUnaryOperator;
  * @param clusterDns {@code clusterDNS}; empty means the node's resolv.conf
  * @param clusterDomain {@code clusterDomain}
  * @param oomScoreClamp raises a wanted OOM score to what this machine allows
+ * @param resolvConf {@code resolvConf}: the host's resolver file that host-DNS pods get; "" for none
  */
 public record NodeContext(String nodeName, List<String> hostIps, Path podLogsDir, Path containerLogsDir,
                           String podInfraImage, List<String> clusterDns, String clusterDomain,
-                          IntUnaryOperator oomScoreClamp) {
+                          IntUnaryOperator oomScoreClamp, String resolvConf) {
+    /** The v1beta1 default of {@code resolvConf}. */
+    public static final String DEFAULT_RESOLV_CONF = "/etc/resolv.conf";
+
     public NodeContext {
         hostIps = List.copyOf(hostIps);
         clusterDns = List.copyOf(clusterDns);
+        java.util.Objects.requireNonNull(resolvConf, "resolvConf");
+    }
+
+    /** With the default {@code resolvConf}, {@value #DEFAULT_RESOLV_CONF}. */
+    public NodeContext(String nodeName, List<String> hostIps, Path podLogsDir, Path containerLogsDir,
+                       String podInfraImage, List<String> clusterDns, String clusterDomain,
+                       IntUnaryOperator oomScoreClamp) {
+        this(nodeName, hostIps, podLogsDir, containerLogsDir, podInfraImage, clusterDns, clusterDomain, oomScoreClamp,
+                DEFAULT_RESOLV_CONF);
     }
 }

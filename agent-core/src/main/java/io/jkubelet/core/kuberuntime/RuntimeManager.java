@@ -157,7 +157,21 @@ public final class RuntimeManager implements KubeRuntime {
         String sandboxId = actions.sandboxId();
         int attempt = actions.attempt();
         List<String> podIps = podStatus.ips();
-        PodSandboxConfig sandboxConfig = configs.sandboxConfig(pod, attempt);
+        PodSandboxConfig sandboxConfig;
+        try {
+            sandboxConfig = configs.sandboxConfig(pod, attempt);
+        } catch (ContainerConfigFactory.ConfigException e) {
+            // Upstream's messages: the sandbox cannot be made (with its event), or the containers to start cannot.
+            String msg;
+            if (actions.createSandbox()) {
+                msg = "Failed to create pod sandbox: " + e.getMessage();
+                recorder.event(References.pod(pod), EventRecorder.WARNING, "FailedCreatePodSandBox", msg);
+            } else {
+                msg = "GeneratePodSandboxConfig for pod \"" + PodSpecs.format(pod) + "\" failed: " + e.getMessage();
+            }
+            result.fail(msg);
+            return result;
+        }
         if (actions.createSandbox()) {
             try {
                 long t0 = System.nanoTime();

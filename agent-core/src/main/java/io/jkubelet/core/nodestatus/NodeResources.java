@@ -25,6 +25,14 @@ public final class NodeResources {
     private NodeResources() {
     }
 
+    /**
+     * The node's pod capacity (upstream's MachineInfo setter): {@code maxPods}, or with {@code podsPerCore} above 0
+     * the smaller of that many pods per core and {@code maxPods}.
+     */
+    public static int podCapacity(int maxPods, int podsPerCore, int numCores) {
+        return podsPerCore > 0 ? (int) Math.min((long) podsPerCore * numCores, maxPods) : maxPods;
+    }
+
     /** Capacity: cpu, memory, pods and (when the root file system's size is known) ephemeral-storage. */
     public static Map<String, Quantity> capacity(MachineInfo machine, int maxPods) {
         Map<String, Quantity> capacity = new LinkedHashMap<>();

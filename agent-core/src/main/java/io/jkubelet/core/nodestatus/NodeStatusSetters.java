@@ -111,7 +111,8 @@ public final class NodeStatusSetters {
         // Keys set by others (extended resources of device plugins) stay; the machine's own are overwritten.
         var capacity = new java.util.LinkedHashMap<>(node.getStatus().getCapacity() == null ? java.util.Map.of()
                 : node.getStatus().getCapacity());
-        capacity.putAll(NodeResources.capacity(m, config.maxPods()));
+        capacity.putAll(NodeResources.capacity(m,
+                NodeResources.podCapacity(config.maxPods(), config.podsPerCore(), m.numCores())));
         node.getStatus().setCapacity(capacity);
         // Allocatable follows capacity key for key; keys no longer in capacity go.
         node.getStatus().setAllocatable(NodeResources.allocatable(capacity, config.systemReserved(),

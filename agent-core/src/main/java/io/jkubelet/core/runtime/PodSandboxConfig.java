@@ -19,6 +19,7 @@ import java.util.Map;
  * @param image the sandbox (pause) image
  * @param privileged whether the sandbox runs privileged (when any container does)
  * @param sysctls namespaced sysctls of the pod
+ * @param seccomp the sandbox's seccomp profile (the kubelet gives RuntimeDefault)
  */
 public record PodSandboxConfig(
         PodSandboxMetadata metadata,
@@ -33,12 +34,23 @@ public record PodSandboxConfig(
         int oomScoreAdj,
         String image,
         boolean privileged,
-        Map<String, String> sysctls) {
+        Map<String, String> sysctls,
+        SecurityProfile seccomp) {
 
     public PodSandboxConfig {
+        seccomp = seccomp == null ? SecurityProfile.UNCONFINED : seccomp; // CRI: no profile is unconfined
         portMappings = List.copyOf(portMappings);
         labels = Map.copyOf(labels);
         annotations = Map.copyOf(annotations);
         sysctls = Map.copyOf(sysctls);
+    }
+
+    /** Without a seccomp profile: unconfined, as a CRI runtime reads a missing one. */
+    public PodSandboxConfig(PodSandboxMetadata metadata, String hostname, String logDirectory, DnsConfig dnsConfig,
+                            List<PortMapping> portMappings, Map<String, String> labels,
+                            Map<String, String> annotations, String cgroupParent, NamespaceOptions namespaceOptions,
+                            int oomScoreAdj, String image, boolean privileged, Map<String, String> sysctls) {
+        this(metadata, hostname, logDirectory, dnsConfig, portMappings, labels, annotations, cgroupParent,
+                namespaceOptions, oomScoreAdj, image, privileged, sysctls, SecurityProfile.UNCONFINED);
     }
 }

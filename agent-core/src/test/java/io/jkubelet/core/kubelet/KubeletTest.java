@@ -154,6 +154,85 @@ class KubeletTest {
                 "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1");
     }
 
+    @Test
+    void aPodSettingAnUnsafeSysctlIsRefusedSysctlForbiddenAndAllowedOnesReachTheSandbox() {
+        kubelet.close();
+        KubeletSettings s = TestSettings.under(root);
+        start(KubeletExecutors.named(), new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(),
+                s.gc(), s.maxPods(), s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(),
+                s.memoryCapacity(), s.cpuCfsQuota(), s.cpuCfsQuotaPeriod(), s.eviction(), s.featureGates(),
+                s.volumeStatsAggPeriod(), new SecuritySettings(true, List.of("net.core.somaxconn"))));
+
+        kubelet.deliver(new PodUpdate(List.of(withSysctls(pod("unsafe", sleeper("a")), "net.ipv4.ip_forward")),
+                PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> status("unsafe").map(p -> p.getStatus() != null
+                && "Failed".equals(p.getStatus().getPhase())).orElse(false));
+        assertThat(status("unsafe").orElseThrow().getStatus().getReason()).isEqualTo("SysctlForbidden");
+        assertThat(status("unsafe").orElseThrow().getStatus().getMessage())
+                .isEqualTo("Pod was rejected: forbidden sysctl: \"net.ipv4.ip_forward\" not allowlisted");
+        assertThat(events.events()).anyMatch(e -> e.type().equals("Warning") && e.reason().equals("SysctlForbidden"));
+
+        kubelet.deliver(new PodUpdate(List.of(withSysctls(pod("tuned", sleeper("a")), "net.core.somaxconn",
+                "net.ipv4.ip_unprivileged_port_start")), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        String sandboxId = runtime.listPodSandbox(PodSandboxFilter.ALL).getFirst().id();
+        assertThat(runtime.sandboxConfig(sandboxId).sysctls()).containsOnlyKeys("net.core.somaxconn",
+                "net.ipv4.ip_unprivileged_port_start");
+        // seccompDefault is on in these settings: the container asked for no profile and gets the runtime's default.
+        String containerId = containers(ContainerState.CONTAINER_RUNNING).getFirst().id();
+        assertThat(runtime.containerConfig(containerId).securityContext().seccomp())
+                .isEqualTo(io.jkubelet.core.runtime.SecurityProfile.RUNTIME_DEFAULT);
+    }
+
+    @Test
+    void anAllowedUnsafeSysctlThatIsNotNamespacedStopsTheKubeletNamingIt() {
+        KubeletSettings s = TestSettings.under(root);
+        KubeletSettings bad = new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(),
+                s.maxPods(), s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(),
+                s.cpuCfsQuota(), s.cpuCfsQuotaPeriod(), s.eviction(), s.featureGates(), s.volumeStatsAggPeriod(),
+                new SecuritySettings(false, List.of("kernel.panic")));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Kubelet(bad,
+                        new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null,
+                                KubeletExecutors.named())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("allowedUnsafeSysctls: the sysctls \"kernel.panic\" are not known to be namespaced");
+    }
+
+    @Test
+    void aResolvConfThatCannotBeReadFailsTheSandboxNamingTheFile() {
+        kubelet.close();
+        KubeletSettings s = TestSettings.under(root);
+        var n = s.node();
+        Path missing = root.resolve("no-resolv.conf");
+        start(KubeletExecutors.named(), new KubeletSettings(new io.jkubelet.core.kuberuntime.NodeContext(n.nodeName(),
+                n.hostIps(), n.podLogsDir(), n.containerLogsDir(), n.podInfraImage(), n.clusterDns(), n.clusterDomain(),
+                n.oomScoreClamp(), missing.toString()), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(),
+                s.maxPods(), s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(),
+                s.cpuCfsQuota(), s.cpuCfsQuotaPeriod(), s.eviction(), s.featureGates(), s.volumeStatsAggPeriod(),
+                s.security()));
+
+        kubelet.deliver(new PodUpdate(List.of(pod("web", sleeper("a"))), PodOperation.ADD, "test"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> events.events().stream()
+                .anyMatch(e -> e.reason().equals("FailedCreatePodSandBox")));
+        assertThat(events.events()).filteredOn(e -> e.reason().equals("FailedCreatePodSandBox")).first()
+                .extracting(e -> e.message())
+                .isEqualTo("Failed to create pod sandbox: open " + missing + ": no such file or directory");
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).isEmpty();
+        // The periodic check of the file, at start and every 30 s, warns on the node.
+        assertThat(events.events()).anyMatch(e -> e.involvedObject().getKind().equals("Node")
+                && e.reason().equals("CheckLimitsForResolvConf")
+                && e.message().equals("open " + missing + ": no such file or directory"));
+    }
+
+    private static Pod withSysctls(Pod pod, String... names) {
+        return new PodBuilder(pod).editSpec().withNewSecurityContext()
+                .withSysctls(java.util.Arrays.stream(names).map(n -> new io.fabric8.kubernetes.api.model.Sysctl(n, "1"))
+                        .toList())
+                .endSecurityContext().endSpec().build();
+    }
+
     /**
      * Runs pod {@code crash} of one container {@code a} and makes it exit twice: the first exit is restarted at once,
      * the second is held back 10 s with CrashLoopBackOff.

@@ -22,7 +22,7 @@ final class TestSettings {
         KubeletSettings s = under(root);
         return new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(), s.maxPods(),
                 s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(), s.cpuCfsQuota(),
-                s.cpuCfsQuotaPeriod(), eviction, s.featureGates(), s.volumeStatsAggPeriod());
+                s.cpuCfsQuotaPeriod(), eviction, s.featureGates(), s.volumeStatsAggPeriod(), s.security());
     }
 
     /** As {@link #under(Path)}, with its own garbage collection settings. */
@@ -32,6 +32,7 @@ final class TestSettings {
         return new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1), Duration.ofSeconds(1),
                 gc, 110, ImagePullLimits.SERIAL, DockerConfigFiles.SearchPaths.NONE, "v1.30.0", PodSourceSettings.NONE,
                 8L << 30, true, Duration.ofMillis(100), EvictionConfig.NONE,
-                io.jkubelet.core.apis.config.FeatureGates.of(java.util.Map.of()), Duration.ofMinutes(1));
+                io.jkubelet.core.apis.config.FeatureGates.of(java.util.Map.of()), Duration.ofMinutes(1),
+                SecuritySettings.DEFAULT);
     }
 }

@@ -124,7 +124,7 @@ class ContainerConfigFactoryTest {
     }
 
     @Test
-    void theSandboxGoesIntoThePodsCgroup() {
+    void theSandboxGoesIntoThePodsCgroup() throws Exception {
         var withCgroups = new ContainerConfigFactory(node, (p, x) -> 0, io.jkubelet.core.objects.PodObjects.standalone(),
                 (r, t, re, m) -> { }, Map::of,
                 new ContainerCgroups(p -> "/kubepods/burstable/pod" + p.getMetadata().getUid(), true, 100_000));
@@ -168,7 +168,7 @@ class ContainerConfigFactoryTest {
     }
 
     @Test
-    void sandboxPublishesHostPortsAndCarriesPodIdentity() {
+    void sandboxPublishesHostPortsAndCarriesPodIdentity() throws Exception {
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewPort().withContainerPort(8080).withHostPort(18080).withProtocol("TCP").endPort()
                 .addNewPort().withContainerPort(9090).endPort().build();
@@ -183,14 +183,17 @@ class ContainerConfigFactoryTest {
         assertThat(sb.hostname()).isEqualTo("web-node-a");
         assertThat(sb.namespaceOptions().network()).isEqualTo(NamespaceMode.POD);
         assertThat(sb.oomScoreAdj()).isZero();
-        assertThat(sb.dnsConfig()).isNull();
+        // No cluster DNS here: the pod gets the host's resolver file, in full, as upstream's Default policy.
+        var host = io.jkubelet.core.dns.ResolvConf.read(Path.of("/etc/resolv.conf"));
+        assertThat(sb.dnsConfig().servers()).isEqualTo(host.servers());
+        assertThat(sb.dnsConfig().searches()).isEqualTo(host.searches());
         assertThat(sb.image()).isEqualTo("jkubelet/pause:3.9");
     }
 
     @Test
-    void clusterDnsGivesKubeletSearchPath() {
+    void clusterDnsGivesKubeletSearchPath() throws Exception {
         var withDns = new ContainerConfigFactory(new NodeContext("node-a", List.of("192.168.1.10"), Path.of("/p"), Path.of("/c"),
-                "pause", List.of("10.96.0.10"), "cluster.local", x -> x), (p, c) -> 0);
+                "pause", List.of("10.96.0.10"), "cluster.local", x -> x, ""), (p, c) -> 0);
         var dns = withDns.sandboxConfig(pod(new ContainerBuilder().withName("a").withImage("x:1").build()), 0).dnsConfig();
         assertThat(dns.servers()).containsExactly("10.96.0.10");
         assertThat(dns.searches()).containsExactly("prod.svc.cluster.local", "svc.cluster.local", "cluster.local");

@@ -50,6 +50,18 @@ class NodeStatusSettersTest {
     }
 
     @Test
+    void podsPerCoreCapsThePodCapacityAtThatManyPodsACore() {
+        // The fixture machine has 4 cores: 4 x 10 = 40 pods, below maxPods; 4 x 50 = 200 is above it.
+        assertThat(computed(NodeStatusFixtures.configBuilder().podsPerCore(10).build()).getStatus().getCapacity()
+                .get("pods")).hasToString("40");
+        assertThat(computed(NodeStatusFixtures.configBuilder().podsPerCore(10).build()).getStatus().getAllocatable()
+                .get("pods")).hasToString("40");
+        assertThat(computed(NodeStatusFixtures.configBuilder().podsPerCore(50).build()).getStatus().getCapacity()
+                .get("pods")).hasToString("110");
+        assertThat(NodeResources.podCapacity(110, 0, 4)).isEqualTo(110);
+    }
+
+    @Test
     void allocatableNeverGoesBelowZeroAndABadReservationNamesTheField() {
         Map<String, io.fabric8.kubernetes.api.model.Quantity> cap = NodeResources.capacity(
                 NodeStatusFixtures.MACHINE, 110);
