@@ -284,6 +284,22 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         c.exit(exitCode, reason);
     }
 
+    /**
+     * Docker's order: the {@code die} event reaches the kubelet before its container list shows the container
+     * exited. {@code beforeTheList} runs between the two (a test waits there for the relist the event triggers).
+     */
+    public void exitContainerEventFirst(String containerId, int exitCode, Runnable beforeTheList) {
+        FakeContainer c;
+        synchronized (this) {
+            c = container(containerId);
+        }
+        emit(containerId, c.sandbox.uid(), RuntimeEvent.Type.STOPPED);
+        beforeTheList.run();
+        synchronized (this) {
+            c.exitQuietly(exitCode, null);
+        }
+    }
+
     /** The config a container was created from. */
     public synchronized ContainerConfig containerConfig(String containerId) {
         return container(containerId).config;
@@ -834,11 +850,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         }
 
         void exit(int code, String why) {
+            exitQuietly(code, why);
+            emit(id, sandbox.uid(), RuntimeEvent.Type.STOPPED);
+        }
+
+        void exitQuietly(int code, String why) {
             state = ContainerState.CONTAINER_EXITED;
             finishedAt = clock.instant();
             exitCode = code;
             reason = why != null ? why : code == 0 ? "Completed" : "Error";
-            emit(id, sandbox.uid(), RuntimeEvent.Type.STOPPED);
         }
     }
 
