@@ -70,6 +70,13 @@ jk_bench_engine_start() {
   local img
   for img in jkubelet/busybox:1.0 jkubelet/pause:3.9 "$@"; do
     jk_bench_docker image inspect "$img" >/dev/null 2>&1 && continue
+    # Only an image the bench engine lacks needs the main engine (the data root keeps them between runs), so
+    # a bench run does not wait for the shared engine's lock, which other work may hold for many minutes.
+    if [ -f /work/docker.lock ]; then
+      flock /work/docker.lock bash -c "source '$JK_ROOT/bin/lib/common.sh'; jk_ensure_images" || exit 1
+    else
+      jk_ensure_images
+    fi
     jk_log "loading $img into the bench engine"
     # The main engine is shared: its lock (when the machine has one) is held for the save only.
     if [ -f /work/docker.lock ]; then
