@@ -64,6 +64,15 @@ jk_ensure_kube_binaries() {
     [ -x "$JK_KUBE_BIN/$name" ] || missing+=("$what")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
+  mkdir -p "$JK_KUBE_CACHE"
+  # One build at a time per machine: two scripts building into the same tree would race in _output/, and a
+  # second build of the same binary is wasted minutes. A waiter re-checks what the first one built.
+  if [ -z "${JK_KUBE_BUILD_LOCKED:-}" ]; then
+    JK_KUBE_BUILD_LOCKED=1 flock "$JK_KUBE_CACHE/.build.lock" \
+      bash -c 'source "$1/bin/lib/common.sh"; source "$1/bin/lib/kube-build.sh"; shift; jk_ensure_kube_binaries "$@"' \
+      _ "$JK_ROOT" "$@" || exit 1
+    return 0
+  fi
   jk_ensure_kube_tree
   mkdir -p "$JK_KUBE_BIN"
   jk_log "building ${missing[*]} from Debian's kubernetes $JK_KUBE_VERSION source (once per machine; log: $JK_KUBE_CACHE/build.log)"
@@ -83,4 +92,9 @@ jk_ensure_kube_binaries() {
 jk_ensure_control_plane_binaries() {
   jk_apt_install etcd-server etcd-client openssl curl
   jk_ensure_kube_binaries cmd/kube-apiserver cmd/kube-controller-manager cmd/kube-scheduler
+}
+
+# The upstream kubelet, the reference the benchmarks measure jkubelet against (dockershim, v1.20.2).
+jk_ensure_upstream_kubelet() {
+  jk_ensure_kube_binaries cmd/kubelet
 }
