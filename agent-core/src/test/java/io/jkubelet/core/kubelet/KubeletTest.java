@@ -325,9 +325,10 @@ class KubeletTest {
                 ImageGCManager.PERIOD, ImageGCPolicy.DEFAULT)));
         runtime.failSandboxStarts("unable to apply caps: operation not permitted");
         kubelet.deliver(new PodUpdate(List.of(pod("priv", sleeper("a"))), PodOperation.ADD, "test"));
+        // At least three attempts, each after the back-off: a runtime event that lands as a back-off ends may add one.
         for (int tries = 1; tries <= 3; tries++) {
             int expected = tries;
-            await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() == expected);
+            await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() >= expected);
             clock.advance(Duration.ofSeconds(16));
         }
         String newest = runtime.listPodSandbox(PodSandboxFilter.ALL).stream()
