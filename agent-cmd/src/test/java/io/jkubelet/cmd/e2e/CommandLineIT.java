@@ -212,7 +212,7 @@ class CommandLineIT {
     }
 
     /** The log's lines, without pflag's deprecation notices, printed in plain text before logging is set up, as upstream's. */
-    private static List<String> logLines(List<String> output) {
+    static List<String> logLines(List<String> output) {
         return output.stream().filter(line -> !line.startsWith("Flag --")).toList();
     }
 }

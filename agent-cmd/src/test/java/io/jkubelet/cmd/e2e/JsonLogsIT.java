@@ -21,10 +21,8 @@ class JsonLogsIT extends AgentTestBase {
 
     private List<JsonNode> lines() throws IOException {
         List<JsonNode> lines = new ArrayList<>();
-        for (String line : agent.logText().split("\n")) {
-            // pflag's deprecation notices for the test's flags come before logging is set up, in plain text, as
-            // upstream's kubelet prints them.
-            if (!line.startsWith("---- start") && !line.startsWith("Flag --")) {
+        for (String line : CommandLineIT.logLines(List.of(agent.logText().split("\n")))) {
+            if (!line.startsWith("---- start")) {
                 lines.add(JSON.readTree(line));
             }
         }

@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.events.ScalarEvent;
@@ -83,10 +81,7 @@ final class AnnotationBudget {
     }
 
     private Optional<String> readYaml(byte[] data) {
-        LoaderOptions options = new LoaderOptions();
-        options.setCodePointLimit(PodCodec.MAX_MANIFEST_BYTES);
-        options.setNestingDepthLimit(PodCodec.MAX_NESTING_DEPTH);
-        for (Event event : new Yaml(options).parse(new UnicodeReader(new ByteArrayInputStream(data)))) {
+        for (Event event : PodCodec.yaml().parse(new UnicodeReader(new ByteArrayInputStream(data)))) {
             Optional<String> error = switch (event.getEventId()) {
                 case MappingStart -> opened(true);
                 case SequenceStart -> opened(false);

@@ -148,7 +148,8 @@ public final class PodCodec {
         return false;
     }
 
-    private static Yaml yaml() {
+    /** A YAML reader as the kubelet's, with the manifest limits; one per read (SnakeYAML's are not thread-safe). */
+    static Yaml yaml() {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         options.setCodePointLimit(MAX_MANIFEST_BYTES);

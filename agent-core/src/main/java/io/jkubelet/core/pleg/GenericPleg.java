@@ -94,12 +94,7 @@ public final class GenericPleg implements AutoCloseable {
 
     /** Asks for a relist soon; requests that arrive while one is queued are coalesced. */
     public void requestRelist() {
-        if (relistQueued.compareAndSet(false, true)) {
-            executor.execute(() -> {
-                relistQueued.set(false);
-                relistSafely();
-            });
-        }
+        queueRelist(relistQueued, Duration.ZERO);
     }
 
     /**
@@ -109,15 +104,16 @@ public final class GenericPleg implements AutoCloseable {
      * second and never meets the race.
      */
     private void requestFollowUpRelist() {
-        if (followUpQueued.compareAndSet(false, true)) {
-            try {
-                executor.schedule(() -> {
-                    followUpQueued.set(false);
-                    relistSafely();
-                }, FOLLOW_UP_DELAY.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                followUpQueued.set(false); // stopping
-            }
+        queueRelist(followUpQueued, FOLLOW_UP_DELAY);
+    }
+
+    /** A relist after {@code delay}, unless one of this kind ({@code queued}) is already waiting. */
+    private void queueRelist(AtomicBoolean queued, Duration delay) {
+        if (queued.compareAndSet(false, true)) {
+            executor.schedule(() -> {
+                queued.set(false);
+                relistSafely();
+            }, delay.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
