@@ -245,8 +245,8 @@ public final class FileSource implements Closeable {
         DecodeResult<Pod> result;
         try {
             result = StaticPodDecoder.tryDecodeSinglePod(data, defaults);
-        } catch (StackOverflowError | OutOfMemoryError e) {
-            // What the size and depth limits let through must still cost only this file, never the source's thread.
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            // Whatever goes wrong decoding one file costs only that file, never the other files or the source's thread.
             return new ManifestRead(null, file + ": cannot be decoded within the agent's resources (" + e + ")",
                     sha256(data));
         }

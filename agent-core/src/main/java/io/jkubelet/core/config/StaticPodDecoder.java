@@ -22,9 +22,9 @@ public final class StaticPodDecoder {
 
     /** Decodes {@code data} as one {@code v1} Pod. */
     public static DecodeResult<Pod> tryDecodeSinglePod(byte[] data, StaticPodDefaults defaults) {
-        Optional<String> tooManyAnnotations = AnnotationBudget.exceeded(data, PodCodec.isJson(data));
-        if (tooManyAnnotations.isPresent()) {
-            return new DecodeResult.Invalid<>(List.of(tooManyAnnotations.get()));
+        Optional<DecodeResult<Pod>> overBudget = annotationsOverBudget(data);
+        if (overBudget.isPresent()) {
+            return overBudget.get();
         }
         JsonNode tree;
         try {
@@ -45,9 +45,9 @@ public final class StaticPodDecoder {
 
     /** Decodes {@code data} as a {@code v1} PodList; one unusable pod makes the whole list unusable. */
     public static DecodeResult<List<Pod>> tryDecodePodList(byte[] data, StaticPodDefaults defaults) {
-        Optional<String> tooManyAnnotations = AnnotationBudget.exceeded(data, PodCodec.isJson(data));
-        if (tooManyAnnotations.isPresent()) {
-            return new DecodeResult.Invalid<>(List.of(tooManyAnnotations.get()));
+        Optional<DecodeResult<List<Pod>>> overBudget = annotationsOverBudget(data);
+        if (overBudget.isPresent()) {
+            return overBudget.get();
         }
         JsonNode tree;
         PodList list;
@@ -68,14 +68,26 @@ public final class StaticPodDecoder {
         return new DecodeResult.Decoded<>(pods);
     }
 
+    /** The refusal of a manifest whose annotations are over their limit, found before it is decoded. */
+    private static <T> Optional<DecodeResult<T>> annotationsOverBudget(byte[] data) {
+        return AnnotationBudget.exceeded(data, PodCodec.isJson(data)).map(error -> new DecodeResult.Invalid<>(List.of(error)));
+    }
+
     private static List<String> defaultAndValidate(Pod pod, StaticPodDefaults defaults, String pathPrefix) {
         if (pod.getMetadata() == null || pod.getMetadata().getName() == null || pod.getMetadata().getName().isEmpty()) {
             return List.of(pathPrefix + "metadata.name: Required value: name is needed for the pod");
         }
-        PodDefaults.apply(pod);
-        defaults.apply(pod);
-        List<FieldError> fieldErrors = new ArrayList<>(PodValidator.validatePodCreate(pod));
-        fieldErrors.addAll(PodValidator.validateStaticPodRestrictions(pod));
+        List<FieldError> fieldErrors;
+        try {
+            PodDefaults.apply(pod);
+            defaults.apply(pod);
+            fieldErrors = new ArrayList<>(PodValidator.validatePodCreate(pod));
+            fieldErrors.addAll(PodValidator.validateStaticPodRestrictions(pod));
+        } catch (RuntimeException e) {
+            // A shape the defaulting and validation do not expect (the fuzzer found `containers: [null]`, which Go
+            // would read as an empty container) is this manifest's error, never the source's.
+            return List.of(pathPrefix + "the pod cannot be defaulted and validated: " + e);
+        }
         return fieldErrors.stream().map(error -> pathPrefix + error).toList();
     }
 

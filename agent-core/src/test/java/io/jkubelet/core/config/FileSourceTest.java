@@ -157,6 +157,8 @@ class FileSourceTest {
                 Arguments.of("invalid quantity", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n"
                         + "spec: {containers: [{name: c, image: busybox, resources: {limits: {memory: lots}}}]}\n",
                         "spec.containers[0].resources.limits[memory]: Invalid value: \"lots\": quantities must match"),
+                Arguments.of("a null container", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: [null]}\n",
+                        "the pod cannot be defaulted and validated: java.lang.NullPointerException"),
                 Arguments.of("larger than 1.5 MiB", withAnnotations(120_000),
                         "bytes, larger than the 1.5 MiB a manifest may have"),
                 Arguments.of("annotations over 256 KiB", withAnnotations(80_000),
