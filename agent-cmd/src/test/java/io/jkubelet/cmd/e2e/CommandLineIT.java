@@ -199,16 +199,39 @@ class CommandLineIT {
         assertThat(authz.code()).isEqualTo(1);
         assertThat(authz.output()).contains("no client provided, cannot use webhook authorization");
 
+        // The serving certificate is read beside the runtime's set-up; a bad one still ends the agent before its
+        // static pod is touched.
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Files.writeString(manifests.resolve("pod.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: never-started}
+                spec:
+                  containers:
+                  - {name: c, image: jkubelet/busybox:1.0, command: ["sleep", "3600"]}
+                """);
         Exit badCert = run("--tls-cert-file", dir.resolve("none.crt").toString(), "--tls-private-key-file",
                 dir.resolve("none.key").toString(), "--hostname-override", "cli-test", "--root-dir",
-                dir.resolve("root").toString(), "--healthz-port", "0", "--read-only-port", "0");
+                dir.resolve("root").toString(), "--healthz-port", "0", "--read-only-port", "0",
+                "--pod-manifest-path", manifests.toString(), "--pod-logs-dir", dir.resolve("pods").toString());
         assertThat(badCert.code()).isEqualTo(1);
         assertThat(badCert.output()).contains("certificate file " + dir.resolve("none.crt") + " does not exist");
+        assertThat(dockerContainersOf("never-started-cli-test")).as("containers of the static pod").isEmpty();
         // Upstream's warning for a flag of a configuration field, once, before the value is acted on.
         String warning = "Flag --tls-cert-file has been deprecated, This parameter should be set via the config file "
                 + "specified by the Kubelet's --config flag. See "
                 + "https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ for more information.";
         assertThat(badCert.output().split(java.util.regex.Pattern.quote(warning), -1)).hasSize(2);
+    }
+
+    /** The names of the containers Docker has for a pod (upstream's label), running or not. */
+    private static String dockerContainersOf(String podName) throws Exception {
+        Process p = new ProcessBuilder("docker", "ps", "-a", "--format", "{{.Names}}", "--filter",
+                "label=io.kubernetes.pod.name=" + podName).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("docker ps: " + out).isZero();
+        return out;
     }
 
     /** The log's lines, without pflag's deprecation notices, printed in plain text before logging is set up, as upstream's. */

@@ -1,0 +1,54 @@
+package io.jkubelet.cmd;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * A part of start-up run on a thread of its own beside the main path (the first static pod waits only for what it
+ * needs), whose result or failure the main path takes up where it must have it.
+ */
+final class StartupStep<T> {
+
+    /** The step's work: may refuse to start with a message. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run() throws KubeletApp.StartupException;
+    }
+
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+
+    private StartupStep() {
+    }
+
+    /** Starts {@code work} on a daemon thread named {@code startup-<name>}. */
+    static <T> StartupStep<T> begin(String name, Work<T> work) {
+        StartupStep<T> step = new StartupStep<>();
+        Thread.ofPlatform().daemon().name("startup-" + name).start(() -> {
+            try {
+                step.result.complete(work.run());
+            } catch (Throwable t) {
+                step.result.completeExceptionally(t);
+            }
+        });
+        return step;
+    }
+
+    /** The step's result once it has finished; its refusal or failure as the start-up's. */
+    T await() throws KubeletApp.StartupException {
+        try {
+            return result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KubeletApp.StartupException("interrupted while starting");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof KubeletApp.StartupException startup) {
+                throw startup;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new KubeletApp.StartupException(String.valueOf(cause));
+        }
+    }
+}
