@@ -135,12 +135,18 @@ final class KubeletApp implements AutoCloseable {
 
         // TLS and auth are settled before any pod is touched, as upstream does: a bad certificate or an auth mode that
         // cannot be served ends the process. They are prepared beside the runtime's set-up, not before it: the first
-        // static pod needs neither, and on a fresh JVM they cost about a third of a second. The pod codec is loaded on
-        // the same thread for the first manifest.
-        StartupStep<Optional<SecureServing>> secure = StartupStep.begin("tls", () -> {
-            Optional<SecureServing> prepared = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), finalClient);
-            warmUp(nodeName);
-            return prepared;
+        // static pod needs neither, and on a fresh JVM they cost about a third of a second.
+        StartupStep<Optional<SecureServing>> secure = StartupStep.begin("tls",
+                () -> SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), finalClient));
+        // The pod codec (YAML, JSON, the pod model) loads beside the runtime's set-up too, and nothing waits for it:
+        // the file source's first read only takes up whatever is not loaded yet.
+        StartupStep.begin("codec", () -> {
+            try {
+                warmUp(nodeName);
+            } catch (RuntimeException e) {
+                log.warn("Warming up the pod codec failed (the first manifest loads it instead): {}", e.toString());
+            }
+            return null;
         });
 
         OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
