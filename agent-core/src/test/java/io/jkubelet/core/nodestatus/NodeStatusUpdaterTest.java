@@ -28,6 +28,10 @@ class NodeStatusUpdaterTest {
             .build();
 
     private NodeStatusUpdater updater() {
+        return updater(config);
+    }
+
+    private NodeStatusUpdater updater(KubeletConfiguration config) {
         NodeStatusSetters setters = NodeStatusFixtures.setters(config, new NodeStatusFixtures.Images(), health, clock,
                 new NodeStatusFixtures.Events());
         return new NodeStatusUpdater(new Fabric8NodeClient(api.client), NodeStatusFixtures.IDENTITY, config, setters, clock, sleeps::add);
@@ -75,6 +79,21 @@ class NodeStatusUpdaterTest {
         assertThat(node.getStatus().getCapacity().get("example.com/gpu")).as("extended resources zeroed")
                 .hasToString("0");
         assertThat(node.getStatus().getConditions()).extracting(c -> c.getType()).contains("Ready");
+    }
+
+    @Test
+    void withoutControllerAttachDetachRegistrationRemovesTheAnnotationFromAnExistingNode() throws Exception {
+        api.client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a")
+                .addToAnnotations("volumes.kubernetes.io/controller-managed-attach-detach", "true").endMetadata().build())
+                .create();
+
+        updater(NodeStatusFixtures.configBuilder().enableControllerAttachDetach(false).build()).syncNodeStatus();
+
+        Node node = api.client.nodes().withName("node-a").get();
+        // A merge patch with the annotation null: the apiserver removes it (the mock keeps the null).
+        assertThat(node.getMetadata().getAnnotations() == null ? null
+                : node.getMetadata().getAnnotations().get("volumes.kubernetes.io/controller-managed-attach-detach"))
+                .as("the enableControllerAttachDetach annotation").isNull();
     }
 
     @Test
