@@ -10,6 +10,7 @@ import io.jkubelet.core.cluster.KubeClients;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.CgroupMounts;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.KernelTunables;
 import io.jkubelet.core.cm.LinuxContainerManager;
 import io.jkubelet.core.cm.NodeConfig;
 import io.jkubelet.core.cm.PidLimit;
@@ -206,7 +207,8 @@ final class KubeletApp implements AutoCloseable {
     }
 
     /**
-     * Upstream {@code NewContainerManager}: refuses to run with swap on ({@code failSwapOn}), checks that the cgroup
+     * Upstream {@code NewContainerManager}: refuses to run with swap on ({@code failSwapOn}), checks or sets the kernel
+     * tunables ({@code protectKernelDefaults}, upstream's {@code setupNode}), checks that the cgroup
      * root exists, and reads the machine's capacity for node allocatable.
      */
     private static ContainerManager containerManager(KubeletConfiguration config) throws StartupException {
@@ -214,6 +216,7 @@ final class KubeletApp implements AutoCloseable {
             if (!Boolean.FALSE.equals(config.failSwapOn())) {
                 SwapCheck.failIfSwapOn(Path.of("/proc/swaps"));
             }
+            KernelTunables.setUp(Path.of("/proc/sys"), config.protectKernelDefaults());
             NodeConfig nodeConfig = NodeConfig.from(config);
             Map<String, Quantity> capacity = Map.of(
                     "cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
