@@ -114,6 +114,8 @@ final class KubeletApp implements AutoCloseable {
         // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
         // before TLS set-up (about half a second in a fresh JVM) and the runtime. A bad certificate or a runtime
         // that cannot be reached still ends the process with exit 1.
+        // What the configuration asks and jkubelet does not do, once each, before anything acts on it.
+        UnsupportedSettings.warnings(config, server.standalone(), UnsupportedSettings.Host.current()).forEach(log::warn);
         startHealthzServer(config);
         log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
@@ -155,9 +157,7 @@ final class KubeletApp implements AutoCloseable {
         }
         running.add("runtime", runtime);
         DockerLogRotation.Notice unusedLogSettings = DockerLogRotation.unusedSettings(config);
-        if (unusedLogSettings.warning()) {
-            log.warn(unusedLogSettings.text());
-        } else {
+        if (!unusedLogSettings.warning()) { // else it was one of the start-up warnings
             log.info(unusedLogSettings.text());
         }
         try {
@@ -324,11 +324,16 @@ final class KubeletApp implements AutoCloseable {
     }
 
     private void startHealthzServer(KubeletConfiguration config) throws StartupException {
+        healthzServer(config).ifPresent(s -> running.add("healthz-server", s));
+    }
+
+    /** The healthz server on {@code healthzBindAddress:healthzPort}; none when the port is 0. */
+    static Optional<HealthzServer> healthzServer(KubeletConfiguration config) throws StartupException {
         if (config.healthzPort() <= 0) {
-            return;
+            return Optional.empty();
         }
         try {
-            running.add("healthz-server", HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
+            return Optional.of(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
         } catch (IOException e) {
             throw new StartupException("cannot serve HTTP: " + e.getMessage());
         }

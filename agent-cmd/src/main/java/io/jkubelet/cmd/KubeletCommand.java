@@ -189,10 +189,14 @@ public final class KubeletCommand {
         }
     }
 
+    /** Upstream's validation, then what jkubelet refuses to start with ({@link UnsupportedSettings#refusals}). */
     private static void validate(KubeletConfiguration config) throws FlagsException {
-        try {
-            KubeletConfigurationValidator.validateOrThrow(config);
-        } catch (InvalidKubeletConfigurationException e) {
+        List<String> errors = new ArrayList<>(KubeletConfigurationValidator.validate(config));
+        if (errors.isEmpty()) {
+            errors.addAll(UnsupportedSettings.refusals(config));
+        }
+        if (!errors.isEmpty()) {
+            InvalidKubeletConfigurationException e = new InvalidKubeletConfigurationException(errors);
             throw new FlagsException(e.getMessage(), e);
         }
     }

@@ -346,7 +346,12 @@ class KubeletCommandTest {
     void everyConfigFlagWarnsOnceAsUpstreamUnlessUpstreamKeepsItUndeprecated(String name) throws Exception {
         List<String> args = new java.util.ArrayList<>(companions(name));
         // runonce=true is refused by validation, as upstream refuses it; enforcements must not repeat.
-        String value = name.equals("runonce") ? "false" : SAMPLE_VALUES.get(name);
+        String value = name.equals("runonce") ? "false" : ACCEPTED_VALUES.getOrDefault(name, SAMPLE_VALUES.get(name));
+        if (value.equals(NONE_ACCEPTED)) {
+            assertThatThrownBy(() -> KubeletCommand.parse(new String[] {"--" + name + "=" + SAMPLE_VALUES.get(name)}))
+                    .hasMessageContaining("(--" + name + ")");
+            return;
+        }
         args.add("--" + name + "=" + value);
         if (!name.equals("enforce-node-allocatable")) {
             args.add("--" + name + "=" + value);
@@ -576,6 +581,23 @@ class KubeletCommandTest {
             Map.entry("seccomp-default", "true"),
             Map.entry("v", "5"));
 
+    /**
+     * The flags whose sample value jkubelet refuses at start (UnsupportedSettings), with the field the refusal names and
+     * a value it accepts.
+     */
+    private static final String NONE_ACCEPTED = "(every value is refused)";
+    private static final Map<String, Map.Entry<String, String>> REFUSED_SAMPLES = Map.of(
+            "rotate-server-certificates", Map.entry("serverTLSBootstrap", "false"),
+            "image-service-endpoint", Map.entry("imageServiceEndpoint", "unix:///var/run/docker.sock"),
+            "cpu-manager-policy", Map.entry("cpuManagerPolicy", "none"),
+            "cpu-manager-policy-options", Map.entry("cpuManagerPolicyOptions", NONE_ACCEPTED),
+            "topology-manager-policy", Map.entry("topologyManagerPolicy", "none"),
+            "topology-manager-policy-options", Map.entry("topologyManagerPolicyOptions", NONE_ACCEPTED),
+            "memory-manager-policy", Map.entry("memoryManagerPolicy", "None"),
+            "reserved-memory", Map.entry("reservedMemory", ""));
+    private static final Map<String, String> ACCEPTED_VALUES = REFUSED_SAMPLES.entrySet().stream()
+            .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().getValue()));
+
     static Stream<String> configFlagNames() {
         return ConfigFlags.ALL.stream().map(flag -> flag.spec().name());
     }
@@ -609,6 +631,12 @@ class KubeletCommandTest {
             // The field is set: upstream's validation refuses it, as here.
             assertThatThrownBy(() -> run(List.of("--runonce=true")))
                     .hasMessageContaining("runOnce (--runOnce) true, Runonce mode has been deprecated");
+            return;
+        }
+        if (REFUSED_SAMPLES.containsKey(name)) {
+            // The field is set: jkubelet refuses the value at start, naming the field and the flag.
+            assertThatThrownBy(() -> run(List.of("--" + name + "=" + SAMPLE_VALUES.get(name))))
+                    .hasMessageContaining(REFUSED_SAMPLES.get(name).getKey() + " (--" + name + ")");
             return;
         }
         String baseline = KubeletConfigCodec.toJson(run(companions(name)).config());

@@ -97,6 +97,35 @@ class NodeStatusUpdaterTest {
     }
 
     @Test
+    void withRegisterNodeFalseTheNodeIsNotRegistered() throws Exception {
+        updater(NodeStatusFixtures.configBuilder().registerNode(false).build()).syncNodeStatus();
+
+        assertThat(api.requests()).as("no POST of the node").noneMatch(r -> r.startsWith("POST /api/v1/nodes"));
+        assertThat(api.client.nodes().withName("node-a").get()).isNull();
+    }
+
+    @Test
+    void theStatusLoopComesRoundEveryNodeStatusUpdateFrequencyWithJitter() throws Exception {
+        KubeletConfiguration every7s = NodeStatusFixtures.configBuilder().nodeStatusUpdateFrequency(Duration.ofSeconds(7))
+                .build();
+        List<Duration> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
+        NodeStatusSetters setters = NodeStatusFixtures.setters(every7s, new NodeStatusFixtures.Images(), health, clock,
+                new NodeStatusFixtures.Events());
+        try (NodeStatusUpdater updater = new NodeStatusUpdater(new Fabric8NodeClient(api.client), NodeStatusFixtures.IDENTITY,
+                every7s, setters, clock, d -> {
+                    waits.add(d);
+                    Thread.sleep(10); // the injected sleep returns at once: keep the loop from spinning
+                })) {
+            updater.start();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> waits.stream().filter(d -> d.compareTo(Duration.ofSeconds(1)) > 0).count() >= 3);
+        }
+        assertThat(waits.stream().filter(d -> d.compareTo(Duration.ofSeconds(1)) > 0))
+                .as("between two status syncs: nodeStatusUpdateFrequency plus up to 4 %% jitter")
+                .allSatisfy(d -> assertThat(d).isBetween(Duration.ofSeconds(7), Duration.ofMillis(7280)));
+    }
+
+    @Test
     void statusIsPatchedOnChangeAndSkippedWhenUnchangedWithinTheReportFrequency() throws Exception {
         NodeStatusUpdater updater = updater();
         updater.syncNodeStatus();
