@@ -135,6 +135,7 @@ public final class KubeletCommand {
         KubeletConfiguration config = builder.build();
         List<String> gateWarnings = checkFeatureGates(config);
         validate(config);
+        config = ReservedCpus.apply(config, ReservedCpus.online());
         KubeletFlags flags = new KubeletFlags(
                 configFile,
                 last(parsed, KUBECONFIG, ""),

@@ -148,10 +148,6 @@ final class UnsupportedSettings {
                     + c.showHiddenMetricsForVersion() + "\": jkubelet has no hidden metrics to show");
         }
         volumePluginDrivers(c.volumePluginDir()).ifPresent(warnings::add);
-        if (!c.reservedSystemCPUs().isEmpty()) {
-            warnings.add("reservedSystemCPUs (--reserved-cpus) \"" + c.reservedSystemCPUs() + "\": not applied; "
-                    + "reserve the CPUs with kubeReserved or systemReserved instead");
-        }
         gracefulShutdown(c).ifPresent(warnings::add);
         if (c.tracing() != null) {
             warnings.add("tracing (endpoint \"" + Objects.toString(c.tracing().endpoint(), "") + "\", "
