@@ -55,8 +55,9 @@ final class UnsupportedSettings {
                     + ": jkubelet has no CPU manager, and its \"none\" policy takes no options");
         }
         if (!"None".equals(c.memoryManagerPolicy())) {
-            errors.add("memoryManagerPolicy (--memory-manager-policy) \"" + c.memoryManagerPolicy() + "\": jkubelet has "
-                    + "no memory manager, so it cannot pin pods' memory to NUMA nodes; only \"None\" is accepted");
+            errors.add("memoryManagerPolicy (--memory-manager-policy) \"" + c.memoryManagerPolicy() + "\": "
+                    + "jkubelet has no memory manager, so it cannot pin pods' memory to NUMA nodes; only \"None\" is "
+                    + "accepted");
         }
         if (!empty(c.reservedMemory())) {
             errors.add("reservedMemory (--reserved-memory): jkubelet has no memory manager to reserve NUMA memory "
@@ -64,8 +65,8 @@ final class UnsupportedSettings {
         }
         if (!"none".equals(c.topologyManagerPolicy())) {
             errors.add("topologyManagerPolicy (--topology-manager-policy) \"" + c.topologyManagerPolicy() + "\": "
-                    + "jkubelet has no topology manager, so it cannot align pods' resources to NUMA nodes; only \"none\" "
-                    + "is accepted");
+                    + "jkubelet has no topology manager, so it cannot align pods' resources to NUMA nodes; only "
+                    + "\"none\" is accepted");
         }
         if (!empty(c.topologyManagerPolicyOptions())) {
             errors.add("topologyManagerPolicyOptions (--topology-manager-policy-options) "
@@ -131,7 +132,8 @@ final class UnsupportedSettings {
                     + "(systemd: LimitNOFILE=" + c.maxOpenFiles() + ")");
         }
         if (!standalone && !"application/json".equals(c.contentType())) {
-            warnings.add("contentType (--kube-api-content-type) \"" + c.contentType() + "\": jkubelet's apiserver client "
+            warnings.add("contentType (--kube-api-content-type) \"" + c.contentType() + "\": jkubelet's "
+                    + "apiserver client "
                     + "speaks JSON only; its requests are sent as application/json");
         }
         if (!Boolean.FALSE.equals(c.makeIPTablesUtilChains())) {

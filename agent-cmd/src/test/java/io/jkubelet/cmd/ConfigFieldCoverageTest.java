@@ -175,7 +175,8 @@ class ConfigFieldCoverageTest {
         KubeletConfiguration with = run(entry, configWith(entry.set())).server().config();
         KubeletConfiguration without = run(entry, configWith(null)).server().config();
 
-        assertThat(KubeletConfigCodec.toJson(with)).as(entry.field() + " is taken").isNotEqualTo(KubeletConfigCodec.toJson(without));
+        assertThat(KubeletConfigCodec.toJson(with)).as(entry.field() + " is "
+                + "taken").isNotEqualTo(KubeletConfigCodec.toJson(without));
         assertThat(UnsupportedSettings.warnings(with, true, HOST)).as(entry.field()).isEmpty();
         assertThat(entry.why()).as(entry.field() + ": why upstream does nothing with it").isNotBlank();
     }
@@ -216,7 +217,8 @@ class ConfigFieldCoverageTest {
 
     private Path configWith(String set) throws IOException {
         Map<String, String> base = new TreeMap<>(QUIET_BASE);
-        StringBuilder yaml = new StringBuilder("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n");
+        StringBuilder yaml = new StringBuilder("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: "
+                + "KubeletConfiguration\n");
         if (set != null) {
             String value = set.replace("${dir}", dir.toString());
             base.keySet().removeIf(key -> value.startsWith(key + ":"));

@@ -763,6 +763,22 @@ class KubeletCommandTest {
     }
 
     @Test
+    void theHelpOfEveryFlagJkubeletRefusesOrWarnsAboutSaysSo() {
+        Set<String> notActedOn = Set.of("image-service-endpoint", "volume-plugin-dir", "kubelet-cgroups", "system-cgroups",
+                "cpu-manager-policy", "cpu-manager-policy-options", "qos-reserved", "topology-manager-policy",
+                "topology-manager-policy-options", "memory-manager-policy", "reserved-memory", "pod-cidr",
+                "make-iptables-util-chains", "kernel-memcg-notification", "max-open-files", "kube-api-content-type",
+                "rotate-server-certificates", "rotate-certificates", "contention-profiling");
+        Map<String, String> help = ConfigFlags.ALL.stream()
+                .collect(java.util.stream.Collectors.toMap(f -> f.spec().name(), f -> f.spec().description()));
+
+        assertThat(help).containsKeys(notActedOn.toArray(String[]::new));
+        notActedOn.forEach(name -> assertThat(help.get(name)).as("--" + name + "'s help").contains("jkubelet"));
+        String usage = KubeletCommand.usage().replaceAll("\\s+", " ");
+        assertThat(usage).contains("jkubelet has no CPU manager and refuses 'static'");
+    }
+
+    @Test
     void theDeprecatedContainerGcFlagsSetThePolicyWarnAsPflagDoesAndAreMarkedInTheHelp() throws FlagsException {
         KubeletInvocation.Run run = (KubeletInvocation.Run) KubeletCommand.parse(new String[] {
                 "--maximum-dead-containers=100", "--minimum-container-ttl-duration=1m",
