@@ -45,6 +45,7 @@ import io.jkubelet.server.HealthzServer;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.ReadOnlyServer;
 import io.jkubelet.server.healthz.HealthChecker;
+import io.jkubelet.server.healthz.HealthcheckSlis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +83,8 @@ final class KubeletApp implements AutoCloseable {
     /** What runs, in the order it started: stopped in reverse. */
     private final StopSequence running = new StopSequence();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** The health check SLIs, shared by every server's health endpoint as upstream's registry is. */
+    private final HealthcheckSlis healthcheckSlis = new HealthcheckSlis();
 
     /** Sets the log verbosity ({@code PUT /debug/flags/v}). */
     private final java.util.function.LongConsumer verbosity;
@@ -308,7 +311,7 @@ final class KubeletApp implements AutoCloseable {
                 // node object, so the relist's staleness is a check of its own here.
                 HealthChecker.named("pleg", kubelet::plegHealth));
         KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats,
-                NodeView.Diagnostics.of(kubelet, node));
+                NodeView.Diagnostics.of(kubelet, node), healthcheckSlis);
         try {
             if (secure.isPresent()) {
                 running.add("secure-server", secure.get().start(view, checks, verbosity::accept));
@@ -324,16 +327,17 @@ final class KubeletApp implements AutoCloseable {
     }
 
     private void startHealthzServer(KubeletConfiguration config) throws StartupException {
-        healthzServer(config).ifPresent(s -> running.add("healthz-server", s));
+        healthzServer(config, healthcheckSlis).ifPresent(s -> running.add("healthz-server", s));
     }
 
     /** The healthz server on {@code healthzBindAddress:healthzPort}; none when the port is 0. */
-    static Optional<HealthzServer> healthzServer(KubeletConfiguration config) throws StartupException {
+    static Optional<HealthzServer> healthzServer(KubeletConfiguration config, HealthcheckSlis slis) throws StartupException {
         if (config.healthzPort() <= 0) {
             return Optional.empty();
         }
         try {
-            return Optional.of(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
+            return Optional.of(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort(),
+                    slis));
         } catch (IOException e) {
             throw new StartupException("cannot serve HTTP: " + e.getMessage());
         }

@@ -45,7 +45,8 @@ final class KnownFeatureGates {
                 + "the runtime's default is Docker's own, and other profiles are refused");
         defaultOnly("AppArmorFields", true, Stage.BETA, "the appArmorProfile fields of the security context");
         defaultOnly("ClusterTrustBundleProjection", false, Stage.ALPHA, "clusterTrustBundle projected volumes");
-        defaultOnly("ComponentSLIs", true, Stage.BETA, "the /metrics/slis endpoint (not built in jkubelet)");
+        defaultOnly("ComponentSLIs", true, Stage.BETA, "the /metrics/slis endpoint: each health check's last result "
+                + "and count through /healthz (kubernetes_healthcheck, kubernetes_healthchecks_total)");
         defaultOnly("ContainerCheckpoint", true, Stage.BETA, "the /checkpoint endpoint (not built in jkubelet)");
         defaultOnly("ContextualLogging", true, Stage.BETA, "contextual logging");
         defaultOnly("CPUManagerPolicyAlphaOptions", false, Stage.ALPHA, "alpha options of the CPU manager");
