@@ -164,6 +164,8 @@ public final class KubeletHandlers {
         for (String route : RUN_ROUTES) {
             router.route("POST", route, run);
         }
+        // The ContainerCheckpoint gate is on in v1.30 (jkubelet takes only its default).
+        router.route("POST", CheckpointHandler.ROUTE, new CheckpointHandler(view));
         router.get(CONTAINER_LOGS_ROUTE,
                 new ContainerLogsHandler(view, debugging.clock(), new ContainerLogReader(debugging.logFollowPoll())));
         if (debugging.enableSystemLogHandler()) {

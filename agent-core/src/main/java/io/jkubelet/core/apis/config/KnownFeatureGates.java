@@ -47,7 +47,8 @@ final class KnownFeatureGates {
         defaultOnly("ClusterTrustBundleProjection", false, Stage.ALPHA, "clusterTrustBundle projected volumes");
         defaultOnly("ComponentSLIs", true, Stage.BETA, "the /metrics/slis endpoint: each health check's last result "
                 + "and count through /healthz (kubernetes_healthcheck, kubernetes_healthchecks_total)");
-        defaultOnly("ContainerCheckpoint", true, Stage.BETA, "the /checkpoint endpoint (not built in jkubelet)");
+        defaultOnly("ContainerCheckpoint", true, Stage.BETA, "the /checkpoint endpoint: it finds the pod and container "
+                + "as upstream's and answers 500, as for a runtime that cannot checkpoint (Docker cannot here)");
         defaultOnly("ContextualLogging", true, Stage.BETA, "contextual logging");
         defaultOnly("CPUManagerPolicyAlphaOptions", false, Stage.ALPHA, "alpha options of the CPU manager");
         defaultOnly("CPUManagerPolicyBetaOptions", true, Stage.BETA, "beta options of the CPU manager");
