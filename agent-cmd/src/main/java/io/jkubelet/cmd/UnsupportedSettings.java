@@ -46,28 +46,20 @@ final class UnsupportedSettings {
     /** The settings the agent refuses to start with, each naming its field (and flag) and what to set instead. */
     static List<String> refusals(KubeletConfiguration c) {
         List<String> errors = new ArrayList<>();
-        if (!"none".equals(c.cpuManagerPolicy())) {
-            errors.add("cpuManagerPolicy (--cpu-manager-policy) \"" + c.cpuManagerPolicy() + "\": jkubelet has no CPU "
-                    + "manager, so it cannot give containers exclusive CPUs; only \"none\" is accepted");
-        }
+        onlyPolicy(errors, "cpuManagerPolicy (--cpu-manager-policy)", c.cpuManagerPolicy(), "none",
+                "CPU manager, so it cannot give containers exclusive CPUs");
         if (!empty(c.cpuManagerPolicyOptions())) {
             errors.add("cpuManagerPolicyOptions (--cpu-manager-policy-options) " + c.cpuManagerPolicyOptions()
                     + ": jkubelet has no CPU manager, and its \"none\" policy takes no options");
         }
-        if (!"None".equals(c.memoryManagerPolicy())) {
-            errors.add("memoryManagerPolicy (--memory-manager-policy) \"" + c.memoryManagerPolicy() + "\": "
-                    + "jkubelet has no memory manager, so it cannot pin pods' memory to NUMA nodes; only \"None\" is "
-                    + "accepted");
-        }
+        onlyPolicy(errors, "memoryManagerPolicy (--memory-manager-policy)", c.memoryManagerPolicy(), "None",
+                "memory manager, so it cannot pin pods' memory to NUMA nodes");
         if (!empty(c.reservedMemory())) {
             errors.add("reservedMemory (--reserved-memory): jkubelet has no memory manager to reserve NUMA memory "
                     + "with; leave it unset");
         }
-        if (!"none".equals(c.topologyManagerPolicy())) {
-            errors.add("topologyManagerPolicy (--topology-manager-policy) \"" + c.topologyManagerPolicy() + "\": "
-                    + "jkubelet has no topology manager, so it cannot align pods' resources to NUMA nodes; only "
-                    + "\"none\" is accepted");
-        }
+        onlyPolicy(errors, "topologyManagerPolicy (--topology-manager-policy)", c.topologyManagerPolicy(), "none",
+                "topology manager, so it cannot align pods' resources to NUMA nodes");
         if (!empty(c.topologyManagerPolicyOptions())) {
             errors.add("topologyManagerPolicyOptions (--topology-manager-policy-options) "
                     + c.topologyManagerPolicyOptions() + ": jkubelet has no topology manager; leave them unset");
@@ -88,6 +80,14 @@ final class UnsupportedSettings {
                     + "\"; leave it unset or give the same endpoint");
         }
         return errors;
+    }
+
+    /** A manager jkubelet does not have: only its policy that does nothing is accepted. */
+    private static void onlyPolicy(List<String> errors, String setting, String policy, String accepted, String missing) {
+        if (!accepted.equals(policy)) {
+            errors.add(setting + " \"" + policy + "\": jkubelet has no " + missing + "; only \"" + accepted
+                    + "\" is accepted");
+        }
     }
 
     /**
@@ -200,29 +200,15 @@ final class UnsupportedSettings {
 
     /** The fields set that came into v1beta1 after v1.30 and that no gate or rule already refuses. */
     private static List<String> newerFields(KubeletConfiguration c) {
-        List<String> set = new ArrayList<>();
-        if (c.singleProcessOOMKill() != null) {
-            set.add("singleProcessOOMKill");
-        }
-        if (c.draManagerReconcilePeriod() != null) {
-            set.add("draManagerReconcilePeriod");
-        }
-        if (c.mergeDefaultEvictionSettings() != null) {
-            set.add("mergeDefaultEvictionSettings");
-        }
-        if (!c.memoryReservationPolicy().isEmpty()) {
-            set.add("memoryReservationPolicy");
-        }
-        if (c.failCgroupV1() != null) {
-            set.add("failCgroupV1");
-        }
-        if (c.userNamespaces() != null) {
-            set.add("userNamespaces.idsPerPod");
-        }
-        if (c.podHousekeepingPeriod() != null) {
-            set.add("podHousekeepingPeriod");
-        }
-        return set;
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        fields.put("singleProcessOOMKill", c.singleProcessOOMKill());
+        fields.put("draManagerReconcilePeriod", c.draManagerReconcilePeriod());
+        fields.put("mergeDefaultEvictionSettings", c.mergeDefaultEvictionSettings());
+        fields.put("memoryReservationPolicy", c.memoryReservationPolicy().isEmpty() ? null : c.memoryReservationPolicy());
+        fields.put("failCgroupV1", c.failCgroupV1());
+        fields.put("userNamespaces.idsPerPod", c.userNamespaces());
+        fields.put("podHousekeepingPeriod", c.podHousekeepingPeriod());
+        return fields.entrySet().stream().filter(e -> e.getValue() != null).map(Map.Entry::getKey).toList();
     }
 
     private static boolean empty(Map<?, ?> map) {
