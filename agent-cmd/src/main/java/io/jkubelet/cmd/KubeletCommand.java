@@ -9,6 +9,7 @@ import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
 import io.jkubelet.core.apis.config.GoDuration;
+import io.jkubelet.core.cm.QosReserved;
 import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import java.nio.file.InvalidPathException;
@@ -152,6 +153,7 @@ public final class KubeletCommand {
                 cadvisorPort(parsed),
                 parsed.hasMatchedOption("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS);
         changeDetectionStrategy(config);
+        qosReserved(config);
         List<String> warnings = new ArrayList<>(deprecationWarnings(parsed));
         warnings.addAll(gateWarnings);
         return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), warnings);
@@ -221,6 +223,15 @@ public final class KubeletCommand {
     static ChangeDetectionStrategy changeDetectionStrategy(KubeletConfiguration config) throws FlagsException {
         try {
             return ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
+        } catch (IllegalArgumentException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    /** {@code qosReserved}, parsed at start as upstream parses it whatever its gate says ({@link QosReserved}). */
+    static void qosReserved(KubeletConfiguration config) throws FlagsException {
+        try {
+            QosReserved.parse(config.qosReserved());
         } catch (IllegalArgumentException e) {
             throw new FlagsException(e.getMessage(), e);
         }

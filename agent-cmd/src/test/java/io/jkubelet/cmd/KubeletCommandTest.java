@@ -763,6 +763,19 @@ class KubeletCommandTest {
     }
 
     @Test
+    void qosReservedIsParsedAsUpstreamParsesItAtStart() throws Exception {
+        assertThat(run(List.of("--qos-reserved=memory=50%")).config().qosReserved()).containsEntry("memory", "50%");
+        assertThatThrownBy(() -> run(List.of("--qos-reserved=cpu=50%")))
+                .hasMessage("cannot reserve \"cpu\" resource");
+        assertThatThrownBy(() -> run(List.of("--qos-reserved=memory=50")))
+                .hasMessage("failed to parse percentage \"50\" for \"memory\" resource: percentage expected, got '50'");
+        assertThatThrownBy(() -> run(List.of("--qos-reserved=memory=150%")))
+                .hasMessageEndingWith("percentage must be between 0 and 100");
+        assertThatThrownBy(() -> run(List.of("--qos-reserved=memory=half%")))
+                .hasMessageEndingWith("invalid number in percentage 'half%'");
+    }
+
+    @Test
     void theHelpOfEveryFlagJkubeletRefusesOrWarnsAboutSaysSo() {
         Set<String> notActedOn = Set.of("image-service-endpoint", "volume-plugin-dir", "kubelet-cgroups", "system-cgroups",
                 "cpu-manager-policy", "cpu-manager-policy-options", "qos-reserved", "topology-manager-policy",
