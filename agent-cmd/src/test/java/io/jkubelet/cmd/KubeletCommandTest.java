@@ -762,17 +762,15 @@ class KubeletCommandTest {
         }
     }
 
-    @Test
-    void qosReservedIsParsedAsUpstreamParsesItAtStart() throws Exception {
+    @ParameterizedTest(name = "--qos-reserved={0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "cpu=50%     | cannot reserve \"cpu\" resource",
+        "memory=50   | failed to parse percentage \"50\" for \"memory\" resource: percentage expected, got '50'",
+        "memory=150% | failed to parse percentage \"150%\" for \"memory\" resource: percentage must be between 0 and 100",
+        "memory=half% | failed to parse percentage \"half%\" for \"memory\" resource: invalid number in percentage 'half%'"})
+    void qosReservedIsParsedAsUpstreamParsesItAtStart(String value, String message) throws Exception {
         assertThat(run(List.of("--qos-reserved=memory=50%")).config().qosReserved()).containsEntry("memory", "50%");
-        assertThatThrownBy(() -> run(List.of("--qos-reserved=cpu=50%")))
-                .hasMessage("cannot reserve \"cpu\" resource");
-        assertThatThrownBy(() -> run(List.of("--qos-reserved=memory=50")))
-                .hasMessage("failed to parse percentage \"50\" for \"memory\" resource: percentage expected, got '50'");
-        assertThatThrownBy(() -> run(List.of("--qos-reserved=memory=150%")))
-                .hasMessageEndingWith("percentage must be between 0 and 100");
-        assertThatThrownBy(() -> run(List.of("--qos-reserved=memory=half%")))
-                .hasMessageEndingWith("invalid number in percentage 'half%'");
+        assertThatThrownBy(() -> run(List.of("--qos-reserved=" + value))).hasMessage(message);
     }
 
     @Test
