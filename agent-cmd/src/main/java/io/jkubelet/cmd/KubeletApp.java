@@ -10,6 +10,7 @@ import io.jkubelet.core.cluster.KubeClients;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.CgroupMounts;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.KernelTunables;
 import io.jkubelet.core.cm.LinuxContainerManager;
 import io.jkubelet.core.cm.NodeConfig;
 import io.jkubelet.core.cm.PidLimit;
@@ -44,6 +45,7 @@ import io.jkubelet.server.HealthzServer;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.ReadOnlyServer;
 import io.jkubelet.server.healthz.HealthChecker;
+import io.jkubelet.server.healthz.HealthcheckSlis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +83,8 @@ final class KubeletApp implements AutoCloseable {
     /** What runs, in the order it started: stopped in reverse. */
     private final StopSequence running = new StopSequence();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** The health check SLIs, shared by every server's health endpoint as upstream's registry is. */
+    private final HealthcheckSlis healthcheckSlis = new HealthcheckSlis();
 
     /** Sets the log verbosity ({@code PUT /debug/flags/v}). */
     private final java.util.function.LongConsumer verbosity;
@@ -113,6 +117,8 @@ final class KubeletApp implements AutoCloseable {
         // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
         // before TLS set-up (about half a second in a fresh JVM) and the runtime. A bad certificate or a runtime
         // that cannot be reached still ends the process with exit 1.
+        // What the configuration asks and jkubelet does not do, once each, before anything acts on it.
+        UnsupportedSettings.warnings(config, server.standalone(), UnsupportedSettings.Host.current()).forEach(log::warn);
         startHealthzServer(config);
         log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
@@ -167,9 +173,7 @@ final class KubeletApp implements AutoCloseable {
         }
         running.add("runtime", runtime);
         DockerLogRotation.Notice unusedLogSettings = DockerLogRotation.unusedSettings(config);
-        if (unusedLogSettings.warning()) {
-            log.warn(unusedLogSettings.text());
-        } else {
+        if (!unusedLogSettings.warning()) { // else it was one of the start-up warnings
             log.info(unusedLogSettings.text());
         }
         try {
@@ -221,7 +225,8 @@ final class KubeletApp implements AutoCloseable {
     }
 
     /**
-     * Upstream {@code NewContainerManager}: refuses to run with swap on ({@code failSwapOn}), checks that the cgroup
+     * Upstream {@code NewContainerManager}: refuses to run with swap on ({@code failSwapOn}), checks or sets the kernel
+     * tunables ({@code protectKernelDefaults}, upstream's {@code setupNode}), checks that the cgroup
      * root exists, and reads the machine's capacity for node allocatable.
      */
     private static ContainerManager containerManager(KubeletConfiguration config) throws StartupException {
@@ -229,6 +234,7 @@ final class KubeletApp implements AutoCloseable {
             if (!Boolean.FALSE.equals(config.failSwapOn())) {
                 SwapCheck.failIfSwapOn(Path.of("/proc/swaps"));
             }
+            KernelTunables.setUp(Path.of("/proc/sys"), config.protectKernelDefaults());
             NodeConfig nodeConfig = NodeConfig.from(config);
             Map<String, Quantity> capacity = Map.of(
                     "cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
@@ -320,7 +326,7 @@ final class KubeletApp implements AutoCloseable {
                 // node object, so the relist's staleness is a check of its own here.
                 HealthChecker.named("pleg", kubelet::plegHealth));
         KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats,
-                NodeView.Diagnostics.of(kubelet, node));
+                NodeView.Diagnostics.of(kubelet, node), healthcheckSlis);
         try {
             if (secure.isPresent()) {
                 running.add("secure-server", secure.get().start(view, checks, verbosity::accept));
@@ -336,11 +342,17 @@ final class KubeletApp implements AutoCloseable {
     }
 
     private void startHealthzServer(KubeletConfiguration config) throws StartupException {
+        healthzServer(config, healthcheckSlis).ifPresent(s -> running.add("healthz-server", s));
+    }
+
+    /** The healthz server on {@code healthzBindAddress:healthzPort}; none when the port is 0. */
+    static Optional<HealthzServer> healthzServer(KubeletConfiguration config, HealthcheckSlis slis) throws StartupException {
         if (config.healthzPort() <= 0) {
-            return;
+            return Optional.empty();
         }
         try {
-            running.add("healthz-server", HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort()));
+            return Optional.of(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort(),
+                    slis));
         } catch (IOException e) {
             throw new StartupException("cannot serve HTTP: " + e.getMessage());
         }

@@ -9,6 +9,7 @@ import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
 import io.jkubelet.core.apis.config.GoDuration;
+import io.jkubelet.core.cm.QosReserved;
 import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import java.nio.file.InvalidPathException;
@@ -135,6 +136,7 @@ public final class KubeletCommand {
         KubeletConfiguration config = builder.build();
         List<String> gateWarnings = checkFeatureGates(config);
         validate(config);
+        config = ReservedCpus.apply(config, ReservedCpus.online());
         KubeletFlags flags = new KubeletFlags(
                 configFile,
                 last(parsed, KUBECONFIG, ""),
@@ -151,6 +153,7 @@ public final class KubeletCommand {
                 cadvisorPort(parsed),
                 parsed.hasMatchedOption("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS);
         changeDetectionStrategy(config);
+        qosReserved(config);
         List<String> warnings = new ArrayList<>(deprecationWarnings(parsed));
         warnings.addAll(gateWarnings);
         return new KubeletInvocation.Run(new KubeletServer(flags, config, eviction(config)), warnings);
@@ -189,10 +192,14 @@ public final class KubeletCommand {
         }
     }
 
+    /** Upstream's validation, then what jkubelet refuses to start with ({@link UnsupportedSettings#refusals}). */
     private static void validate(KubeletConfiguration config) throws FlagsException {
-        try {
-            KubeletConfigurationValidator.validateOrThrow(config);
-        } catch (InvalidKubeletConfigurationException e) {
+        List<String> errors = new ArrayList<>(KubeletConfigurationValidator.validate(config));
+        if (errors.isEmpty()) {
+            errors.addAll(UnsupportedSettings.refusals(config));
+        }
+        if (!errors.isEmpty()) {
+            InvalidKubeletConfigurationException e = new InvalidKubeletConfigurationException(errors);
             throw new FlagsException(e.getMessage(), e);
         }
     }
@@ -216,6 +223,15 @@ public final class KubeletCommand {
     static ChangeDetectionStrategy changeDetectionStrategy(KubeletConfiguration config) throws FlagsException {
         try {
             return ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
+        } catch (IllegalArgumentException e) {
+            throw new FlagsException(e.getMessage(), e);
+        }
+    }
+
+    /** {@code qosReserved}, parsed at start as upstream parses it whatever its gate says ({@link QosReserved}). */
+    static void qosReserved(KubeletConfiguration config) throws FlagsException {
+        try {
+            QosReserved.parse(config.qosReserved());
         } catch (IllegalArgumentException e) {
             throw new FlagsException(e.getMessage(), e);
         }

@@ -17,28 +17,36 @@ final class NodeConfigFlags {
     static final List<ConfigFlag> ALL = List.of(
             ConfigFlags.flag(FlagSpec.of("image-service-endpoint", "string", "The endpoint of container image "
                             + "service. If not specified, it will be the same with --container-runtime-endpoint by "
-                            + "default."), (c, v, earlier) -> c.imageServiceEndpoint(v)),
+                            + "default. jkubelet pulls through the runtime: only its endpoint is "
+                            + "accepted."), (c, v, earlier) -> c.imageServiceEndpoint(v)),
             ConfigFlags.flag(FlagSpec.of("volume-plugin-dir", "string", "The full path of the directory in which to "
                             + "search for additional third party volume plugins (default "
-                            + "\"/usr/libexec/kubernetes/kubelet-plugins/volume/exec/\")"),
+                            + "\"/usr/libexec/kubernetes/kubelet-plugins/volume/exec/\"). jkubelet loads no "
+                            + "FlexVolume drivers: start-up "
+                            + "warns when the directory holds any."),
                     (c, v, earlier) -> c.volumePluginDir(v)),
             ConfigFlags.flag(FlagSpec.of("volume-stats-agg-period", "duration", "Specifies interval for kubelet to "
                             + "calculate and cache the volume disk usage for all pods and volumes.  To disable volume "
                             + "calculations, set to a negative number. (default 1m0s)"),
                     (c, v, earlier) -> c.volumeStatsAggPeriod(FlagValues.duration(v))),
             ConfigFlags.flag(FlagSpec.of("kubelet-cgroups", "string", "Optional absolute name of cgroups to create and "
-                    + "run the Kubelet in."), (c, v, earlier) -> c.kubeletCgroups(v)),
+                    + "run the Kubelet in. jkubelet does not move itself: start-up warns when it is set."),
+                    (c, v, earlier) -> c.kubeletCgroups(v)),
             ConfigFlags.flag(FlagSpec.of("system-cgroups", "string", "Optional absolute name of cgroups in which to "
-                            + "place all non-kernel processes that are not already inside a cgroup under '/'. Empty for "
-                            + "no container. Rolling back the flag requires a reboot."),
+                            + "place all non-kernel processes that are not already inside a cgroup under '/'. "
+                            + "Empty for "
+                            + "no container. Rolling back the flag requires a reboot. jkubelet moves no process: "
+                            + "start-up warns when it is "
+                            + "set."),
                     (c, v, earlier) -> c.systemCgroups(v)),
             ConfigFlags.flag(FlagSpec.of("provider-id", "string", "Unique identifier for identifying the node in a "
                     + "machine database, i.e cloudprovider"), (c, v, earlier) -> c.providerID(v)),
             ConfigFlags.flag(FlagSpec.of("cpu-manager-policy", "string", "CPU Manager policy to use. Possible values: "
-                    + "'none', 'static'. (default \"none\")"), (c, v, earlier) -> c.cpuManagerPolicy(v)),
+                    + "'none', 'static'; jkubelet has no CPU manager and refuses 'static'. (default \"none\")"),
+                    (c, v, earlier) -> c.cpuManagerPolicy(v)),
             ConfigFlags.flag(FlagSpec.of("cpu-manager-policy-options", "key=value", "A set of key=value CPU Manager "
                             + "policy options to use, to fine tune their behaviour. If not supplied, keep the default "
-                            + "behaviour."),
+                            + "behaviour. jkubelet has no CPU manager and refuses any."),
                     (c, v, earlier) -> ConfigFlags.pairs(c::cpuManagerPolicyOptions, c::putAllCpuManagerPolicyOptions,
                             Map.ofEntries(ConfigFlagValues.pair(v)), earlier)),
             ConfigFlags.flag(FlagSpec.of("cpu-manager-reconcile-period", "duration", "<Warning: Alpha feature> CPU "
@@ -46,31 +54,38 @@ final class NodeConfigFlags {
                             + "'NodeStatusUpdateFrequency' (default 10s)"),
                     (c, v, earlier) -> c.cpuManagerReconcilePeriod(FlagValues.duration(v))),
             ConfigFlags.flag(FlagSpec.of("qos-reserved", "mapStringString", "<Warning: Alpha feature> A set of "
-                            + "ResourceName=Percentage (e.g. memory=50%) pairs that describe how pod resource requests are "
+                            + "ResourceName=Percentage (e.g. memory=50%) pairs that describe how pod resource "
+                            + "requests are "
                             + "reserved at the QoS level. Currently only memory is supported. Requires the QOSReserved "
-                            + "feature gate to be enabled."),
+                            + "feature gate to be enabled, which jkubelet keeps off: start-up warns that it is "
+                            + "not applied."),
                     (c, v, earlier) -> ConfigFlags.pairs(c::qosReserved, c::putAllQosReserved,
                             FlagValues.pairs(v, '='), earlier)),
             ConfigFlags.flag(FlagSpec.of("topology-manager-policy", "string", "Topology Manager policy to use. "
-                            + "Possible values: 'none', 'best-effort', 'restricted', 'single-numa-node'. (default "
+                            + "Possible values: 'none', 'best-effort', 'restricted', 'single-numa-node'; "
+                            + "jkubelet has no topology manager "
+                            + "and refuses all but 'none'. (default "
                             + "\"none\")"), (c, v, earlier) -> c.topologyManagerPolicy(v)),
             ConfigFlags.flag(FlagSpec.of("topology-manager-scope", "string", "Scope to which topology hints applied. "
                             + "Possible values: 'container', 'pod'. (default \"container\")"),
                     (c, v, earlier) -> c.topologyManagerScope(v)),
             ConfigFlags.flag(FlagSpec.of("topology-manager-policy-options", "key=value", "A set of key=value Topology "
                             + "Manager policy options to use, to fine tune their behaviour. If not supplied, keep the "
-                            + "default behaviour."),
+                            + "default behaviour. jkubelet has no topology manager and refuses any."),
                     (c, v, earlier) -> ConfigFlags.pairs(c::topologyManagerPolicyOptions,
                             c::putAllTopologyManagerPolicyOptions, Map.ofEntries(ConfigFlagValues.pair(v)), earlier)),
             ConfigFlags.flag(FlagSpec.of("reserved-cpus", "string", "A comma-separated list of CPUs or CPU ranges "
-                            + "that are reserved for system and kubernetes usage. This specific list will supersede cpu "
+                            + "that are reserved for system and kubernetes usage. This specific list will "
+                            + "supersede cpu "
                             + "counts in --system-reserved and --kube-reserved."),
                     (c, v, earlier) -> c.reservedSystemCPUs(v)),
             ConfigFlags.flag(FlagSpec.of("memory-manager-policy", "string", "Memory Manager policy to use. Possible "
-                    + "values: 'None', 'Static'. (default \"None\")"), (c, v, earlier) -> c.memoryManagerPolicy(v)),
+                    + "values: 'None', 'Static'; jkubelet has no memory manager and refuses 'Static'. (default "
+                    + "\"None\")"),
+                    (c, v, earlier) -> c.memoryManagerPolicy(v)),
             ConfigFlags.flag(FlagSpec.of("reserved-memory", "numa:type=quantity", "A comma separated list of memory "
                             + "reservations for NUMA nodes. (e.g. --reserved-memory 0:memory=1Gi,hugepages-1M=2Gi "
-                            + "--reserved-memory 1:memory=2Gi)."),
+                            + "--reserved-memory 1:memory=2Gi). jkubelet has no memory manager and refuses them."),
                     (c, v, earlier) -> {
                         // Every occurrence adds to the first one's list (which replaced the file's).
                         List<MemoryReservation> reservations = new ArrayList<>();
@@ -82,9 +97,12 @@ final class NodeConfigFlags {
                     }),
             ConfigFlags.flag(FlagSpec.of("hairpin-mode", "string", "How should the kubelet setup hairpin NAT. Valid "
                     + "values are \"promiscuous-bridge\", \"hairpin-veth\" and \"none\". (default "
-                    + "\"promiscuous-bridge\")"), (c, v, earlier) -> c.hairpinMode(v)),
+                    + "\"promiscuous-bridge\"). Since v1.24 no kubelet network plugin reads it; the CNI plugin "
+                    + "decides."),
+                    (c, v, earlier) -> c.hairpinMode(v)),
             ConfigFlags.flag(FlagSpec.of("pod-cidr", "string", "The CIDR to use for pod IP addresses, only used in "
-                    + "standalone mode."), (c, v, earlier) -> c.podCIDR(v)),
+                    + "standalone mode. jkubelet does not pass it to Docker: start-up warns when it is set."),
+                    (c, v, earlier) -> c.podCIDR(v)),
             ConfigFlags.flag(FlagSpec.bool("runonce", "If true, exit after spawning pods from static pod files or "
                     + "remote urls. Exclusive with --enable-server"), (c, v, earlier) -> c.runOnce(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.bool("enable-controller-attach-detach", "Enables the Attach/Detach controller "
@@ -92,7 +110,8 @@ final class NodeConfigFlags {
                             + "from executing any attach/detach operations (default true)"),
                     (c, v, earlier) -> c.enableControllerAttachDetach(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.bool("make-iptables-util-chains", "If true, kubelet will ensure iptables "
-                            + "utility rules are present on host. (default true)"),
+                            + "utility rules are present on host. jkubelet creates none: start-up warns while it "
+                            + "is true. (default true)"),
                     (c, v, earlier) -> c.makeIPTablesUtilChains(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.of("iptables-masquerade-bit", "int32", "Has no effect; use kube-proxy "
                             + "parameters to configure the KUBE-MARK-MASQ chain. (default 14)"),
@@ -114,16 +133,21 @@ final class NodeConfigFlags {
                     (c, v, earlier) -> c.nodeStatusMaxImages(FlagValues.int32(v))),
             ConfigFlags.flag(FlagSpec.bool("kernel-memcg-notification", "If enabled, the kubelet will integrate with "
                             + "the kernel memcg notification to determine if memory eviction thresholds are crossed "
-                            + "rather than polling."),
+                            + "rather than polling. jkubelet polls after each stats round: start-up warns when "
+                            + "it is set."),
                     (c, v, earlier) -> c.kernelMemcgNotification(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.bool("local-storage-capacity-isolation", "If true, local ephemeral storage "
                             + "isolation is enabled. Otherwise, local storage isolation feature will be disabled "
                             + "(default true)"),
                     (c, v, earlier) -> c.localStorageCapacityIsolation(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.of("max-open-files", "int", "Number of files that can be opened by Kubelet "
-                    + "process. (default 1000000)"), (c, v, earlier) -> c.maxOpenFiles(FlagValues.int64(v))),
+                    + "process. jkubelet cannot raise its own limit: start-up warns when the limit is lower. "
+                    + "(default 1000000)"),
+                    (c, v, earlier) -> c.maxOpenFiles(FlagValues.int64(v))),
             ConfigFlags.flag(FlagSpec.of("kube-api-content-type", "string", "Content type of requests sent to "
-                    + "apiserver. (default \"application/vnd.kubernetes.protobuf\")"), (c, v, earlier) -> c.contentType(v)),
+                    + "apiserver. jkubelet sends JSON: on a cluster node start-up warns unless it is "
+                    + "application/json. (default "
+                    + "\"application/vnd.kubernetes.protobuf\")"), (c, v, earlier) -> c.contentType(v)),
             ConfigFlags.flag(FlagSpec.of("pods-per-core", "int32", "Number of Pods per core that can run on this "
                             + "Kubelet. The total number of Pods on this Kubelet cannot exceed max-pods, so max-pods "
                             + "will be used if this calculation results in a larger number of Pods allowed on the "

@@ -12,6 +12,7 @@ import io.jkubelet.core.timeline.PodTimeline;
 import io.jkubelet.core.timeline.PodTimelines;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.streaming.ContainerStreaming;
+import io.jkubelet.server.healthz.HealthcheckSlis;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.List;
@@ -27,6 +28,7 @@ public final class NodeView implements KubeletView {
     private final ContainerAccess containers;
     private final ContainerStreaming streaming;
     private final PrometheusRegistry probeMetrics;
+    private final HealthcheckSlis healthcheckSlis;
     private final PrometheusRegistry kubeletMetrics;
     private final Supplier<Optional<StatsSnapshot>> stats;
     private final Diagnostics diagnostics;
@@ -49,11 +51,13 @@ public final class NodeView implements KubeletView {
 
     public NodeView(ContainerAccess containers, ContainerStreaming streaming, PrometheusRegistry probeMetrics,
                     PrometheusRegistry kubeletMetrics, Supplier<Optional<StatsSnapshot>> stats) {
-        this(containers, streaming, probeMetrics, kubeletMetrics, stats, Diagnostics.NONE);
+        this(containers, streaming, probeMetrics, kubeletMetrics, stats, Diagnostics.NONE, new HealthcheckSlis());
     }
 
     public NodeView(ContainerAccess containers, ContainerStreaming streaming, PrometheusRegistry probeMetrics,
-                    PrometheusRegistry kubeletMetrics, Supplier<Optional<StatsSnapshot>> stats, Diagnostics diagnostics) {
+                    PrometheusRegistry kubeletMetrics, Supplier<Optional<StatsSnapshot>> stats, Diagnostics diagnostics,
+                    HealthcheckSlis healthcheckSlis) {
+        this.healthcheckSlis = healthcheckSlis;
         this.containers = containers;
         this.streaming = streaming;
         this.probeMetrics = probeMetrics;
@@ -76,6 +80,11 @@ public final class NodeView implements KubeletView {
     @Override
     public List<Pod> runningPods() {
         return containers.runningPods().stream().map(NodeView::toApiPod).flatMap(Optional::stream).toList();
+    }
+
+    @Override
+    public HealthcheckSlis healthcheckSlis() {
+        return healthcheckSlis;
     }
 
     @Override

@@ -26,7 +26,8 @@ final class ServerConfigFlags {
                             .cacheUnauthorizedTTL(FlagValues.duration(v))),
             ConfigFlags.flag(FlagSpec.bool("rotate-server-certificates", "Auto-request and rotate the kubelet "
                             + "serving certificates by requesting new certificates from the kube-apiserver when the "
-                            + "certificate expiration approaches."),
+                            + "certificate expiration approaches. jkubelet does not request certificates and "
+                            + "refuses it."),
                     (c, v, earlier) -> c.serverTLSBootstrap(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.of("tls-cipher-suites", "strings", "Comma-separated list of cipher suites for "
                             + "the server. If omitted, the default cipher suites will be used."),
@@ -36,9 +37,11 @@ final class ServerConfigFlags {
                     (c, v, earlier) -> c.tlsMinVersion(v)),
             ConfigFlags.flag(FlagSpec.bool("rotate-certificates", "Auto rotate the kubelet client certificates by "
                             + "requesting new certificates from the kube-apiserver when the certificate expiration "
-                            + "approaches."),
+                            + "approaches. jkubelet does not request certificates: start-up warns when it is set."),
                     (c, v, earlier) -> c.rotateCertificates(FlagValues.bool(v))),
-            ConfigFlags.flag(FlagSpec.bool("contention-profiling", "Enable block profiling, if profiling is enabled"),
+            ConfigFlags.flag(FlagSpec.bool("contention-profiling", "Enable block profiling, if profiling is "
+                    + "enabled. jkubelet's JVM "
+                    + "has no block profile: start-up warns when it is set."),
                     (c, v, earlier) -> c.enableContentionProfiling(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.of("streaming-connection-idle-timeout", "duration", "Maximum time a streaming "
                             + "connection can be idle before the connection is automatically closed. 0 indicates no "

@@ -346,7 +346,12 @@ class KubeletCommandTest {
     void everyConfigFlagWarnsOnceAsUpstreamUnlessUpstreamKeepsItUndeprecated(String name) throws Exception {
         List<String> args = new java.util.ArrayList<>(companions(name));
         // runonce=true is refused by validation, as upstream refuses it; enforcements must not repeat.
-        String value = name.equals("runonce") ? "false" : SAMPLE_VALUES.get(name);
+        String value = name.equals("runonce") ? "false" : ACCEPTED_VALUES.getOrDefault(name, SAMPLE_VALUES.get(name));
+        if (value.equals(NONE_ACCEPTED)) {
+            assertThatThrownBy(() -> KubeletCommand.parse(new String[] {"--" + name + "=" + SAMPLE_VALUES.get(name)}))
+                    .hasMessageContaining("(--" + name + ")");
+            return;
+        }
         args.add("--" + name + "=" + value);
         if (!name.equals("enforce-node-allocatable")) {
             args.add("--" + name + "=" + value);
@@ -576,6 +581,23 @@ class KubeletCommandTest {
             Map.entry("seccomp-default", "true"),
             Map.entry("v", "5"));
 
+    /**
+     * The flags whose sample value jkubelet refuses at start (UnsupportedSettings), with the field the refusal names and
+     * a value it accepts.
+     */
+    private static final String NONE_ACCEPTED = "(every value is refused)";
+    private static final Map<String, Map.Entry<String, String>> REFUSED_SAMPLES = Map.of(
+            "rotate-server-certificates", Map.entry("serverTLSBootstrap", "false"),
+            "image-service-endpoint", Map.entry("imageServiceEndpoint", "unix:///var/run/docker.sock"),
+            "cpu-manager-policy", Map.entry("cpuManagerPolicy", "none"),
+            "cpu-manager-policy-options", Map.entry("cpuManagerPolicyOptions", NONE_ACCEPTED),
+            "topology-manager-policy", Map.entry("topologyManagerPolicy", "none"),
+            "topology-manager-policy-options", Map.entry("topologyManagerPolicyOptions", NONE_ACCEPTED),
+            "memory-manager-policy", Map.entry("memoryManagerPolicy", "None"),
+            "reserved-memory", Map.entry("reservedMemory", ""));
+    private static final Map<String, String> ACCEPTED_VALUES = REFUSED_SAMPLES.entrySet().stream()
+            .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().getValue()));
+
     static Stream<String> configFlagNames() {
         return ConfigFlags.ALL.stream().map(flag -> flag.spec().name());
     }
@@ -609,6 +631,12 @@ class KubeletCommandTest {
             // The field is set: upstream's validation refuses it, as here.
             assertThatThrownBy(() -> run(List.of("--runonce=true")))
                     .hasMessageContaining("runOnce (--runOnce) true, Runonce mode has been deprecated");
+            return;
+        }
+        if (REFUSED_SAMPLES.containsKey(name)) {
+            // The field is set: jkubelet refuses the value at start, naming the field and the flag.
+            assertThatThrownBy(() -> run(List.of("--" + name + "=" + SAMPLE_VALUES.get(name))))
+                    .hasMessageContaining(REFUSED_SAMPLES.get(name).getKey() + " (--" + name + ")");
             return;
         }
         String baseline = KubeletConfigCodec.toJson(run(companions(name)).config());
@@ -732,6 +760,33 @@ class KubeletCommandTest {
             assertThat(usage).contains("--kubeconfig", "--config", "--node-ip", "--root-dir", "--version",
                     "nodefs.available<10%");
         }
+    }
+
+    @ParameterizedTest(name = "--qos-reserved={0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "cpu=50%     | cannot reserve \"cpu\" resource",
+        "memory=50   | failed to parse percentage \"50\" for \"memory\" resource: percentage expected, got '50'",
+        "memory=150% | failed to parse percentage \"150%\" for \"memory\" resource: percentage must be between 0 and 100",
+        "memory=half% | failed to parse percentage \"half%\" for \"memory\" resource: invalid number in percentage 'half%'"})
+    void qosReservedIsParsedAsUpstreamParsesItAtStart(String value, String message) throws Exception {
+        assertThat(run(List.of("--qos-reserved=memory=50%")).config().qosReserved()).containsEntry("memory", "50%");
+        assertThatThrownBy(() -> run(List.of("--qos-reserved=" + value))).hasMessage(message);
+    }
+
+    @Test
+    void theHelpOfEveryFlagJkubeletRefusesOrWarnsAboutSaysSo() {
+        Set<String> notActedOn = Set.of("image-service-endpoint", "volume-plugin-dir", "kubelet-cgroups", "system-cgroups",
+                "cpu-manager-policy", "cpu-manager-policy-options", "qos-reserved", "topology-manager-policy",
+                "topology-manager-policy-options", "memory-manager-policy", "reserved-memory", "pod-cidr",
+                "make-iptables-util-chains", "kernel-memcg-notification", "max-open-files", "kube-api-content-type",
+                "rotate-server-certificates", "rotate-certificates", "contention-profiling");
+        Map<String, String> help = ConfigFlags.ALL.stream()
+                .collect(java.util.stream.Collectors.toMap(f -> f.spec().name(), f -> f.spec().description()));
+
+        assertThat(help).containsKeys(notActedOn.toArray(String[]::new));
+        notActedOn.forEach(name -> assertThat(help.get(name)).as("--" + name + "'s help").contains("jkubelet"));
+        String usage = KubeletCommand.usage().replaceAll("\\s+", " ");
+        assertThat(usage).contains("jkubelet has no CPU manager and refuses 'static'");
     }
 
     @Test

@@ -125,6 +125,10 @@ class SecureServingWebhookTest {
         assertThat(denied.statusCode()).isEqualTo(403);
         assertThat(denied.body()).isEqualTo("Forbidden (user=bob, verb=get, resource=nodes, subresource=stats)");
         assertThat(accessReviews).extracting(r -> r.getSpec().getUser()).containsExactly("bob");
+
+        // Within cacheUnauthorizedTTL (30s): the denial is answered from the cache.
+        assertThat(get("bob-token", "/stats/summary").statusCode()).isEqualTo(403);
+        assertThat(accessReviews).extracting(r -> r.getSpec().getUser()).containsExactly("bob");
     }
 
     @Test

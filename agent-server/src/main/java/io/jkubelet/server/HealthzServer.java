@@ -1,6 +1,7 @@
 package io.jkubelet.server;
 
 import io.jkubelet.server.healthz.HealthChecker;
+import io.jkubelet.server.healthz.HealthcheckSlis;
 import io.jkubelet.server.healthz.Healthz;
 import io.jkubelet.server.http.HttpServer;
 import io.jkubelet.server.http.HttpServerConfig;
@@ -34,7 +35,15 @@ public final class HealthzServer implements AutoCloseable {
      * @throws IOException when the address cannot be bound; the message names it
      */
     public static HealthzServer start(InetAddress bindAddress, int port) throws IOException {
-        return start(HttpServerConfig.kubeletDefaults("healthz", bindAddress, port), List.of());
+        return start(bindAddress, port, null);
+    }
+
+    /** As {@link #start(InetAddress, int)}, recording the checks in {@code slis} (the agent's shared SLIs). */
+    public static HealthzServer start(InetAddress bindAddress, int port, HealthcheckSlis slis) throws IOException {
+        Router.Builder router = Router.builder();
+        Healthz.install(router, "/healthz", List.of(), slis);
+        return new HealthzServer(HttpServer.start(HttpServerConfig.kubeletDefaults("healthz", bindAddress, port),
+                router.build()));
     }
 
     /** With explicit settings and checks (none means {@code ping} alone, as upstream). */

@@ -140,9 +140,10 @@ public final class KubeletHandlers {
         List<HealthChecker> checks = new ArrayList<>();
         checks.add(HealthChecker.PING);
         checks.addAll(healthChecks);
-        Healthz.install(router, "/healthz", checks);
+        Healthz.install(router, "/healthz", checks, view.healthcheckSlis());
         router.get(PODS_PATH, Handler.blocking(request -> Response.sharedJson(encoder.encode(pods(view.pods())))));
         MetricsHandlers.installProbes(router, view.probeMetrics());
+        MetricsHandlers.installSlis(router, view.healthcheckSlis().registry());
         // Upstream installs /metrics, /metrics/cadvisor, /metrics/resource and /stats/ here too (auth-not-required group).
         MetricsHandlers.installKubelet(router, view.kubeletMetrics());
         stats.install(router);
@@ -163,6 +164,8 @@ public final class KubeletHandlers {
         for (String route : RUN_ROUTES) {
             router.route("POST", route, run);
         }
+        // The ContainerCheckpoint gate is on in v1.30 (jkubelet takes only its default).
+        router.route("POST", CheckpointHandler.ROUTE, new CheckpointHandler(view));
         router.get(CONTAINER_LOGS_ROUTE,
                 new ContainerLogsHandler(view, debugging.clock(), new ContainerLogReader(debugging.logFollowPoll())));
         if (debugging.enableSystemLogHandler()) {

@@ -32,6 +32,9 @@ public interface KubeletView {
     /** The probe manager's metrics ({@code prober_probe_total}, ...), answering {@code GET /metrics/probes}. */
     PrometheusRegistry probeMetrics();
 
+    /** The health check SLIs every health endpoint of the agent records, answering {@code GET /metrics/slis}. */
+    io.jkubelet.server.healthz.HealthcheckSlis healthcheckSlis();
+
     /**
      * The stats provider's latest snapshot, answering {@code /stats/summary}, {@code /metrics/resource} and
      * {@code /metrics/cadvisor}; empty before the first collection round. Must not call the runtime.

@@ -16,6 +16,8 @@ import java.io.IOException;
 public final class MetricsHandlers {
     /** Upstream's {@code proberMetricsPath}. */
     public static final String PROBER_METRICS_PATH = "/metrics/probes";
+    /** component-base's {@code slis} path. */
+    public static final String SLIS_METRICS_PATH = "/metrics/slis";
     /** Upstream's {@code metricsPath}: the legacy registry, the kubelet's own metrics. */
     public static final String METRICS_PATH = "/metrics";
     /** A registry with nothing in it, for views that have no kubelet metrics. */
@@ -29,6 +31,12 @@ public final class MetricsHandlers {
     /** Registers {@code GET /metrics/probes}: {@code prober_probe_total} and {@code prober_probe_duration_seconds}. */
     public static void installProbes(Router.Builder router, PrometheusRegistry registry) {
         router.get(PROBER_METRICS_PATH, Handler.blocking(request -> scrape(registry)));
+    }
+
+    /** Registers {@code GET /metrics/slis}: the health check SLIs (upstream's {@code ComponentSLIs} gate, on). */
+    public static void installSlis(Router.Builder router, PrometheusRegistry registry) {
+        router.get(SLIS_METRICS_PATH, Handler.blocking(request ->
+                Response.of(200, CONTENT_TYPE, io.jkubelet.server.stats.GoTextFormat.write(registry.scrape()))));
     }
 
     /** Registers {@code GET /metrics}: the kubelet's own metrics, numbers written as Go writes them. */

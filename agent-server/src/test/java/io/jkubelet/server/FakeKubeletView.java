@@ -14,6 +14,12 @@ final class FakeKubeletView implements KubeletView {
     final AtomicReference<List<Pod>> running = new AtomicReference<>(List.of());
     final AtomicReference<Exception> runtimeError = new AtomicReference<>();
     final PrometheusRegistry probeMetrics = new PrometheusRegistry();
+    final io.jkubelet.server.healthz.HealthcheckSlis slis = new io.jkubelet.server.healthz.HealthcheckSlis();
+
+    @Override
+    public io.jkubelet.server.healthz.HealthcheckSlis healthcheckSlis() {
+        return slis;
+    }
     final AtomicReference<io.jkubelet.core.stats.StatsSnapshot> stats = new AtomicReference<>();
     final AtomicReference<io.fabric8.kubernetes.api.model.Node> node = new AtomicReference<>();
     final AtomicReference<io.jkubelet.core.timeline.PodTimelines> timelines = new AtomicReference<>();

@@ -234,6 +234,27 @@ class ReadOnlyServerTest {
     }
 
     @Test
+    void metricsSlisCountsEachHealthCheckRunThroughHealthzAsComponentBase() throws Exception {
+        send("GET", "/healthz");
+        syncLoop.set(Optional.of("sync Loop took longer than expected"));
+        send("GET", "/healthz");
+        send("GET", "/healthz/log"); // a single check's path records nothing, as upstream
+
+        HttpResponse<String> slis = send("GET", "/metrics/slis");
+        assertThat(slis.statusCode()).isEqualTo(200);
+        assertThat(slis.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(slis.body()).contains(
+                "# HELP kubernetes_healthcheck [STABLE] This metric records the result of a single healthcheck.",
+                "# TYPE kubernetes_healthcheck gauge",
+                "kubernetes_healthcheck{name=\"ping\",type=\"healthz\"} 1",
+                "kubernetes_healthcheck{name=\"syncloop\",type=\"healthz\"} 0",
+                "# TYPE kubernetes_healthchecks_total counter",
+                "kubernetes_healthchecks_total{name=\"log\",status=\"success\",type=\"healthz\"} 2",
+                "kubernetes_healthchecks_total{name=\"syncloop\",status=\"error\",type=\"healthz\"} 1",
+                "kubernetes_healthchecks_total{name=\"syncloop\",status=\"success\",type=\"healthz\"} 1");
+    }
+
+    @Test
     void healthzAnswersAnyMethodAsGoMuxDoes() throws Exception {
         assertThat(send("POST", "/healthz").body()).isEqualTo("ok");
     }
@@ -255,6 +276,11 @@ class ReadOnlyServerTest {
                     @Override
                     public io.prometheus.metrics.model.registry.PrometheusRegistry probeMetrics() {
                         return new io.prometheus.metrics.model.registry.PrometheusRegistry();
+                    }
+
+                    @Override
+                    public io.jkubelet.server.healthz.HealthcheckSlis healthcheckSlis() {
+                        return new io.jkubelet.server.healthz.HealthcheckSlis();
                     }
                 }, List.of())) {
             URI base = URI.create("http://127.0.0.1:" + other.port());

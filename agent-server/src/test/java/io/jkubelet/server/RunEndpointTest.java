@@ -108,4 +108,18 @@ class RunEndpointTest {
         assertThat(response.headers().firstValue("allow")).hasValue("POST");
         assertThat(lastCall.get()).isNull();
     }
+
+    @Test
+    void checkpointFindsThePodAndContainerAndSaysTheDockerRuntimeCannotCheckpoint() throws Exception {
+        assertThat(post("/checkpoint/default/nope/app").statusCode()).isEqualTo(404);
+        assertThat(post("/checkpoint/default/nope/app").body()).isEqualTo("pod does not exist");
+        assertThat(post("/checkpoint/default/web/other").body()).isEqualTo("container other does not exist");
+        assertThat(post("/checkpoint/default/web/app?timeout=soon").body())
+                .isEqualTo("cannot parse value of timeout parameter");
+
+        HttpResponse<String> response = post("/checkpoint/default/web/app?timeout=30");
+        assertThat(response.statusCode()).isEqualTo(500);
+        assertThat(response.body()).isEqualTo("checkpointing of default/web/app failed (method CheckpointContainer not "
+                + "implemented by the Docker runtime)");
+    }
 }

@@ -176,4 +176,16 @@ class KubeletLoggingTest {
         logging.flush();
         assertThat(lines(info)).hasSize(1).first().asString().endsWith("KubeletLoggingTest] buffered");
     }
+
+    @Test
+    void theBufferedInfoStreamIsWrittenEveryFlushFrequency() {
+        apply(LoggingConfiguration.builder().verbosity(0).flushFrequency(new io.jkubelet.core.apis.config.TimeOrMetaDuration(
+                java.time.Duration.ofMillis(100), true))
+                .options(new FormatOptions(new OutputRoutingOptions(true, "1Mi"), new OutputRoutingOptions())));
+        logger().info("buffered");
+
+        // No flush() here: the flush daemon writes the buffer every flushFrequency.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> info.size() > 0);
+        assertThat(lines(info)).hasSize(1).first().asString().endsWith("KubeletLoggingTest] buffered");
+    }
 }

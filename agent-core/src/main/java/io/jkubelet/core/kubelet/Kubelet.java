@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
+import io.jkubelet.core.admission.AppArmorAdmitHandler;
 import io.jkubelet.core.admission.PodAdmitHandler;
 import io.jkubelet.core.admission.PredicateAdmitHandler;
 import io.jkubelet.core.cadvisor.ProcNode;
@@ -247,10 +248,10 @@ public final class Kubelet implements AutoCloseable {
         // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
         EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
         PredicateAdmitHandler predicates = new PredicateAdmitHandler();
-        // Then the sysctls (upstream's order: eviction, sysctls, predicates).
+        // Then the sysctls (upstream's order: eviction, sysctls, predicates, AppArmor).
         List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
                 sysctlAllowlist(settings.security()),
-                (pod, others) -> predicates.admit(pod, others, () -> node.get()));
+                (pod, others) -> predicates.admit(pod, others, () -> node.get()), AppArmorAdmitHandler.forHost());
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
                 recorder, statusSyncRequest, housekeeping, timelines::admitted);
         this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,

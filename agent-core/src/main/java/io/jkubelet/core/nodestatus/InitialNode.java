@@ -57,10 +57,16 @@ public final class InitialNode {
                         .withEffect(t.effect()).withTimeAdded(t.timeAdded()).build());
             }
         }
-        NodeBuilder b = new NodeBuilder().withNewMetadata().withName(identity.nodeName()).withLabels(labels)
-                .addToAnnotations(CONTROLLER_MANAGED_ATTACH_ANNOTATION, "true").endMetadata()
+        NodeBuilder b = new NodeBuilder().withNewMetadata().withName(identity.nodeName()).withLabels(labels).endMetadata()
                 .withNewSpec().endSpec();
         Node node = b.build();
+        // Upstream sets the annotation only with enableControllerAttachDetach (the default); without it the node says
+        // nothing and the controller leaves attaching to the kubelet. Registration removes it from an existing node.
+        if (!Boolean.FALSE.equals(config.enableControllerAttachDetach())) {
+            node.getMetadata().setAnnotations(new LinkedHashMap<>(Map.of(CONTROLLER_MANAGED_ATTACH_ANNOTATION, "true")));
+        } else {
+            log.info("Controller attach/detach is disabled for this node; Kubelet will attach and detach volumes");
+        }
         if (!taints.isEmpty()) {
             node.getSpec().setTaints(taints);
         }

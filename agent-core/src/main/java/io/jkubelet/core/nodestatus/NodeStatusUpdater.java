@@ -183,7 +183,8 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
     }
 
     private static void reconcileAnnotation(Node initial, Node existing, ObjectNode metadata) {
-        String want = initial.getMetadata().getAnnotations().get(InitialNode.CONTROLLER_MANAGED_ATTACH_ANNOTATION);
+        String want = initial.getMetadata().getAnnotations() == null ? null
+                : initial.getMetadata().getAnnotations().get(InitialNode.CONTROLLER_MANAGED_ATTACH_ANNOTATION);
         Map<String, String> have = existing.getMetadata().getAnnotations() == null ? Map.of()
                 : existing.getMetadata().getAnnotations();
         if (!java.util.Objects.equals(want, have.get(InitialNode.CONTROLLER_MANAGED_ATTACH_ANNOTATION))) {

@@ -236,6 +236,17 @@ class NodeStatusSettersTest {
     }
 
     @Test
+    void withoutControllerAttachDetachTheNodeHasNoAttachDetachAnnotationAndCarriesItsProviderID() {
+        KubeletConfiguration config = NodeStatusFixtures.configBuilder().enableControllerAttachDetach(false)
+                .providerID("aws:///eu-west-1a/i-0123456789").build();
+        Node node = InitialNode.build(NodeStatusFixtures.IDENTITY, config,
+                NodeStatusFixtures.setters(config, images, health, clock, events));
+        assertThat(node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations())
+                .doesNotContainKey("volumes.kubernetes.io/controller-managed-attach-detach");
+        assertThat(node.getSpec().getProviderID()).isEqualTo("aws:///eu-west-1a/i-0123456789");
+    }
+
+    @Test
     void machineInfoIsReadFromTheHostFiles(@TempDir Path root) throws Exception {
         write(root, "proc/meminfo", "MemTotal:        8141680 kB\nMemFree: 1 kB\n");
         write(root, "etc/machine-id", "abc123\n");

@@ -28,6 +28,10 @@ class NodeStatusUpdaterTest {
             .build();
 
     private NodeStatusUpdater updater() {
+        return updater(config);
+    }
+
+    private NodeStatusUpdater updater(KubeletConfiguration config) {
         NodeStatusSetters setters = NodeStatusFixtures.setters(config, new NodeStatusFixtures.Images(), health, clock,
                 new NodeStatusFixtures.Events());
         return new NodeStatusUpdater(new Fabric8NodeClient(api.client), NodeStatusFixtures.IDENTITY, config, setters, clock, sleeps::add);
@@ -75,6 +79,50 @@ class NodeStatusUpdaterTest {
         assertThat(node.getStatus().getCapacity().get("example.com/gpu")).as("extended resources zeroed")
                 .hasToString("0");
         assertThat(node.getStatus().getConditions()).extracting(c -> c.getType()).contains("Ready");
+    }
+
+    @Test
+    void withoutControllerAttachDetachRegistrationRemovesTheAnnotationFromAnExistingNode() throws Exception {
+        api.client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a")
+                .addToAnnotations("volumes.kubernetes.io/controller-managed-attach-detach", "true").endMetadata().build())
+                .create();
+
+        updater(NodeStatusFixtures.configBuilder().enableControllerAttachDetach(false).build()).syncNodeStatus();
+
+        Node node = api.client.nodes().withName("node-a").get();
+        // A merge patch with the annotation null: the apiserver removes it (the mock keeps the null).
+        assertThat(node.getMetadata().getAnnotations() == null ? null
+                : node.getMetadata().getAnnotations().get("volumes.kubernetes.io/controller-managed-attach-detach"))
+                .as("the enableControllerAttachDetach annotation").isNull();
+    }
+
+    @Test
+    void withRegisterNodeFalseTheNodeIsNotRegistered() throws Exception {
+        updater(NodeStatusFixtures.configBuilder().registerNode(false).build()).syncNodeStatus();
+
+        assertThat(api.requests()).as("no POST of the node").noneMatch(r -> r.startsWith("POST /api/v1/nodes"));
+        assertThat(api.client.nodes().withName("node-a").get()).isNull();
+    }
+
+    @Test
+    void theStatusLoopComesRoundEveryNodeStatusUpdateFrequencyWithJitter() throws Exception {
+        KubeletConfiguration every7s = NodeStatusFixtures.configBuilder().nodeStatusUpdateFrequency(Duration.ofSeconds(7))
+                .build();
+        List<Duration> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
+        NodeStatusSetters setters = NodeStatusFixtures.setters(every7s, new NodeStatusFixtures.Images(), health, clock,
+                new NodeStatusFixtures.Events());
+        try (NodeStatusUpdater updater = new NodeStatusUpdater(new Fabric8NodeClient(api.client), NodeStatusFixtures.IDENTITY,
+                every7s, setters, clock, d -> {
+                    waits.add(d);
+                    Thread.sleep(10); // the injected sleep returns at once: keep the loop from spinning
+                })) {
+            updater.start();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> waits.stream().filter(d -> d.compareTo(Duration.ofSeconds(1)) > 0).count() >= 3);
+        }
+        assertThat(waits.stream().filter(d -> d.compareTo(Duration.ofSeconds(1)) > 0))
+                .as("between two status syncs: nodeStatusUpdateFrequency plus up to 4 %% jitter")
+                .allSatisfy(d -> assertThat(d).isBetween(Duration.ofSeconds(7), Duration.ofMillis(7280)));
     }
 
     @Test

@@ -43,6 +43,14 @@ public final class Healthz {
      * @throws IllegalArgumentException when two checks share a name
      */
     public static void install(Router.Builder router, String path, List<HealthChecker> checks) {
+        install(router, path, checks, null);
+    }
+
+    /**
+     * As {@link #install(Router.Builder, String, List)}, recording each check run through {@code path} (not through
+     * {@code path/<name>}, as upstream) in {@code slis} unless it is null.
+     */
+    public static void install(Router.Builder router, String path, List<HealthChecker> checks, HealthcheckSlis slis) {
         List<HealthChecker> installed = checks.isEmpty() ? List.of(HealthChecker.PING) : List.copyOf(checks);
         Set<String> names = new LinkedHashSet<>();
         for (HealthChecker check : installed) {
@@ -51,13 +59,13 @@ public final class Healthz {
             }
         }
         String name = path.replaceFirst("^/", "").split("/")[0];
-        router.any(path, Handler.blocking(request -> root(name, installed, request)));
+        router.any(path, Handler.blocking(request -> root(name, installed, request, slis)));
         for (HealthChecker check : installed) {
             router.any(path + "/" + check.name(), Handler.blocking(request -> single(check)));
         }
     }
 
-    private static Response root(String name, List<HealthChecker> checks, Request request) {
+    private static Response root(String name, List<HealthChecker> checks, Request request, HealthcheckSlis slis) {
         Set<String> excluded = new LinkedHashSet<>(request.queryParams("exclude"));
         StringBuilder individual = new StringBuilder();
         StringBuilder failedVerbose = new StringBuilder();
@@ -68,6 +76,9 @@ public final class Healthz {
                 continue;
             }
             Optional<String> error = run(check);
+            if (slis != null) {
+                slis.observe(check.name(), name, error.isEmpty());
+            }
             if (error.isPresent()) {
                 // The endpoint is public: the reason stays in the log, as upstream does.
                 individual.append("[-]").append(check.name()).append(" failed: reason withheld\n");

@@ -40,11 +40,15 @@ final class KnownFeatureGates {
         // Kubelet gates whose other value jkubelet does not implement: only the default is accepted.
         defaultOnly("AllAlpha", false, Stage.ALPHA, "true turns on every alpha gate not set explicitly");
         defaultOnly("AllBeta", false, Stage.BETA, "true turns on every beta gate not set explicitly");
-        defaultOnly("AppArmor", true, Stage.BETA, "AppArmor profiles of containers");
+        defaultOnly("AppArmor", true, Stage.BETA, "AppArmor profiles of containers: a pending pod that asks for one "
+                + "is refused where the host does not enforce AppArmor (reason AppArmor, as upstream); where it does, "
+                + "the runtime's default is Docker's own, and other profiles are refused");
         defaultOnly("AppArmorFields", true, Stage.BETA, "the appArmorProfile fields of the security context");
         defaultOnly("ClusterTrustBundleProjection", false, Stage.ALPHA, "clusterTrustBundle projected volumes");
-        defaultOnly("ComponentSLIs", true, Stage.BETA, "the /metrics/slis endpoint (not built in jkubelet)");
-        defaultOnly("ContainerCheckpoint", true, Stage.BETA, "the /checkpoint endpoint (not built in jkubelet)");
+        defaultOnly("ComponentSLIs", true, Stage.BETA, "the /metrics/slis endpoint: each health check's last result "
+                + "and count through /healthz (kubernetes_healthcheck, kubernetes_healthchecks_total)");
+        defaultOnly("ContainerCheckpoint", true, Stage.BETA, "the /checkpoint endpoint: it finds the pod and container "
+                + "as upstream's and answers 500, as for a runtime that cannot checkpoint (Docker cannot here)");
         defaultOnly("ContextualLogging", true, Stage.BETA, "contextual logging");
         defaultOnly("CPUManagerPolicyAlphaOptions", false, Stage.ALPHA, "alpha options of the CPU manager");
         defaultOnly("CPUManagerPolicyBetaOptions", true, Stage.BETA, "beta options of the CPU manager");

@@ -21,7 +21,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The kubelet's configuration: every field of upstream {@code kubelet.config.k8s.io/v1beta1}
  * {@code KubeletConfiguration}, with the same JSON names, so that a real kubelet configuration file
- * loads, including fields jkubelet does not act on yet (they are kept and shown back by {@code /configz}).
+ * loads, including fields jkubelet does not act on (they are kept and shown back by {@code /configz}; agent-cmd's
+ * {@code UnsupportedSettings} refuses them at start or warns about them once, and its {@code ConfigFieldCoverageTest}
+ * fails for a field added here that is in none of its lists).
  *
  * <p>Immutable: collections are unmodifiable and nested objects are immutable values too. It is made
  * during start-up with a {@link Builder} (file, defaults, flags) and built once; the implementation and

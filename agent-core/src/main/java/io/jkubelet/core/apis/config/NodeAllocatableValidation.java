@@ -81,28 +81,11 @@ final class NodeAllocatableValidation {
 
     /** Parses a Linux CPU list ("0-3,5"); returns the error, or null when it is valid. */
     static String cpusetError(String list) {
-        for (String part : list.split(",", -1)) {
-            String range = part.trim();
-            if (range.isEmpty()) {
-                continue;
-            }
-            String[] bounds = range.split("-", -1);
-            try {
-                if (bounds.length == 1) {
-                    Integer.parseInt(bounds[0]);
-                } else if (bounds.length == 2) {
-                    int first = Integer.parseInt(bounds[0]);
-                    int last = Integer.parseInt(bounds[1]);
-                    if (first > last) {
-                        return "invalid range \"" + range + "\" (" + first + " > " + last + ")";
-                    }
-                } else {
-                    return "invalid range \"" + range + "\"";
-                }
-            } catch (NumberFormatException e) {
-                return "strconv.Atoi: parsing \"" + range + "\": invalid syntax";
-            }
+        try {
+            CpuSet.parse(list);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
-        return null;
     }
 }
