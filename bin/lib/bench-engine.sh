@@ -106,3 +106,28 @@ jk_bench_engine_stop() {
   fi
   ip link del "$JK_BENCH_BRIDGE" 2>/dev/null || true
 }
+
+# Builds jkubelet and the upstream kubelet (once per machine), starts the bench engine (stopped at exit,
+# whatever happens) and runs the named bench class of agent-cmd's tests against it, with jkubelet's launcher,
+# the upstream binary and the engine's endpoint as system properties, and the given JVM arguments (the bench's
+# own properties). JK_MVN_ARGS: extra Maven arguments. Sourced after kube-build.sh.
+jk_bench_reference_run() {
+  local main=$1 cp_file
+  shift
+  jk_find_jdk
+  jk_ensure_upstream_kubelet
+  cd "$JK_ROOT"
+  # shellcheck disable=SC2086
+  mvn -B -q ${JK_MVN_ARGS:-} -DskipTests -Djk.skipDocker=true install >&2
+  cp_file=$(mktemp)
+  # shellcheck disable=SC2086
+  mvn -B -q ${JK_MVN_ARGS:-} -pl agent-cmd dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file" >&2
+  trap jk_bench_engine_stop EXIT
+  trap "exit 130" INT TERM
+  jk_bench_engine_start
+  # The agent is started through bin/jkubelet, exactly as users run it (JVM flags, class-data sharing).
+  java -Djkubelet.launcher="$JK_ROOT/bin/jkubelet" -Dupstream.kubelet="$JK_KUBE_BIN/kubelet" \
+    -Dbench.docker="$JK_BENCH_DOCKER_HOST" "$@" \
+    -Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener \
+    -cp "agent-cmd/target/test-classes:agent-cmd/target/classes:$(cat "$cp_file")" "$main"
+}

@@ -44,11 +44,14 @@ public final class ReferenceBench {
     static final long HZ = 100; // USER_HZ: /proc/<pid>/stat counts clock ticks of 1/100 s on Linux.
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
-    /** How to start one agent: its command, given its scratch directory, manifest directory and healthz port. */
+    /**
+     * How to start one agent: its command, given its scratch directory, manifest directory, healthz port and
+     * read-only port (0: none).
+     */
     interface Agent {
         String name();
 
-        List<String> command(String node, Path dir, Path manifests, int healthzPort) throws IOException;
+        List<String> command(String node, Path dir, Path manifests, int healthzPort, int readOnlyPort) throws IOException;
     }
 
     static final class Jkubelet implements Agent {
@@ -58,7 +61,7 @@ public final class ReferenceBench {
             return "jkubelet";
         }
 
-        public List<String> command(String node, Path dir, Path manifests, int healthz) throws IOException {
+        public List<String> command(String node, Path dir, Path manifests, int healthz, int readOnly) throws IOException {
             // A cgroup root of the node's own (as PodStartupBench), so that its pod cgroups go with it (stop).
             HostCgroups.create("jk-bench-" + node);
             return List.of(launcher, "--hostname-override", node, "--container-runtime-endpoint", ENDPOINT,
@@ -67,7 +70,7 @@ public final class ReferenceBench {
                     "--pod-logs-dir", dir.resolve("pods").toString(),
                     "--container-logs-dir", dir.resolve("containers").toString(),
                     "--pod-infra-container-image", PodStartupBench.PAUSE,
-                    "--healthz-port", Integer.toString(healthz), "--read-only-port", "0",
+                    "--healthz-port", Integer.toString(healthz), "--read-only-port", Integer.toString(readOnly),
                     "--port", Integer.toString(PodStartupBench.freePort()), "--cert-dir", dir.resolve("pki").toString());
         }
     }
@@ -79,12 +82,14 @@ public final class ReferenceBench {
             return "upstream";
         }
 
-        public List<String> command(String node, Path dir, Path manifests, int healthz) throws IOException {
+        public List<String> command(String node, Path dir, Path manifests, int healthz, int readOnly) throws IOException {
             // Standalone (no --kubeconfig) on cgroup v1 as root without CAP_SYS_RESOURCE: no QoS cgroups and no
             // node-allocatable enforcement (it needs them), no swap check, no eviction or image GC thresholds
             // (the shared disk's fill would evict the bench's pods), dockershim's socket and state in the
             // scratch directory so that it never meets another kubelet's.
-            return List.of(binary, "--container-runtime=docker", "--docker-endpoint", ENDPOINT,
+            // --docker is cAdvisor's own endpoint (a flag it registers in the kubelet): without it cAdvisor watches
+            // the main engine, knows the bench engine's containers only as raw cgroups, and the summary has no pods.
+            return List.of(binary, "--container-runtime=docker", "--docker-endpoint", ENDPOINT, "--docker", ENDPOINT,
                     "--container-runtime-endpoint", "unix://" + dir.resolve("dockershim.sock"),
                     "--experimental-dockershim-root-directory", dir.resolve("dockershim").toString(),
                     "--pod-manifest-path", manifests.toString(), "--root-dir", dir.resolve("root").toString(),
@@ -92,7 +97,7 @@ public final class ReferenceBench {
                     "--cgroups-per-qos=false", "--enforce-node-allocatable=", "--fail-swap-on=false",
                     "--cgroup-driver=cgroupfs", "--eviction-hard=", "--image-gc-high-threshold=100",
                     "--pod-infra-container-image", PodStartupBench.PAUSE,
-                    "--healthz-port", Integer.toString(healthz), "--read-only-port", "0",
+                    "--healthz-port", Integer.toString(healthz), "--read-only-port", Integer.toString(readOnly),
                     "--port", Integer.toString(PodStartupBench.freePort()));
         }
     }
@@ -131,6 +136,7 @@ public final class ReferenceBench {
             rows.computeIfAbsent("process start → the static pod's container running (median s)", k -> new double[2])[a] =
                     PodStartupBench.median(pod);
         }
+        List<String> spread = new ArrayList<>();
         for (int n : bursts) {
             List<List<Double>> agentTimes = List.of(new ArrayList<>(), new ArrayList<>());
             List<List<Double>> rawTimes = List.of(new ArrayList<>(), new ArrayList<>());
@@ -153,11 +159,32 @@ public final class ReferenceBench {
                         agentTimes.get(a), rawTimes.get(a));
                 rows.computeIfAbsent("burst of " + n + " pods: agent / raw docker-java (medians)", k -> new double[2])[a] =
                         PodStartupBench.median(agentTimes.get(a)) / PodStartupBench.median(rawTimes.get(a));
+                // Each round's agent burst ran next to its raw burst: their ratio cancels what the machine's load
+                // did to that round, so its spread says how well the rounds separate the agents.
+                List<Double> perRound = new ArrayList<>();
+                for (int r = 0; r < rounds; r++) {
+                    perRound.add(agentTimes.get(a).get(r) / rawTimes.get(a).get(r));
+                }
+                spread.add(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s |", n, agents.get(a).name(),
+                        range(agentTimes.get(a)), range(rawTimes.get(a)), range(perRound)));
             }
         }
         System.out.println("| measure | upstream kubelet v1.20.2 | jkubelet | jkubelet / upstream |");
         System.out.println("|---|---:|---:|---:|");
         rows.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %s | %s | %.2f |%n", k, fmt(v[0]), fmt(v[1]), v[1] / v[0]));
+        if (!spread.isEmpty()) {
+            System.out.printf("%nBursts over %d rounds: median (min-max)%n%n", rounds);
+            System.out.println("| pods | agent | agent (s) | raw docker-java beside it (s) | agent / raw, per round |");
+            System.out.println("|---:|---|---:|---:|---:|");
+            spread.forEach(System.out::println);
+        }
+    }
+
+    /** "median (min-max)" of the values. */
+    static String range(List<Double> values) {
+        return String.format(Locale.ROOT, "%.2f (%.2f-%.2f)", PodStartupBench.median(values),
+                values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
+                values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN));
     }
 
     static String fmt(double v) {
@@ -244,8 +271,13 @@ public final class ReferenceBench {
                 """.formatted(name, PodStartupBench.IMAGE, APP_CMD, PodStartupBench.IMAGE, APP_CMD);
     }
 
-    /** Starts the agent with n manifests already in place (n = 1: one pod of one container). */
+    /** Starts the agent with n manifests already in place (n = 1: one pod of one container), no read-only port. */
     static Run start(Agent agent, int n) throws Exception {
+        return start(agent, n, 0);
+    }
+
+    /** {@link #start(Agent, int)} with the read-only port (0: none). */
+    static Run start(Agent agent, int n, int readOnlyPort) throws Exception {
         String node = agent.name() + "-" + UUID.randomUUID().toString().substring(0, 8);
         Path dir = Files.createTempDirectory("jk-reference-");
         Path manifests = Files.createDirectories(dir.resolve("manifests"));
@@ -264,7 +296,7 @@ public final class ReferenceBench {
             }
         }
         int healthz = PodStartupBench.freePort();
-        List<String> cmd = agent.command(node, dir, manifests, healthz);
+        List<String> cmd = agent.command(node, dir, manifests, healthz, readOnlyPort);
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
         return new Run(agent, node, dir, manifests, healthz, p, t0);
