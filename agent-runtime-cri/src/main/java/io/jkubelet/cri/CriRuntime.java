@@ -1,6 +1,10 @@
 package io.jkubelet.cri;
 
+import io.jkubelet.core.cadvisor.CgroupReader;
 import io.jkubelet.core.runtime.Container;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.PodSandboxState;
+import io.jkubelet.core.runtime.PodSandboxStats;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerStatus;
@@ -22,8 +26,11 @@ import io.jkubelet.cri.v1.CriApi;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -38,10 +45,12 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
 
     private final CriCalls calls;
     private final CriImages images;
+    private final CriStats stats;
 
     CriRuntime(CriCalls calls) {
         this.calls = calls;
         this.images = new CriImages(calls);
+        this.stats = new CriStats(calls, Clock.systemUTC(), Path.of("/proc"), CgroupReader.DEFAULT_ROOT);
     }
 
     /** The runtime's endpoint, as the kubelet was given it. */
@@ -221,6 +230,14 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
     @Override
     public AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
         return new CriContainerEvents(this::listContainers, listener);
+    }
+
+    /** The ready sandboxes with their running containers; see {@link CriStats}. */
+    @Override
+    public List<PodSandboxStats> listPodSandboxStats(Map<String, String> labelSelector) {
+        List<PodSandbox> sandboxes = listPodSandbox(new PodSandboxFilter(null, PodSandboxState.SANDBOX_READY, labelSelector));
+        List<Container> running = listContainers(new ContainerFilter(null, ContainerState.CONTAINER_RUNNING, null, null));
+        return stats.list(sandboxes, running);
     }
 
     // ------------------------------------------------------------------ images

@@ -121,16 +121,10 @@ final class DockerStats {
         String cgroupPath = CgroupParents.containerCgroup(settings.cgroupDriver(), r.cgroupParent(), r.id());
         Instant now = clock.instant();
         Optional<CgroupSample> sample = cgroups().flatMap(reader -> reader.read(cgroupPath));
-        CpuUsage cpu = sample.filter(s -> s.cpuUsageNanos() >= 0)
-                .map(s -> new CpuUsage(now, s.cpuUsageNanos(), null)).orElse(null);
-        MemoryUsage memory = sample.filter(s -> s.memoryUsageBytes() >= 0)
-                .map(s -> new MemoryUsage(now, s.workingSetBytes(), s.memoryUsageBytes(), Math.max(0, s.rssBytes()),
-                        Math.max(0, s.pageFaults()), Math.max(0, s.majorPageFaults()),
-                        s.memoryLimitBytes() < 0 ? null : s.memoryLimitBytes()))
-                .orElse(null);
-        Long processes = sample.map(CgroupSample::processCount).filter(n -> n >= 0).orElse(null);
-        ContainerResourceSpec spec = sample.map(s -> new ContainerResourceSpec(Math.max(0, s.cpuShares()),
-                Math.max(0, s.cpuPeriodMicros()), s.cpuQuotaMicros(), Math.max(0, s.memoryLimitBytes()))).orElse(null);
+        CpuUsage cpu = sample.map(s -> s.cpu(now)).orElse(null);
+        MemoryUsage memory = sample.map(s -> s.memory(now)).orElse(null);
+        Long processes = sample.map(CgroupSample::processes).orElse(null);
+        ContainerResourceSpec spec = sample.map(CgroupSample::spec).orElse(null);
         String shownImage = image != null ? image : r.image();
         return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(), cpu,
                 memory, writableLayer(settings, r.id(), now), processes, spec);
