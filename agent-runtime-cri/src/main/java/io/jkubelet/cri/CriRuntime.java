@@ -5,6 +5,7 @@ import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.PodSandboxStats;
+import io.jkubelet.core.runtime.PodIpPortForward;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerStatus;
@@ -46,11 +47,13 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
     private final CriCalls calls;
     private final CriImages images;
     private final CriStats stats;
+    private final CriStreaming streaming;
 
     CriRuntime(CriCalls calls) {
         this.calls = calls;
         this.images = new CriImages(calls);
         this.stats = new CriStats(calls, Clock.systemUTC(), Path.of("/proc"), CgroupReader.DEFAULT_ROOT);
+        this.streaming = new CriStreaming(calls);
     }
 
     /** The runtime's endpoint, as the kubelet was given it. */
@@ -210,20 +213,18 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
 
     @Override
     public int exec(String containerId, List<String> command, StreamingIo io) throws InterruptedException {
-        throw new UnsupportedOperationException("exec in container " + containerId + " through the CRI runtime at "
-                + calls.endpoint() + ": streaming through the runtime's streaming server is not implemented yet");
+        return streaming.exec(containerId, command, io);
     }
 
     @Override
     public void attach(String containerId, StreamingIo io) throws InterruptedException {
-        throw new UnsupportedOperationException("attach to container " + containerId + " through the CRI runtime at "
-                + calls.endpoint() + ": streaming through the runtime's streaming server is not implemented yet");
+        streaming.attach(containerId, io);
     }
 
     @Override
-    public void portForward(String podSandboxId, int port, InputStream in, OutputStream out) {
-        throw new UnsupportedOperationException("port-forward to sandbox " + podSandboxId + " through the CRI runtime at "
-                + calls.endpoint() + ": streaming through the runtime's streaming server is not implemented yet");
+    public void portForward(String podSandboxId, int port, InputStream in, OutputStream out)
+            throws java.io.IOException, InterruptedException {
+        PodIpPortForward.forward(podSandboxStatus(podSandboxId), port, in, out);
     }
 
     /** Events from a one-second list of the containers (see {@link CriContainerEvents}). */

@@ -55,11 +55,6 @@ class CriRuntimeContractTest extends RuntimeServiceContract {
     }
 
     @Override
-    protected boolean streams() {
-        return false;
-    }
-
-    @Override
     protected void removeTestCgroupParent(String parent) throws java.io.IOException {
         TestCgroups.removeTree(parent.split("/")[1]);
     }

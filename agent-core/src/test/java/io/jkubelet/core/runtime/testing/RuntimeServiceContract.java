@@ -123,11 +123,6 @@ public abstract class RuntimeServiceContract {
         return reference;
     }
 
-    /** Whether this runtime streams exec sessions ({@link RuntimeService#exec}); the streaming tests need it. */
-    protected boolean streams() {
-        return true;
-    }
-
     /** How long to wait for something a real runtime does asynchronously. */
     protected Duration patience() {
         return Duration.ofSeconds(30);
@@ -467,7 +462,6 @@ public abstract class RuntimeServiceContract {
 
     @Test
     void streamingExecWritesStdoutAndStderrApartAndReturnsTheExitCode() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(streams(), "this runtime does not stream yet");
         PodSandboxConfig sandbox = sandboxConfig("stream");
         String sandboxId = runtime().runPodSandbox(sandbox);
         String id = createAndStart(sandboxId, containerConfig("app", LONG_RUNNING, sandbox), sandbox);
@@ -484,7 +478,6 @@ public abstract class RuntimeServiceContract {
 
     @Test
     void streamingExecInAnUnknownContainerIsNotFound() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(streams(), "this runtime does not stream yet");
         assertThatThrownBy(() -> runtime().exec("0123456789abcdef-unknown", List.of("true"),
                 new io.jkubelet.core.runtime.StreamingIo(null, new java.io.ByteArrayOutputStream(), null, false, null)))
                 .isInstanceOf(NotFoundException.class);
