@@ -1,9 +1,8 @@
 package io.jkubelet.cri;
 
-import io.jkubelet.core.cadvisor.CgroupReader;
+import io.jkubelet.core.cadvisor.LazyCgroupReader;
 import io.jkubelet.core.cadvisor.CgroupSample;
 import io.jkubelet.core.cadvisor.NetDev;
-import io.jkubelet.core.cadvisor.PseudoFiles;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.ContainerResourceSpec;
@@ -50,15 +49,14 @@ final class CriStats {
     private final CriCalls calls;
     private final Clock clock;
     private final Path proc;
-    private final Path cgroupRoot;
     private final Map<String, Placement> placements = new ConcurrentHashMap<>();
-    private volatile Optional<CgroupReader> cgroups;
+    private final LazyCgroupReader cgroups;
 
     CriStats(CriCalls calls, Clock clock, Path proc, Path cgroupRoot) {
         this.calls = calls;
         this.clock = clock;
         this.proc = proc;
-        this.cgroupRoot = cgroupRoot;
+        this.cgroups = new LazyCgroupReader(cgroupRoot);
     }
 
     List<PodSandboxStats> list(List<PodSandbox> sandboxes, List<Container> containers) {
@@ -93,7 +91,7 @@ final class CriStats {
     private ContainerStats stats(String id, Placement p, String sandboxId, ContainerMetadata metadata,
                                  Map<String, String> labels, String image, CriApi.FilesystemUsage layer) {
         Instant now = clock.instant();
-        Optional<CgroupSample> sample = cgroups().flatMap(reader -> reader.read(p.cgroupPath()));
+        Optional<CgroupSample> sample = cgroups.get().flatMap(reader -> reader.read(p.cgroupPath()));
         CpuUsage cpu = sample.map(s -> s.cpu(now)).orElse(null);
         MemoryUsage memory = sample.map(s -> s.memory(now)).orElse(null);
         Long processes = sample.map(CgroupSample::processes).orElse(null);
@@ -140,25 +138,10 @@ final class CriStats {
     private NetworkUsage network(String sandboxId, Placement sandbox) {
         try {
             return new NetworkUsage(clock.instant(),
-                    NetDev.parse(PseudoFiles.read(proc.resolve(Long.toString(sandbox.pid())).resolve("net/dev"))));
+                    NetDev.ofProcess(proc, sandbox.pid()));
         } catch (IOException e) {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandboxId, sandbox.pid(), e.getMessage());
             return null;
         }
-    }
-
-    private Optional<CgroupReader> cgroups() {
-        Optional<CgroupReader> c = cgroups;
-        if (c == null) {
-            try {
-                c = Optional.of(CgroupReader.forRoot(cgroupRoot));
-            } catch (IOException e) {
-                log.warn("Cannot read cgroups at {}: {}; container CPU and memory usage will be missing", cgroupRoot,
-                        e.getMessage());
-                c = Optional.empty();
-            }
-            cgroups = c;
-        }
-        return c;
     }
 }

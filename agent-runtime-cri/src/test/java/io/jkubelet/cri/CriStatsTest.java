@@ -4,38 +4,17 @@ import io.jkubelet.core.runtime.ContainerStats;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.PodSandboxStats;
 import io.jkubelet.core.runtime.testing.RuntimePods;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Pod usage on the real containerd: each running container's cgroup, the sandbox's network, the writable layer. */
-@Tag("containerd")
-class CriStatsTest {
-    private CriRuntime runtime;
-    private RuntimePods pods;
-    private String node;
-
-    @BeforeEach
-    void connect() {
-        runtime = CriTestSupport.connect();
-        node = "cri-stats-" + UUID.randomUUID().toString().substring(0, 8);
-        pods = new RuntimePods(runtime, node, CriTestSupport.PAUSE);
-    }
-
-    @AfterEach
-    void cleanUp() {
-        RuntimePods.removeAll(runtime, node);
-        runtime.close();
-    }
+class CriStatsTest extends CriPodsTestBase {
 
     @Test
     void aRunningPodReportsCpuMemoryProcessesNetworkAndItsWritableLayer() {

@@ -3,9 +3,6 @@ package io.jkubelet.cri;
 import io.jkubelet.core.runtime.StreamingIo;
 import io.jkubelet.core.runtime.testing.RuntimePods;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -15,7 +12,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,24 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Attach through containerd's streaming server, stdin through exec, and port-forward, on the real containerd (exec's
  * output and exit code are in the runtime contract).
  */
-@Tag("containerd")
-class CriStreamingTest {
-    private CriRuntime runtime;
-    private RuntimePods pods;
-    private String node;
-
-    @BeforeEach
-    void connect() {
-        runtime = CriTestSupport.connect();
-        node = "cri-stream-" + UUID.randomUUID().toString().substring(0, 8);
-        pods = new RuntimePods(runtime, node, CriTestSupport.PAUSE);
-    }
-
-    @AfterEach
-    void cleanUp() {
-        RuntimePods.removeAll(runtime, node);
-        runtime.close();
-    }
+class CriStreamingTest extends CriPodsTestBase {
 
     @Test
     void attachStreamsTheMainProcesssOutputUntilItEnds() throws Exception {
