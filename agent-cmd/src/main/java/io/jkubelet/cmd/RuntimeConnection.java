@@ -2,6 +2,7 @@ package io.jkubelet.cmd;
 
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.logs.ContainerLogManager;
+import io.jkubelet.core.logs.RotatingContainerLogManager;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
@@ -15,7 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The container runtime the kubelet talks to, chosen by {@code containerRuntimeEndpoint} as a user expects: a Docker
@@ -78,10 +81,20 @@ record RuntimeConnection(RuntimeService runtime, ImageService images, AutoClosea
         }
         log.info("Container runtime {} {} (CRI {}) at {}", version.runtimeName(), version.runtimeVersion(),
                 version.runtimeApiVersion(), endpoint);
-        // Said once at start: with a CRI runtime the kubelet rotates logs itself, which jkubelet does not do yet.
-        log.warn("containerLogMaxSize ({}) and containerLogMaxFiles ({}) are not applied on the CRI runtime at {}: "
-                        + "jkubelet does not rotate CRI logs yet, so container logs grow without limit",
-                config.containerLogMaxSize(), config.containerLogMaxFiles(), endpoint);
-        return new RuntimeConnection(runtime, runtime, runtime, ContainerLogManager.rotatedByRuntime());
+        // With a CRI runtime the kubelet rotates logs itself, as upstream's container log manager.
+        Duration interval = Objects.requireNonNullElse(config.containerLogMonitorInterval(),
+                DockerLogRotation.DEFAULT_MONITOR_INTERVAL);
+        int workers = Objects.requireNonNullElse(config.containerLogMaxWorkers(), DockerLogRotation.DEFAULT_MAX_WORKERS);
+        if (workers != DockerLogRotation.DEFAULT_MAX_WORKERS) {
+            log.warn("containerLogMaxWorkers ({}): jkubelet rotates container logs on one worker", workers);
+        }
+        ContainerLogManager logs;
+        try {
+            logs = new RotatingContainerLogManager(runtime, DockerLogRotation.policy(config), interval, Clock.systemUTC());
+        } catch (IllegalArgumentException e) {
+            runtime.close();
+            throw new KubeletApp.StartupException(e.getMessage());
+        }
+        return new RuntimeConnection(runtime, runtime, runtime, logs);
     }
 }

@@ -227,6 +227,12 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
         PodIpPortForward.forward(podSandboxStatus(podSandboxId), port, in, out);
     }
 
+    @Override
+    public void reopenContainerLog(String containerId) {
+        calls.runtime("ReopenContainerLog", containerId, s -> s.reopenContainerLog(
+                CriApi.ReopenContainerLogRequest.newBuilder().setContainerId(containerId).build()));
+    }
+
     /** Events from a one-second list of the containers (see {@link CriContainerEvents}). */
     @Override
     public AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
