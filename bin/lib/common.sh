@@ -222,3 +222,125 @@ jk_push_to_registry() {
   docker rmi "$ref" >/dev/null 2>&1 || true
   jk_log "pushed $repo:$tag to 127.0.0.1:5000"
 }
+
+# The system containerd (Debian's containerd 1.6) with its CRI plugin, for the CRI adapter (agent-runtime-cri) and
+# `bin/demo --runtime containerd`. Docker's engine runs a containerd of its own (/var/run/docker/containerd), so this
+# one is free. It serves JK_CONTAINERD_SOCKET with the configuration JK_CONTAINERD_CONFIG (written here, the
+# distribution's /etc/containerd/config.toml is left alone): cgroupfs, restrict_oom_score_adj (root here lacks
+# CAP_SYS_RESOURCE, so runc cannot give sandboxes their -998), jkubelet/pause:3.9 as the sandbox image, and the CNI
+# configuration JK_CNI_CONF_DIR (a bridge, host-local addresses, loopback and portmap, from Debian's
+# containernetworking-plugins). The local images are copied in from Docker's (`docker save`, `ctr import`) under
+# the names containerd gives them: docker.io/jkubelet/busybox:1.0 and docker.io/jkubelet/pause:3.9.
+# Idempotent and quick when containerd already answers with the images there.
+JK_CONTAINERD_SOCKET=/run/containerd/containerd.sock
+JK_CONTAINERD_DIR=/var/lib/jkubelet-containerd
+JK_CONTAINERD_CONFIG=$JK_CONTAINERD_DIR/config.toml
+JK_CNI_CONF_DIR=/etc/cni/net.d
+JK_CNI_SUBNET=10.88.0.0/16
+export JK_CONTAINERD_SOCKET JK_CONTAINERD_DIR JK_CONTAINERD_CONFIG JK_CNI_CONF_DIR JK_CNI_SUBNET
+
+jk_ctr() { ctr --address "$JK_CONTAINERD_SOCKET" -n k8s.io "$@"; }
+
+jk_containerd_config() {
+  cat <<CONFIG
+version = 2
+root = "/var/lib/containerd"
+state = "/run/containerd"
+[grpc]
+  address = "$JK_CONTAINERD_SOCKET"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "docker.io/jkubelet/pause:3.9"
+  restrict_oom_score_adj = true
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$JK_CNI_CONF_DIR"
+CONFIG
+}
+
+jk_cni_conflist() {
+  cat <<CONFIG
+{
+  "cniVersion": "0.4.0",
+  "name": "jkubelet",
+  "plugins": [
+    {
+      "type": "bridge",
+      "bridge": "jk-cni0",
+      "isGateway": true,
+      "ipMasq": false,
+      "hairpinMode": true,
+      "ipam": {
+        "type": "host-local",
+        "ranges": [[{"subnet": "$JK_CNI_SUBNET"}]],
+        "routes": [{"dst": "0.0.0.0/0"}]
+      }
+    },
+    {"type": "portmap", "capabilities": {"portMappings": true}},
+    {"type": "loopback"}
+  ]
+}
+CONFIG
+}
+
+jk_containerd_answers() {
+  [ -S "$JK_CONTAINERD_SOCKET" ] && timeout 10 ctr --address "$JK_CONTAINERD_SOCKET" version >/dev/null 2>&1
+}
+
+jk_ensure_containerd() {
+  command -v containerd >/dev/null 2>&1 || jk_apt_install containerd
+  [ -x /usr/lib/cni/bridge ] || jk_apt_install containernetworking-plugins
+  mkdir -p "$JK_CONTAINERD_DIR" "$JK_CNI_CONF_DIR"
+  local conflist="$JK_CNI_CONF_DIR/10-jkubelet.conflist" wanted
+  wanted=$(jk_cni_conflist)
+  [ "$(cat "$conflist" 2>/dev/null)" = "$wanted" ] || printf '%s\n' "$wanted" >"$conflist"
+  wanted=$(jk_containerd_config)
+  if [ "$(cat "$JK_CONTAINERD_CONFIG" 2>/dev/null)" != "$wanted" ]; then
+    printf '%s\n' "$wanted" >"$JK_CONTAINERD_CONFIG"
+    if jk_containerd_answers; then
+      # A containerd started before with another configuration (ours of an older version, or the distribution's).
+      jk_log "restarting containerd for the configuration $JK_CONTAINERD_CONFIG"
+      jk_stop_containerd
+    fi
+  fi
+  if ! jk_containerd_answers; then
+    jk_log "starting containerd on $JK_CONTAINERD_SOCKET (log: $JK_CONTAINERD_DIR/containerd.log)"
+    setsid nohup containerd --config "$JK_CONTAINERD_CONFIG" >"$JK_CONTAINERD_DIR/containerd.log" 2>&1 </dev/null &
+    echo $! >"$JK_CONTAINERD_DIR/containerd.pid"
+    local i
+    for i in $(seq 1 60); do jk_containerd_answers && break; sleep 0.5; done
+    jk_containerd_answers || jk_die "containerd did not answer on $JK_CONTAINERD_SOCKET within 30 s; see $JK_CONTAINERD_DIR/containerd.log"
+  fi
+  jk_ensure_containerd_images
+}
+
+# Stops the containerd that jk_ensure_containerd started (by its pid file), leaving its pods' shims alone.
+jk_stop_containerd() {
+  local pid
+  pid=$(cat "$JK_CONTAINERD_DIR/containerd.pid" 2>/dev/null) || jk_die "containerd answers on $JK_CONTAINERD_SOCKET but was not started by jkubelet ($JK_CONTAINERD_DIR/containerd.pid missing): stop it, or give it the configuration $JK_CONTAINERD_CONFIG"
+  kill "$pid" 2>/dev/null || true
+  local i
+  for i in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+  jk_die "containerd (pid $pid) did not stop within 10 s"
+}
+
+# Copies the local images from Docker's engine into containerd's k8s.io namespace, once.
+jk_ensure_containerd_images() {
+  local missing=() image
+  for image in jkubelet/busybox:1.0 jkubelet/pause:3.9; do
+    jk_ctr images ls -q "name==docker.io/$image" 2>/dev/null | grep -q . || missing+=("$image")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  jk_ensure_images
+  jk_log "importing ${missing[*]} into containerd (namespace k8s.io)"
+  local tarball="$JK_CONTAINERD_DIR/images.tar"
+  docker save -o "$tarball" "${missing[@]}" || jk_die "docker save ${missing[*]} failed"
+  jk_ctr images import "$tarball" >/dev/null || jk_die "ctr images import of ${missing[*]} failed"
+  rm -f "$tarball"
+}

@@ -36,11 +36,10 @@ import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.qos.QosClass;
+import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.util.StopSequence;
-import io.jkubelet.docker.DockerRuntime;
-import io.jkubelet.docker.DockerRuntimeFactory;
 import io.jkubelet.docker.DockerRuntimeOptions;
-import io.jkubelet.docker.DockerUnavailableException;
 import io.jkubelet.server.HealthzServer;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.ReadOnlyServer;
@@ -164,24 +163,10 @@ final class KubeletApp implements AutoCloseable {
 
         ContainerManager containerManager = containerManager(config);
 
-        String endpoint = config.containerRuntimeEndpoint();
-        DockerRuntime runtime;
-        try {
-            runtime = DockerRuntimeFactory.connect(endpoint, dockerOptions(config), Clock.systemUTC());
-        } catch (DockerUnavailableException | IllegalArgumentException e) {
-            throw new StartupException(e.getMessage());
-        }
-        running.add("runtime", runtime);
-        DockerLogRotation.Notice unusedLogSettings = DockerLogRotation.unusedSettings(config);
-        if (!unusedLogSettings.warning()) { // else it was one of the start-up warnings
-            log.info(unusedLogSettings.text());
-        }
-        try {
-            // Pod cgroups are named for Docker to put containers in: both must name them alike (dockershim's check).
-            runtime.checkCgroupDriver(config.cgroupDriver());
-        } catch (IllegalStateException e) {
-            throw new StartupException(e.getMessage());
-        }
+        RuntimeConnection connection = RuntimeConnection.connect(config);
+        running.add("runtime", connection.connection());
+        RuntimeService runtime = connection.runtime();
+        ImageService images = connection.images();
 
         Clock clock = Clock.systemUTC();
         ChangeDetectionStrategy objectStrategy = ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
@@ -201,15 +186,15 @@ final class KubeletApp implements AutoCloseable {
                 server.eviction(), FeatureGates.of(config), config.volumeStatsAggPeriod(),
                 new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
                         Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())));
-        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
-                systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
+        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, images, recorder, clock, cluster,
+                systemContainers(), KubeletExecutors.named(), containerManager, connection.logManager()));
         running.add("kubelet", kubelet::stop);
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
         kubelet.start();
         cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
-                KubeletVersion.compatVersion()), rootDir, runtime, runtime, kubelet::plegHealth, kubelet.nodePressure(),
+                KubeletVersion.compatVersion()), rootDir, runtime, images, kubelet::plegHealth, kubelet.nodePressure(),
                 recorder).ifPresent(nodeSync -> {
             running.add("node-sync", nodeSync);
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.

@@ -74,7 +74,8 @@ final class UnsupportedSettings {
                     + "\"NoSwap\" is accepted");
         }
         String images = c.imageServiceEndpoint();
-        if (!images.isEmpty() && !images.equals(c.containerRuntimeEndpoint())) {
+        // A CRI runtime may have its images served apart (RuntimeConnection); Docker serves its own.
+        if (!images.isEmpty() && !images.equals(c.containerRuntimeEndpoint()) && RuntimeConnection.isDocker(c.containerRuntimeEndpoint())) {
             errors.add("imageServiceEndpoint (--image-service-endpoint) \"" + images + "\": jkubelet pulls images "
                     + "through the container runtime at containerRuntimeEndpoint \"" + c.containerRuntimeEndpoint()
                     + "\"; leave it unset or give the same endpoint");
@@ -156,8 +157,9 @@ final class UnsupportedSettings {
                     + "samplingRatePerMillion " + c.tracing().samplingRatePerMillion() + "): jkubelet exports no "
                     + "OpenTelemetry traces");
         }
+        // Docker's json-file driver rotates its own logs; on a CRI runtime the kubelet rotates them with these settings.
         DockerLogRotation.Notice logRotation = DockerLogRotation.unusedSettings(c);
-        if (logRotation.warning()) {
+        if (RuntimeConnection.isDocker(c.containerRuntimeEndpoint()) && logRotation.warning()) {
             warnings.add(logRotation.text());
         }
         newerFields(c).forEach(field -> warnings.add(field + ": not a field of a v1.30 kubelet's configuration; "

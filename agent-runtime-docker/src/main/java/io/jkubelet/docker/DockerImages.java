@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.PullResponseItem;
 import io.jkubelet.core.runtime.FilesystemUsage;
 import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImagePullException;
+import io.jkubelet.core.runtime.LocalFileSystems;
 import io.jkubelet.core.runtime.RegistryAuth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -223,39 +224,10 @@ final class DockerImages {
     /** As {@link #fsInfo()} for a data root already known (so no {@code docker info}, which is slow on busy engines). */
     FilesystemUsage fsInfo(String root) {
         try {
-            FileStore store = Files.getFileStore(Path.of(root));
-            long capacity = store.getTotalSpace();
-            long available = store.getUsableSpace();
-            long used = capacity - store.getUnallocatedSpace();
-            long[] inodes = inodes(root);
-            return new FilesystemUsage(root, capacity, available, used, inodes[0], inodes[1],
-                    inodes[0] < 0 ? -1 : inodes[0] - inodes[1]);
+            return LocalFileSystems.usage(root);
         } catch (IOException e) {
             throw new DockerCallException("image file system " + root + ": " + e.getMessage()
                     + " (is the Docker daemon on another host?)", 0, e);
-        }
-    }
-
-    /** Total and free inodes of the file system of {@code dir}, or -1s when {@code stat} cannot tell. */
-    private static long[] inodes(String dir) {
-        try {
-            Process p = new ProcessBuilder("stat", "-f", "-c", "%c %d", dir).redirectErrorStream(true).start();
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return new long[] {-1, -1};
-            }
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            String[] parts = out.split("\\s+");
-            if (p.exitValue() != 0 || parts.length != 2) {
-                return new long[] {-1, -1};
-            }
-            return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
-        } catch (IOException | NumberFormatException e) {
-            log.debug("Cannot read the inodes of {}: {}", dir, e.toString());
-            return new long[] {-1, -1};
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new long[] {-1, -1};
         }
     }
 

@@ -13,7 +13,7 @@ import io.jkubelet.core.runtime.PodSandboxStats;
 import io.jkubelet.core.runtime.WritableLayerUsage;
 import io.jkubelet.core.cadvisor.DirUsage;
 import io.jkubelet.core.cadvisor.NetDev;
-import io.jkubelet.core.cadvisor.CgroupReader;
+import io.jkubelet.core.cadvisor.LazyCgroupReader;
 import io.jkubelet.core.cadvisor.CgroupSample;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,9 +42,8 @@ final class DockerStats {
     private final DockerClient requests;
     private final Clock clock;
     private final Path proc;
-    private final Path cgroupRoot;
     private final DockerHost host;
-    private volatile Optional<CgroupReader> cgroups;
+    private final LazyCgroupReader cgroups;
     /**
      * What an inspection told about each container listed in the last round. None of it changes while a
      * container runs (a restart makes a new container), so each container is inspected once, and a round
@@ -69,7 +68,7 @@ final class DockerStats {
         this.host = host;
         this.clock = clock;
         this.proc = proc;
-        this.cgroupRoot = cgroupRoot;
+        this.cgroups = new LazyCgroupReader(cgroupRoot);
     }
 
     List<PodSandboxStats> list(List<PodSandbox> sandboxes, List<Container> containers) {
@@ -120,17 +119,11 @@ final class DockerStats {
         DockerHost.Settings settings = host.settings();
         String cgroupPath = CgroupParents.containerCgroup(settings.cgroupDriver(), r.cgroupParent(), r.id());
         Instant now = clock.instant();
-        Optional<CgroupSample> sample = cgroups().flatMap(reader -> reader.read(cgroupPath));
-        CpuUsage cpu = sample.filter(s -> s.cpuUsageNanos() >= 0)
-                .map(s -> new CpuUsage(now, s.cpuUsageNanos(), null)).orElse(null);
-        MemoryUsage memory = sample.filter(s -> s.memoryUsageBytes() >= 0)
-                .map(s -> new MemoryUsage(now, s.workingSetBytes(), s.memoryUsageBytes(), Math.max(0, s.rssBytes()),
-                        Math.max(0, s.pageFaults()), Math.max(0, s.majorPageFaults()),
-                        s.memoryLimitBytes() < 0 ? null : s.memoryLimitBytes()))
-                .orElse(null);
-        Long processes = sample.map(CgroupSample::processCount).filter(n -> n >= 0).orElse(null);
-        ContainerResourceSpec spec = sample.map(s -> new ContainerResourceSpec(Math.max(0, s.cpuShares()),
-                Math.max(0, s.cpuPeriodMicros()), s.cpuQuotaMicros(), Math.max(0, s.memoryLimitBytes()))).orElse(null);
+        Optional<CgroupSample> sample = cgroups.get().flatMap(reader -> reader.read(cgroupPath));
+        CpuUsage cpu = sample.map(s -> s.cpu(now)).orElse(null);
+        MemoryUsage memory = sample.map(s -> s.memory(now)).orElse(null);
+        Long processes = sample.map(CgroupSample::processes).orElse(null);
+        ContainerResourceSpec spec = sample.map(CgroupSample::spec).orElse(null);
         String shownImage = image != null ? image : r.image();
         return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(), cpu,
                 memory, writableLayer(settings, r.id(), now), processes, spec);
@@ -159,26 +152,10 @@ final class DockerStats {
         }
         try {
             return new NetworkUsage(clock.instant(),
-                    NetDev.parse(io.jkubelet.core.cadvisor.PseudoFiles.read(proc.resolve(Long.toString(pid)).resolve("net/dev"))));
+                    NetDev.ofProcess(proc, pid));
         } catch (IOException e) {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.id(), pid, e.getMessage());
             return null;
         }
-    }
-
-    private Optional<CgroupReader> cgroups() {
-        Optional<CgroupReader> c = cgroups;
-        if (c == null) {
-            try {
-                c = Optional.of(CgroupReader.forRoot(cgroupRoot));
-                log.info("Reading container usage from cgroup {} hierarchy at {}", c.get().version(), cgroupRoot);
-            } catch (IOException e) {
-                log.warn("Cannot read cgroups at {}: {}; container CPU and memory usage will be missing", cgroupRoot,
-                        e.getMessage());
-                c = Optional.empty();
-            }
-            cgroups = c;
-        }
-        return c;
     }
 }

@@ -2,8 +2,9 @@ package io.jkubelet.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.PodSandboxStatus;
+import io.jkubelet.core.runtime.PodIpPortForward;
+import io.jkubelet.core.runtime.SocketStreams;
 import io.jkubelet.core.runtime.StreamingIo;
 import io.jkubelet.core.runtime.TerminalSize;
 import org.slf4j.Logger;
@@ -15,9 +16,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -91,36 +90,7 @@ final class DockerStreaming {
     }
 
     void portForward(String podSandboxId, int port, InputStream in, OutputStream out) throws IOException, InterruptedException {
-        PodSandboxStatus status = sandboxStatus.apply(podSandboxId);
-        boolean hostNetwork = status.namespaceOptions() != null && status.namespaceOptions().network() == NamespaceMode.NODE;
-        String host = hostNetwork ? "127.0.0.1" : status.ip();
-        if (host == null || host.isEmpty()) {
-            throw new IOException("pod sandbox " + podSandboxId + " has no IP address (is it running?)");
-        }
-        SocketChannel socket;
-        try {
-            socket = SocketChannel.open(new InetSocketAddress(host, port));
-        } catch (IOException e) {
-            throw new IOException("connect to " + host + ":" + port + ": " + e.getMessage(), e);
-        }
-        try (socket) {
-            OutputStream toPod = SocketStreams.output(socket);
-            Thread upstream = Thread.ofVirtual().name("port-forward-in-" + port).start(() -> {
-                try {
-                    in.transferTo(toPod);
-                    socket.shutdownOutput();
-                } catch (IOException e) {
-                    log.debug("port-forward to {}:{}: client to pod ended: {}", host, port, e.toString());
-                }
-            });
-            try {
-                SocketStreams.input(socket).transferTo(out);
-            } catch (ClosedByInterruptException e) {
-                throw interrupted(e);
-            } finally {
-                upstream.interrupt();
-            }
-        }
+        PodIpPortForward.forward(sandboxStatus.apply(podSandboxId), port, in, out);
     }
 
     private HijackedStream open(String path, String body, String what) {

@@ -1,6 +1,7 @@
 package io.jkubelet.docker;
 
 import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.core.runtime.SocketStreams;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -52,23 +52,6 @@ final class DockerTestSupport {
      * own uniquely named tree is touched.
      */
     static void removeCgroupTree(String top) throws java.io.IOException {
-        java.nio.file.Path root = java.nio.file.Path.of("/sys/fs/cgroup");
-        if (top.isEmpty() || top.contains("/") || !java.nio.file.Files.isDirectory(root)) {
-            return;
-        }
-        try (var hierarchies = java.nio.file.Files.list(root)) {
-            for (java.nio.file.Path h : hierarchies.toList()) {
-                java.nio.file.Path tree = h.resolve(top);
-                if (!java.nio.file.Files.isDirectory(tree)) {
-                    continue;
-                }
-                try (var dirs = java.nio.file.Files.walk(tree)) {
-                    for (java.nio.file.Path d : dirs.filter(java.nio.file.Files::isDirectory)
-                            .sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        java.nio.file.Files.deleteIfExists(d);
-                    }
-                }
-            }
-        }
+        io.jkubelet.core.runtime.testing.TestCgroups.removeTree(top);
     }
 }

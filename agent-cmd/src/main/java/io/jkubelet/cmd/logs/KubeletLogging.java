@@ -71,6 +71,9 @@ public final class KubeletLogging implements AutoCloseable {
         for (String library : QUIET_LIBRARIES) {
             context.getLogger(library).setLevel(Level.WARN);
         }
+        // gRPC asks every channel for SO_KEEPALIVE, which the CRI endpoint's unix socket does not have: a warning per
+        // connection that says nothing.
+        context.getLogger("io.grpc.netty.shaded.io.netty.bootstrap.Bootstrap").setLevel(Level.ERROR);
         VerbosityFilter filter = new VerbosityFilter(config.verbosity(), VModule.of(config.vmodule()));
         filter.setContext(context);
         filter.start();

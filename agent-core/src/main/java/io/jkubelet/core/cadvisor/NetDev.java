@@ -13,6 +13,15 @@ public final class NetDev {
     private NetDev() {}
 
     /**
+     * The counters of the network namespace of process {@code pid} (a sandbox's), read under {@code proc}.
+     *
+     * @throws java.io.IOException when the process is gone
+     */
+    public static List<NetworkInterfaceUsage> ofProcess(java.nio.file.Path proc, long pid) throws java.io.IOException {
+        return parse(PseudoFiles.read(proc.resolve(Long.toString(pid)).resolve("net/dev")));
+    }
+
+    /**
      * @param text the file's contents: two header lines, then {@code name: rx_bytes rx_packets rx_errs ...
      *     (8 receive fields) tx_bytes tx_packets tx_errs ...}
      */

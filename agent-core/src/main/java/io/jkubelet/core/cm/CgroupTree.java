@@ -56,11 +56,20 @@ abstract sealed class CgroupTree implements CgroupManager permits CgroupV1Manage
 
     /** rmdir from the leaves up: a cgroup directory cannot be emptied of its interface files, only removed. */
     private static void removeTree(Path dir, CgroupName name) throws CgroupException {
-        List<Path> dirs;
-        try (Stream<Path> s = Files.walk(dir)) {
-            dirs = s.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
-        } catch (IOException e) {
-            throw new CgroupException("unable to destroy cgroup paths for cgroup " + name + " : " + e.getMessage(), e);
+        List<Path> dirs = null;
+        for (int attempt = 0; dirs == null; attempt++) {
+            try (Stream<Path> s = Files.walk(dir)) {
+                dirs = s.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // The walk meets a directory removed meanwhile as an error (the pod's own termination and the orphan
+                // clean-up may remove one pod's cgroups at once, the runtime its containers'): walk again what is left.
+                if (!Files.isDirectory(dir)) {
+                    return;
+                }
+                if (attempt + 1 >= REMOVE_ATTEMPTS) {
+                    throw new CgroupException("unable to destroy cgroup paths for cgroup " + name + " : " + e.getMessage(), e);
+                }
+            }
         }
         for (Path d : dirs) {
             removeDir(d, name);

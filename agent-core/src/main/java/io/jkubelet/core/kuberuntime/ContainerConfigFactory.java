@@ -142,7 +142,10 @@ public final class ContainerConfigFactory {
         }
         return new PodSandboxConfig(
                 new PodSandboxMetadata(meta.getName(), meta.getUid(), meta.getNamespace(), attempt),
-                hostname(pod), podLogsDir(pod).toString(), dnsConfig(pod), ports, labels, annotations,
+                // As upstream: a pod on the node's network has the node's hostname, so the sandbox gets none (runc
+                // cannot set one without a UTS namespace of its own).
+                ns.network() == NamespaceMode.NODE ? "" : hostname(pod), podLogsDir(pod).toString(), dnsConfig(pod),
+                ports, labels, annotations,
                 cgroups.cgroupParent().apply(pod), ns,
                 node.oomScoreClamp().applyAsInt(OomScorePolicy.SANDBOX_OOM_SCORE_ADJ), node.podInfraImage(),
                 privileged, sysctls, seccomp.forSandbox());

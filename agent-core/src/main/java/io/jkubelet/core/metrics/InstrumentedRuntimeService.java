@@ -105,6 +105,11 @@ public final class InstrumentedRuntimeService implements RuntimeService {
     }
 
     @Override
+    public void reopenContainerLog(String containerId) {
+        record(metrics, "reopen_container_log", () -> delegate.reopenContainerLog(containerId));
+    }
+
+    @Override
     public List<Container> listContainers(ContainerFilter filter) {
         return record(metrics, "list_containers", () -> delegate.listContainers(filter));
     }

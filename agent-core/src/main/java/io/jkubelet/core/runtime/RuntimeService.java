@@ -97,6 +97,16 @@ public interface RuntimeService {
             throws java.io.IOException, InterruptedException;
 
     /**
+     * Asks the runtime to reopen the container's log file (CRI {@code ReopenContainerLog}) after the kubelet moved it
+     * away to rotate it: the runtime then writes to a new file at the log path.
+     *
+     * @throws UnsupportedOperationException when the runtime rotates logs itself (Docker's json-file driver)
+     */
+    default void reopenContainerLog(String containerId) {
+        throw new UnsupportedOperationException("this runtime cannot reopen container logs; it rotates them itself");
+    }
+
+    /**
      * Subscribes to the runtime's container life-cycle events, so that the PLEG can relist as soon as
      * something happens instead of polling. Delivery is best effort: a listener must still relist
      * periodically. The listener is called on a runtime thread and must not block.

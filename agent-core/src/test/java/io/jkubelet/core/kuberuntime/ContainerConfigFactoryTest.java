@@ -191,6 +191,17 @@ class ContainerConfigFactoryTest {
     }
 
     @Test
+    void sandboxOnTheNodeNetworkGetsNoHostnameOfItsOwn() throws Exception {
+        Pod pod = pod(new ContainerBuilder().withName("app").withImage("busybox:1.36").build());
+        pod.getSpec().setHostNetwork(true);
+
+        PodSandboxConfig sb = factory.sandboxConfig(pod, 0);
+
+        assertThat(sb.namespaceOptions().network()).isEqualTo(NamespaceMode.NODE);
+        assertThat(sb.hostname()).isEmpty();
+    }
+
+    @Test
     void clusterDnsGivesKubeletSearchPath() throws Exception {
         var withDns = new ContainerConfigFactory(new NodeContext("node-a", List.of("192.168.1.10"), Path.of("/p"), Path.of("/c"),
                 "pause", List.of("10.96.0.10"), "cluster.local", x -> x, ""), (p, c) -> 0);

@@ -107,6 +107,22 @@ public abstract class RuntimeServiceContract {
     protected void removeTestCgroupParent(String parent) throws IOException {
     }
 
+    /**
+     * The reason a container whose process could not be started gets: dockershim's {@code ContainerCannotRun} on
+     * Docker, {@code StartError} on containerd (what upstream's kubelet shows there).
+     */
+    protected String cannotRunReason() {
+        return "ContainerCannotRun";
+    }
+
+    /**
+     * The name this runtime lists an image by that was tagged {@code reference}: as given on Docker, fully
+     * qualified ({@code docker.io/...}) on a CRI runtime. Tests tag and look up images by this name.
+     */
+    protected String imageName(String reference) {
+        return reference;
+    }
+
     /** How long to wait for something a real runtime does asynchronously. */
     protected Duration patience() {
         return Duration.ofSeconds(30);
@@ -163,8 +179,14 @@ public abstract class RuntimeServiceContract {
 
     @Test
     void sandboxOnTheNodeNetworkHasNoPodIp() {
-        PodSandboxConfig config = withNamespaces(sandboxConfig("hostnet"),
+        // As the kubelet sends it: no hostname of its own on the node's network (runc refuses one without a UTS
+        // namespace).
+        PodSandboxConfig nodeNetwork = withNamespaces(sandboxConfig("hostnet"),
                 new NamespaceOptions(NamespaceMode.NODE, NamespaceMode.CONTAINER, NamespaceMode.POD));
+        PodSandboxConfig config = new PodSandboxConfig(nodeNetwork.metadata(), "", nodeNetwork.logDirectory(),
+                nodeNetwork.dnsConfig(), nodeNetwork.portMappings(), nodeNetwork.labels(), nodeNetwork.annotations(),
+                nodeNetwork.cgroupParent(), nodeNetwork.namespaceOptions(), nodeNetwork.oomScoreAdj(),
+                nodeNetwork.image(), nodeNetwork.privileged(), nodeNetwork.sysctls());
 
         String id = runtime().runPodSandbox(config);
 
@@ -315,7 +337,7 @@ public abstract class RuntimeServiceContract {
 
         ContainerStatus status = runtime().containerStatus(id);
         assertThat(status.state()).isEqualTo(ContainerState.CONTAINER_EXITED);
-        assertThat(status.reason()).isEqualTo("ContainerCannotRun");
+        assertThat(status.reason()).isEqualTo(cannotRunReason());
         assertThat(status.message()).contains("/no/such/executable");
         assertThat(status.exitCode()).isNotZero();
     }
@@ -514,7 +536,7 @@ public abstract class RuntimeServiceContract {
 
     @Test
     void imageStatusFindsAnImageByTagAndIdAndRemoveImageByIdRemovesIt() {
-        String reference = "contract-test-" + nodeName.substring("contract-test-".length()) + "/unique:1";
+        String reference = imageName("contract-test-" + nodeName.substring("contract-test-".length()) + "/unique:1");
         String id = createUniqueImage(reference);
         imagesToRemove.add(id);
 
@@ -534,7 +556,7 @@ public abstract class RuntimeServiceContract {
 
     @Test
     void removeImageByIdFailsWhileAContainerWasMadeFromItAndTheImageKeepsEveryName() {
-        String repository = "contract-test-" + nodeName.substring("contract-test-".length());
+        String repository = imageName("contract-test-" + nodeName.substring("contract-test-".length()));
         String id = createUniqueImage(repository + "/used:1");
         imagesToRemove.add(id);
         tagImage(repository + "/used:1", repository + "/other:2");
@@ -556,7 +578,7 @@ public abstract class RuntimeServiceContract {
 
     @Test
     void listImagesGivesEachImageItsSizeOnDisk() {
-        String id = createUniqueImage("contract-test-" + nodeName.substring("contract-test-".length()) + "/sized:1");
+        String id = createUniqueImage(imageName("contract-test-" + nodeName.substring("contract-test-".length()) + "/sized:1"));
         imagesToRemove.add(id);
 
         assertThat(images().listImages()).filteredOn(i -> i.id().equals(id)).singleElement()

@@ -1,4 +1,4 @@
-package io.jkubelet.docker;
+package io.jkubelet.core.runtime;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,10 +11,10 @@ import java.nio.channels.SocketChannel;
  * Channels.newInputStream} and {@code newOutputStream} may hold the channel's blocking lock for a whole
  * read, which would stall stdin behind a read of the process's output.
  */
-final class SocketStreams {
+public final class SocketStreams {
     private SocketStreams() {}
 
-    static InputStream input(SocketChannel channel) {
+    public static InputStream input(SocketChannel channel) {
         return new InputStream() {
             @Override
             public int read() throws IOException {
@@ -33,7 +33,7 @@ final class SocketStreams {
         };
     }
 
-    static OutputStream output(SocketChannel channel) {
+    public static OutputStream output(SocketChannel channel) {
         return new OutputStream() {
             @Override
             public void write(int b) throws IOException {

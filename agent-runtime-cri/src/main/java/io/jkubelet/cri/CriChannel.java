@@ -1,0 +1,60 @@
+package io.jkubelet.cri;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One gRPC channel to a CRI endpoint's unix socket, over Netty's epoll transport (the only Netty transport that
+ * speaks unix sockets on Linux). Upstream's kubelet allows messages up to 16 MiB; so does this channel.
+ */
+final class CriChannel implements AutoCloseable {
+    /** Upstream's {@code maxMsgSize} for CRI calls (a ListContainers of a full node, an ExecSync's output). */
+    static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+    private final CriEndpoint endpoint;
+    private final EventLoopGroup group;
+    private final ManagedChannel channel;
+
+    CriChannel(CriEndpoint endpoint) {
+        if (!Epoll.isAvailable()) {
+            throw new IllegalStateException("cannot reach CRI endpoint " + endpoint
+                    + ": Netty's epoll transport is not available here (" + Epoll.unavailabilityCause() + ")");
+        }
+        this.endpoint = endpoint;
+        this.group = new EpollEventLoopGroup(1, Thread.ofPlatform().name("cri-grpc-", 0).daemon().factory());
+        this.channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(endpoint.socket().toString()))
+                .eventLoopGroup(group)
+                .channelType(EpollDomainSocketChannel.class)
+                .usePlaintext()
+                .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+                // The authority of a unix socket means nothing; a fixed one keeps HTTP/2 headers valid.
+                .overrideAuthority("localhost")
+                .build();
+    }
+
+    ManagedChannel channel() {
+        return channel;
+    }
+
+    CriEndpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public void close() {
+        channel.shutdownNow();
+        try {
+            channel.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+}
