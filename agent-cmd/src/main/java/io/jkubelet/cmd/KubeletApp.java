@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
-import io.jkubelet.core.cluster.KubeClients;
+import io.jkubelet.cmd.certificate.CertificateManager;
+import io.jkubelet.cmd.certificate.CertificateMetrics;
+import io.jkubelet.cmd.certificate.ClientCertificates;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.CgroupMounts;
 import io.jkubelet.core.cm.ContainerManager;
@@ -117,19 +119,21 @@ final class KubeletApp implements AutoCloseable {
         log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
         Optional<KubernetesClient> kubeClient = Optional.empty();
-        if (!flags.bootstrapKubeconfig().isEmpty()) {
-            // Said once at start: an operator following a TLS-bootstrap guide must know the CSR flow is not run.
-            log.warn("--bootstrap-kubeconfig {}: TLS bootstrapping (client certificates through CertificateSigningRequests)"
-                    + " is not supported; --kubeconfig must hold a signed client certificate or a token", flags.bootstrapKubeconfig());
+        Optional<CertificateManager> clientCertificates = Optional.empty();
+        Optional<io.fabric8.kubernetes.client.http.HttpClient.Factory> httpClients = Optional.empty();
+        CertificateMetrics certificateMetrics = new CertificateMetrics();
+        if (server.standalone() && !flags.bootstrapKubeconfig().isEmpty()) {
+            // Upstream bootstraps only into --kubeconfig; without it the node is standalone and the token unused.
+            log.warn("--bootstrap-kubeconfig {} is ignored without --kubeconfig: running standalone",
+                    flags.bootstrapKubeconfig());
         }
         if (!server.standalone()) {
-            try {
-                kubeClient = Optional.of(KubeClients.create(Path.of(flags.kubeconfig()), config.kubeAPIQPS(),
-                        config.kubeAPIBurst(), KubeletVersion.compatVersion()));
-            } catch (IllegalArgumentException e) {
-                throw new StartupException(e.getMessage());
-            }
-            running.add("apiserver-client", kubeClient.get());
+            ClientCertificates.Connection connection = connect(flags, config, nodeName, certificateMetrics);
+            kubeClient = Optional.of(connection.client());
+            running.add("apiserver-client", connection.client());
+            clientCertificates = connection.manager();
+            httpClients = connection.httpClients();
+            clientCertificates.ifPresent(m -> running.add("client-certificate-manager", m));
         }
 
         // TLS and auth are settled first, as upstream does: a bad certificate or an auth mode that cannot be
@@ -168,8 +172,9 @@ final class KubeletApp implements AutoCloseable {
 
         Clock clock = Clock.systemUTC();
         ChangeDetectionStrategy objectStrategy = ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
+        io.fabric8.kubernetes.client.http.HttpClient.Factory clientFactory = httpClients.orElse(null);
         ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock, objectStrategy,
-                config.syncFrequency())).orElseGet(ClusterSide::standalone);
+                config.syncFrequency(), clientFactory)).orElseGet(ClusterSide::standalone);
         running.add("cluster", cluster);
         EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));
         Path rootDir = Path.of(flags.rootDirectory());
@@ -187,6 +192,11 @@ final class KubeletApp implements AutoCloseable {
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, runtime, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);
+        clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.kubeletMetrics(), m, clock));
+        if (config.rotateCertificates()) {
+            // Renewals go through the apiserver client the node's loops use; the first may be due at once.
+            clientCertificates.ifPresent(CertificateManager::start);
+        }
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
@@ -203,6 +213,24 @@ final class KubeletApp implements AutoCloseable {
         warmUp(nodeName);
         kubelet.startSources();
         log.info("jkubelet started in {} ms", sinceProcessStart());
+    }
+
+    /**
+     * The apiserver client (upstream's {@code buildKubeletClientConfig}): TLS bootstrapping first when
+     * {@code --bootstrap-kubeconfig} is set, then the client with the kubelet's own certificate when it manages it.
+     */
+    private static ClientCertificates.Connection connect(KubeletFlags flags, KubeletConfiguration config, String nodeName,
+            CertificateMetrics metrics) throws StartupException {
+        Optional<Path> bootstrap = flags.bootstrapKubeconfig().isEmpty() ? Optional.empty()
+                : Optional.of(Path.of(flags.bootstrapKubeconfig()));
+        try {
+            return ClientCertificates.connect(new ClientCertificates.Settings(Path.of(flags.kubeconfig()), bootstrap,
+                    Path.of(flags.certDirectory()), config.rotateCertificates(), config.kubeAPIQPS(),
+                    config.kubeAPIBurst(), KubeletVersion.compatVersion()), nodeName, Clock.systemDefaultZone(),
+                    metrics::clientRenewError);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new StartupException(e.getMessage());
+        }
     }
 
     /**
