@@ -128,7 +128,7 @@ final class KubeletApp implements AutoCloseable {
                     flags.bootstrapKubeconfig());
         }
         if (!server.standalone()) {
-            ClientCertificates.Connection connection = connect(flags, config, nodeName, certificateMetrics);
+            ClientCertificates.Connection connection = NodeCertificates.connect(flags, config, nodeName, certificateMetrics);
             kubeClient = Optional.of(connection.client());
             running.add("apiserver-client", connection.client());
             clientCertificates = connection.manager();
@@ -139,6 +139,8 @@ final class KubeletApp implements AutoCloseable {
         // TLS and auth are settled first, as upstream does: a bad certificate or an auth mode that cannot be
         // served ends the process before any pod is touched.
         Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), kubeClient);
+        Optional<CertificateManager> servingCertificates = NodeCertificates.servingCertificates(flags, config, nodeName, hostIps, secure,
+                kubeClient, certificateMetrics);
 
         OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
         try {
@@ -193,6 +195,7 @@ final class KubeletApp implements AutoCloseable {
                 systemContainers(), KubeletExecutors.named(), containerManager, ContainerLogManager.rotatedByRuntime()));
         running.add("kubelet", kubelet::stop);
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.kubeletMetrics(), m, clock));
+        servingCertificates.ifPresent(m -> certificateMetrics.registerServer(kubelet.kubeletMetrics(), m, clock));
         if (config.rotateCertificates()) {
             // Renewals go through the apiserver client the node's loops use; the first may be due at once.
             clientCertificates.ifPresent(CertificateManager::start);
@@ -210,27 +213,13 @@ final class KubeletApp implements AutoCloseable {
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
             kubelet.setNodeSupplier(nodeSync.node());
         });
+        servingCertificates.ifPresent(m -> {
+            running.add("serving-certificate-manager", m);
+            m.start();
+        });
         warmUp(nodeName);
         kubelet.startSources();
         log.info("jkubelet started in {} ms", sinceProcessStart());
-    }
-
-    /**
-     * The apiserver client (upstream's {@code buildKubeletClientConfig}): TLS bootstrapping first when
-     * {@code --bootstrap-kubeconfig} is set, then the client with the kubelet's own certificate when it manages it.
-     */
-    private static ClientCertificates.Connection connect(KubeletFlags flags, KubeletConfiguration config, String nodeName,
-            CertificateMetrics metrics) throws StartupException {
-        Optional<Path> bootstrap = flags.bootstrapKubeconfig().isEmpty() ? Optional.empty()
-                : Optional.of(Path.of(flags.bootstrapKubeconfig()));
-        try {
-            return ClientCertificates.connect(new ClientCertificates.Settings(Path.of(flags.kubeconfig()), bootstrap,
-                    Path.of(flags.certDirectory()), config.rotateCertificates(), config.kubeAPIQPS(),
-                    config.kubeAPIBurst(), KubeletVersion.compatVersion()), nodeName, Clock.systemDefaultZone(),
-                    metrics::clientRenewError);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new StartupException(e.getMessage());
-        }
     }
 
     /**

@@ -43,7 +43,9 @@ class TlsBootstrapIT {
 
     @BeforeAll
     static void startTheControlPlane() throws Exception {
-        cluster = ControlPlane.startPrivate(Map.of("JK_CLUSTER_SIGNING_DURATION", SIGNING_DURATION.toMinutes() + "m"));
+        // The apiserver verifies kubelets' serving certificates against the cluster CA, as kubeadm can set it up.
+        cluster = ControlPlane.startPrivate(Map.of("JK_CLUSTER_SIGNING_DURATION", SIGNING_DURATION.toMinutes() + "m",
+                "JK_KUBELET_CERTIFICATE_AUTHORITY", "1"));
         kubectl = cluster.kubectl();
         client = cluster.adminClient();
     }
@@ -162,6 +164,95 @@ class TlsBootstrapIT {
         assertThat(agent.logText()).contains("Certificate rotated").doesNotContain("Unauthorized");
         assertThat(agent.get(agent.readOnlyPort, "/metrics").orElse(""))
                 .containsPattern("kubelet_certificate_manager_client_ttl_seconds \\d");
+    }
+
+    @Test
+    void theServingCertificateIsServedOnceItsRequestIsApprovedAndKubectlLogsKeepsWorkingAcrossItsRotation() throws Exception {
+        // Client rotation too: the bootstrapped client certificate lives 3 minutes here, less than this test.
+        Agent agent = joiningNode("--rotate-server-certificates", "--rotate-certificates", "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
+                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start();
+        awaitReady(agent);
+        kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: ticker, namespace: default}
+                spec:
+                  nodeName: %s
+                  terminationGracePeriodSeconds: 1
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sh", "-c", "i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done"]
+                """.formatted(agent.nodeName, AgentTestBase.IMAGE), "create", "-f", "-").ok();
+        awaitRunning("ticker");
+
+        // Until its request is approved the node serves a self-signed certificate, which the apiserver refuses.
+        CertificateSigningRequest pending = awaitPendingServingCsr(agent.nodeName);
+        assertThat(kubectl.run("logs", "ticker", "--tail=1").err()).contains("x509");
+        String request = new String(java.util.Base64.getDecoder().decode(pending.getSpec().getRequest()));
+        assertThat(pending.getSpec().getUsername()).isEqualTo("system:node:" + agent.nodeName);
+        assertThat(pending.getSpec().getUsages()).containsExactlyInAnyOrder("digital signature", "key encipherment", "server auth");
+        assertThat(csrSubject(request)).isEqualTo("O=system:nodes,CN=system:node:" + agent.nodeName);
+
+        kubectl.run("certificate", "approve", pending.getMetadata().getName()).ok();
+        Path current = agent.dir.resolve("pki/kubelet-server-current.pem");
+        await("the serving certificate stored").atMost(Duration.ofSeconds(60)).until(() -> Files.exists(current));
+        X509Certificate serving = certificate(current);
+        assertThat(serving.getSubjectAlternativeNames()).extracting(san -> san.get(1).toString())
+                .contains(agent.nodeName, "127.0.0.1");
+        await("kubectl logs through the apiserver").atMost(Duration.ofSeconds(30)).until(() ->
+                kubectl.run("logs", "ticker", "--tail=1").out().startsWith("tick"));
+
+        // A follower opened before the rotation keeps its connection; new requests get the renewed certificate.
+        Process follower = new ProcessBuilder(Kubectl.binary(), "--kubeconfig", cluster.adminKubeconfig.toString(), "logs", "-f",
+                "ticker", "--tail=1").redirectErrorStream(true).start();
+        java.io.BufferedReader followed = new java.io.BufferedReader(new java.io.InputStreamReader(follower.getInputStream()));
+        try {
+            assertThat(readLine(followed)).startsWith("tick");
+            Path first = Files.readSymbolicLink(current);
+            CertificateSigningRequest renewal = awaitPendingServingCsr(agent.nodeName);
+            kubectl.run("certificate", "approve", renewal.getMetadata().getName()).ok();
+            await("the serving certificate renewed").atMost(Duration.ofSeconds(60))
+                    .until(() -> !Files.readSymbolicLink(current).equals(first));
+            await().atMost(Duration.ofSeconds(30)).until(() -> agent.logText().split("Serving the certificate issued").length > 2);
+            // A new request is verified against the renewed certificate.
+            String latest = await("kubectl logs after the rotation").atMost(Duration.ofSeconds(30))
+                    .until(() -> kubectl.run("logs", "ticker", "--tail=1").out().strip(), out -> out.startsWith("tick"));
+            int after = Integer.parseInt(latest.substring("tick ".length()));
+            // The follower, connected before the rotation, still receives what the container writes after it.
+            int seen = 0;
+            while (seen < after) {
+                String line = readLine(followed);
+                assertThat(line).as("the follower's stream").isNotNull().startsWith("tick");
+                seen = Integer.parseInt(line.substring("tick ".length()));
+            }
+            assertThat(follower.isAlive()).as("the follower's connection stayed open").isTrue();
+        } finally {
+            follower.destroy();
+        }
+        assertThat(agent.get(agent.readOnlyPort, "/metrics").orElse(""))
+                .containsPattern("kubelet_certificate_manager_server_ttl_seconds \\d");
+    }
+
+    static String readLine(java.io.BufferedReader reader) throws Exception {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return reader.readLine();
+            } catch (java.io.IOException e) {
+                return "read failed: " + e.getMessage();
+            }
+        }).get(20, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** The newest serving-certificate request of the node that is neither approved nor denied. */
+    static CertificateSigningRequest awaitPendingServingCsr(String node) {
+        return await("a pending serving certificate request of " + node).atMost(Duration.ofMinutes(4))
+                .pollInterval(Duration.ofSeconds(1)).until(() -> nodeCsrs(node).stream()
+                        .filter(csr -> "kubernetes.io/kubelet-serving".equals(csr.getSpec().getSignerName()))
+                        .filter(csr -> csr.getStatus() == null || csr.getStatus().getConditions() == null
+                                || csr.getStatus().getConditions().isEmpty())
+                        .findFirst(), java.util.Optional::isPresent).orElseThrow();
     }
 
     static void awaitReady(Agent agent) {
