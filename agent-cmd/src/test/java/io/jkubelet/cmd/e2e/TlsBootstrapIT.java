@@ -36,6 +36,8 @@ import static org.awaitility.Awaitility.await;
 @Tag("control-plane")
 class TlsBootstrapIT {
     static final Duration SIGNING_DURATION = Duration.ofMinutes(8);
+    /** A joining node serves once its certificate is issued: the controller manager's approval comes on top of a start. */
+    static final Duration START = Duration.ofSeconds(90);
     static ControlPlane cluster;
     static Kubectl kubectl;
     static KubernetesClient client;
@@ -89,7 +91,7 @@ class TlsBootstrapIT {
 
     @Test
     void aNodeJoinsWithOnlyABootstrapTokenAndKeepsItsCertificateAcrossARestart() throws Exception {
-        Agent agent = joiningNode().start();
+        Agent agent = joiningNode().start(START);
         awaitReady(agent);
 
         // The request: the node's identity, sent by the bootstrap token's user, approved and issued by the controllers.
@@ -132,7 +134,7 @@ class TlsBootstrapIT {
 
     @Test
     void theClientCertificateIsRenewedWhilePodsRunAndStatusKeepsFlowing() throws Exception {
-        Agent agent = joiningNode("--rotate-certificates").start();
+        Agent agent = joiningNode("--rotate-certificates").start(START);
         awaitReady(agent);
         createPod(agent, "steady");
         awaitRunning("steady");
@@ -170,21 +172,10 @@ class TlsBootstrapIT {
     void theServingCertificateIsServedOnceItsRequestIsApprovedAndKubectlLogsKeepsWorkingAcrossItsRotation() throws Exception {
         // Client rotation too: the bootstrapped client certificate lives 3 minutes here, less than this test.
         Agent agent = joiningNode("--rotate-server-certificates", "--rotate-certificates", "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
-                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start();
+                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start(START);
         awaitReady(agent);
-        kubectl.runWithInput("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: ticker, namespace: default}
-                spec:
-                  nodeName: %s
-                  terminationGracePeriodSeconds: 1
-                  containers:
-                  - name: app
-                    image: %s
-                    imagePullPolicy: Never
-                    command: ["sh", "-c", "i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done"]
-                """.formatted(agent.nodeName, AgentTestBase.IMAGE), "create", "-f", "-").ok();
+        RealClusterBase.createPod(kubectl, "ticker", RealClusterBase.shellPodSpec(agent.nodeName,
+                "i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done"));
         awaitRunning("ticker");
 
         // Until its request is approved the node serves a self-signed certificate, which the apiserver refuses.
@@ -285,19 +276,7 @@ class TlsBootstrapIT {
     }
 
     static void createPod(Agent agent, String name) {
-        kubectl.runWithInput("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: %s, namespace: default}
-                spec:
-                  nodeName: %s
-                  terminationGracePeriodSeconds: 5
-                  containers:
-                  - name: app
-                    image: %s
-                    imagePullPolicy: Never
-                    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 3600 & wait"]
-                """.formatted(name, agent.nodeName, AgentTestBase.IMAGE), "create", "-f", "-").ok();
+        RealClusterBase.createPod(kubectl, name, RealClusterBase.shellPodSpec(agent.nodeName, "trap 'exit 0' TERM; sleep 3600 & wait"));
     }
 
     static void awaitRunning(String name) {
