@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
-import io.jkubelet.core.cluster.KubeClients;
+import io.jkubelet.cmd.certificate.CertificateManager;
+import io.jkubelet.cmd.certificate.CertificateMetrics;
+import io.jkubelet.cmd.certificate.ClientCertificates;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.CgroupMounts;
 import io.jkubelet.core.cm.ContainerManager;
@@ -79,6 +81,9 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
+    /** The secure port's TLS, and the manager of its certificate when the apiserver signs it. */
+    private record Serving(Optional<SecureServing> secure, Optional<CertificateManager> certificates) {}
+
     /** What runs, in the order it started: stopped in reverse. */
     private final StopSequence running = new StopSequence();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -122,27 +127,32 @@ final class KubeletApp implements AutoCloseable {
         log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
         Optional<KubernetesClient> kubeClient = Optional.empty();
-        if (!flags.bootstrapKubeconfig().isEmpty()) {
-            // Said once at start: an operator following a TLS-bootstrap guide must know the CSR flow is not run.
-            log.warn("--bootstrap-kubeconfig {}: TLS bootstrapping (client certificates through CertificateSigningRequests)"
-                    + " is not supported; --kubeconfig must hold a signed client certificate or a token", flags.bootstrapKubeconfig());
+        Optional<CertificateManager> clientCertificates = Optional.empty();
+        Optional<io.fabric8.kubernetes.client.http.HttpClient.Factory> httpClients = Optional.empty();
+        CertificateMetrics certificateMetrics = new CertificateMetrics();
+        if (server.standalone() && !flags.bootstrapKubeconfig().isEmpty()) {
+            // Upstream bootstraps only into --kubeconfig; without it the node is standalone and the token unused.
+            log.warn("--bootstrap-kubeconfig {} is ignored without --kubeconfig: running standalone",
+                    flags.bootstrapKubeconfig());
         }
         if (!server.standalone()) {
-            try {
-                kubeClient = Optional.of(KubeClients.create(Path.of(flags.kubeconfig()), config.kubeAPIQPS(),
-                        config.kubeAPIBurst(), KubeletVersion.compatVersion()));
-            } catch (IllegalArgumentException e) {
-                throw new StartupException(e.getMessage());
-            }
-            running.add("apiserver-client", kubeClient.get());
+            ClientCertificates.Connection connection = NodeCertificates.connect(flags, config, nodeName, certificateMetrics);
+            kubeClient = Optional.of(connection.client());
+            running.add("apiserver-client", connection.client());
+            clientCertificates = connection.manager();
+            httpClients = connection.httpClients();
+            clientCertificates.ifPresent(m -> running.add("client-certificate-manager", m));
         }
         Optional<KubernetesClient> finalClient = kubeClient;
 
         // TLS and auth are settled before any pod is touched, as upstream does: a bad certificate or an auth mode that
         // cannot be served ends the process. They are prepared beside the runtime's set-up, not before it: the first
         // static pod needs neither, and on a fresh JVM they cost about a third of a second.
-        StartupStep<Optional<SecureServing>> secure = StartupStep.begin("tls",
-                () -> SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), finalClient));
+        StartupStep<Serving> serving = StartupStep.begin("tls", () -> {
+            Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), finalClient);
+            return new Serving(secure, NodeCertificates.servingCertificates(flags, config, nodeName, hostIps, secure,
+                    finalClient, certificateMetrics));
+        });
         // The pod codec (YAML, JSON, the pod model) loads beside the runtime's set-up too, and nothing waits for it:
         // the file source's first read only takes up whatever is not loaded yet.
         StartupStep.begin("codec", () -> {
@@ -170,8 +180,9 @@ final class KubeletApp implements AutoCloseable {
 
         Clock clock = Clock.systemUTC();
         ChangeDetectionStrategy objectStrategy = ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
+        io.fabric8.kubernetes.client.http.HttpClient.Factory clientFactory = httpClients.orElse(null);
         ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock, objectStrategy,
-                config.syncFrequency())).orElseGet(ClusterSide::standalone);
+                config.syncFrequency(), clientFactory)).orElseGet(ClusterSide::standalone);
         running.add("cluster", cluster);
         EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));
         Path rootDir = Path.of(flags.rootDirectory());
@@ -189,6 +200,11 @@ final class KubeletApp implements AutoCloseable {
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, images, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, connection.logManager()));
         running.add("kubelet", kubelet::stop);
+        clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.kubeletMetrics(), m, clock));
+        if (config.rotateCertificates()) {
+            // Renewals go through the apiserver client the node's loops use; the first may be due at once.
+            clientCertificates.ifPresent(CertificateManager::start);
+        }
         if (kubelet.sourceNames().isEmpty()) {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
@@ -200,11 +216,16 @@ final class KubeletApp implements AutoCloseable {
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
             kubelet.setNodeSupplier(nodeSync.node());
         });
-        Optional<SecureServing> secureServing = secure.await();
+        Serving tls = serving.await();
+        tls.certificates().ifPresent(m -> {
+            certificateMetrics.registerServer(kubelet.kubeletMetrics(), m, clock);
+            running.add("serving-certificate-manager", m);
+            m.start();
+        });
         // The pods come first (upstream starts its sync loop before its servers too); the servers follow at once.
         kubelet.startSources();
         log.debug("pod sources started {} ms after process start", sinceProcessStart());
-        startServers(server, kubelet, ContainerAccess.of(kubelet, runtime), secureServing,
+        startServers(server, kubelet, ContainerAccess.of(kubelet, runtime), tls.secure(),
                 new DashboardNode(kubelet::node, kubelet.nodePressure(), kubelet::plegHealth, runtime, KubeletVersion.compatVersion()));
         log.info("jkubelet started in {} ms", sinceProcessStart());
     }

@@ -43,11 +43,7 @@ record RuntimeConnection(RuntimeService runtime, ImageService images, AutoClosea
     }
 
     private static RuntimeConnection docker(KubeletConfiguration config, String endpoint) throws KubeletApp.StartupException {
-        String images = config.imageServiceEndpoint();
-        if (images != null && !images.isEmpty() && !images.equals(endpoint)) {
-            throw new KubeletApp.StartupException("imageServiceEndpoint " + images + ": the Docker engine at " + endpoint
-                    + " serves its own images; leave imageServiceEndpoint unset, or use a CRI runtime endpoint");
-        }
+        // An imageServiceEndpoint apart from Docker's was refused at start-up (UnsupportedSettings).
         DockerRuntime runtime;
         try {
             runtime = DockerRuntimeFactory.connect(endpoint, KubeletApp.dockerOptions(config), Clock.systemUTC());

@@ -1,5 +1,8 @@
 package io.jkubelet.cmd;
 
+import io.jkubelet.cmd.certificate.CertificateManager;
+import io.jkubelet.cmd.certificate.CertificatePair;
+import io.jkubelet.cmd.certificate.ServingCertificates;
 import io.jkubelet.core.apis.config.KubeletConfigCodec;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.server.DebugHandlers;
@@ -32,6 +35,7 @@ import java.util.function.IntConsumer;
  * auth mode that cannot be served ends the process at once; the server itself starts with the others.
  */
 final class SecureServing {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SecureServing.class);
 
     private final KubeletConfiguration config;
     private final TlsContext tls;
@@ -101,5 +105,40 @@ final class SecureServing {
 
     Path certFile() {
         return certificate.certFile();
+    }
+
+    /**
+     * {@code serverTLSBootstrap}: the serving certificate from the apiserver's {@code kubernetes.io/kubelet-serving}
+     * signer, served from the next handshake once issued (until then the self-signed or configured pair), renewed as it
+     * ages. A stored one that is still valid is served at once. Not started.
+     *
+     * @param addresses the node's addresses (host name and IPs), the certificate's subject alternative names
+     */
+    CertificateManager servingCertificates(KubeletFlags flags, String nodeName, List<String> addresses,
+            io.fabric8.kubernetes.client.KubernetesClient client, Clock clock, Runnable onRenewError)
+            throws KubeletApp.StartupException {
+        boolean files = config.tlsCertFile() != null && !config.tlsCertFile().isEmpty();
+        Optional<Path[]> tlsFiles = files ? Optional.of(new Path[] {Path.of(config.tlsCertFile()), Path.of(config.tlsPrivateKeyFile())})
+                : Optional.empty();
+        CertificateManager manager;
+        try {
+            manager = ServingCertificates.manager(Path.of(flags.certDirectory()), nodeName, addresses, tlsFiles, client, clock,
+                    this::serve, onRenewError);
+        } catch (java.io.IOException e) {
+            throw new KubeletApp.StartupException("serverTLSBootstrap: " + e.getMessage());
+        }
+        manager.current().ifPresent(this::serve);
+        return manager;
+    }
+
+    /** New handshakes get {@code pair}; open connections keep theirs. */
+    private void serve(CertificatePair pair) {
+        try {
+            tls.use(pair.chain(), pair.key(), "the serving certificate " + pair.leaf().getSerialNumber());
+            log.info("Serving the certificate issued for {} (valid until {})", pair.leaf().getSubjectX500Principal().getName(),
+                    pair.notAfter());
+        } catch (TlsConfigException e) {
+            log.error("Cannot serve the issued serving certificate, keeping the one before: {}", e.getMessage());
+        }
     }
 }

@@ -64,11 +64,6 @@ final class UnsupportedSettings {
             errors.add("topologyManagerPolicyOptions (--topology-manager-policy-options) "
                     + c.topologyManagerPolicyOptions() + ": jkubelet has no topology manager; leave them unset");
         }
-        if (c.serverTLSBootstrap()) {
-            errors.add("serverTLSBootstrap (--rotate-server-certificates) true: jkubelet does not request its serving "
-                    + "certificate through a CertificateSigningRequest; give it one with tlsCertFile and "
-                    + "tlsPrivateKeyFile, or leave both unset for a self-signed one");
-        }
         if ("LimitedSwap".equals(c.memorySwap().swapBehavior())) {
             errors.add("memorySwap.swapBehavior \"LimitedSwap\": jkubelet does not give pods swap; only \"\" or "
                     + "\"NoSwap\" is accepted");
@@ -98,11 +93,6 @@ final class UnsupportedSettings {
      */
     static List<String> warnings(KubeletConfiguration c, boolean standalone, Host host) {
         List<String> warnings = new ArrayList<>();
-        if (c.rotateCertificates()) {
-            warnings.add("rotateCertificates (--rotate-certificates) true: jkubelet does not renew its client "
-                    + "certificate through CertificateSigningRequests; renew the certificate in --kubeconfig before it "
-                    + "expires");
-        }
         if (!empty(c.tlsCurvePreferences())) {
             warnings.add("tlsCurvePreferences " + c.tlsCurvePreferences() + ": not applied; the secure port offers "
                     + "the JVM's key exchange groups");

@@ -32,7 +32,7 @@ public final class SecureServer implements AutoCloseable {
      */
     public static SecureServer start(HttpServerConfig config, TlsContext tls, RequestFilter auth, KubeletHandlers handlers,
             boolean debugging, DebugHandlers debug) throws IOException {
-        return new SecureServer(HttpServer.start(config, router(handlers, debugging, debug), tls.sslContext(), auth));
+        return new SecureServer(HttpServer.start(config, router(handlers, debugging, debug), tls::sslContext, auth));
     }
 
     static Router router(KubeletHandlers handlers, boolean debugging, DebugHandlers debug) {

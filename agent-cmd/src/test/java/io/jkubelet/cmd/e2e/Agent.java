@@ -105,13 +105,18 @@ final class Agent implements AutoCloseable {
     }
 
     Agent start() throws IOException {
+        return start(Duration.ofSeconds(30));
+    }
+
+    /** As {@link #start()}, waiting up to {@code limit} for the ports (a bootstrapping node first waits for its certificate). */
+    Agent start(Duration limit) throws IOException {
         starts++;
         HostCgroups.create(cgroupRoot.substring(1));
         Files.writeString(log, "---- start " + starts + "\n", java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
         process = new ProcessBuilder(command()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
+        await().atMost(limit).until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("jkubelet exited with " + process.exitValue() + ":\n" + logText());
             }

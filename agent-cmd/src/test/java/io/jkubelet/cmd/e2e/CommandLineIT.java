@@ -111,14 +111,23 @@ class CommandLineIT {
     }
 
     @Test
-    void anUnreadableKubeconfigIsNamedAndBootstrappingIsSaidToBeUnsupported() throws Exception {
+    void anUnreadableKubeconfigIsNamedAndSoIsAnUnreadableBootstrapKubeconfig() throws Exception {
         Path kubeconfig = dir.resolve("kubelet.conf");
-        Exit e = run("--kubeconfig", kubeconfig.toString(), "--bootstrap-kubeconfig", dir.resolve("bootstrap.conf").toString(),
-                "--root-dir", dir.resolve("root").toString(), "--cert-dir", dir.resolve("pki").toString(),
+        List<String> common = List.of("--root-dir", dir.resolve("root").toString(), "--cert-dir", dir.resolve("pki").toString(),
                 "--healthz-port", "0", "--read-only-port", "0");
+        List<String> plain = new ArrayList<>(List.of("--kubeconfig", kubeconfig.toString()));
+        plain.addAll(common);
+        Exit e = run(plain.toArray(String[]::new));
         assertThat(e.code()).isEqualTo(1);
-        assertThat(e.output()).contains("--kubeconfig " + kubeconfig + ": cannot read")
-                .contains("--bootstrap-kubeconfig " + dir.resolve("bootstrap.conf") + ": TLS bootstrapping");
+        assertThat(e.output()).contains("--kubeconfig " + kubeconfig + ": cannot read");
+
+        // No kubeconfig yet: the bootstrap kubeconfig is read to ask for a certificate, and named when it cannot be.
+        List<String> bootstrapping = new ArrayList<>(plain);
+        bootstrapping.addAll(List.of("--bootstrap-kubeconfig", dir.resolve("bootstrap.conf").toString()));
+        Exit b = run(bootstrapping.toArray(String[]::new));
+        assertThat(b.code()).isEqualTo(1);
+        assertThat(b.output()).contains("--bootstrap-kubeconfig " + dir.resolve("bootstrap.conf") + ": cannot read")
+                .doesNotContain("is not supported");
     }
 
     @Test

@@ -113,6 +113,11 @@ abstract class RealClusterBase {
 
     /** {@code kubectl create -f -} of a pod; {@code spec} is the YAML under {@code spec:}, indented by two. */
     static void createPod(String name, String spec) {
+        createPod(kubectl, name, spec);
+    }
+
+    /** As {@link #createPod(String, String)}, by {@code kubectl} (a test class's own cluster). */
+    static void createPod(Kubectl kubectl, String name, String spec) {
         kubectl.runWithInput("""
                 apiVersion: v1
                 kind: Pod
@@ -123,7 +128,12 @@ abstract class RealClusterBase {
 
     /** A pod bound to this node with one container {@code app} running {@code script} in sh. */
     static void createShellPod(String name, String script) {
-        createPod(name, """
+        createPod(name, shellPodSpec(agent.nodeName, script));
+    }
+
+    /** The spec (indented by two, for {@link #createPod}) of a pod bound to {@code node} running {@code script} in sh. */
+    static String shellPodSpec(String node, String script) {
+        return """
                   nodeName: %s
                   terminationGracePeriodSeconds: 5
                   containers:
@@ -131,7 +141,7 @@ abstract class RealClusterBase {
                     image: %s
                     imagePullPolicy: Never
                     command: ["sh", "-c", %s]
-                """.formatted(agent.nodeName, IMAGE, quote(script)));
+                """.formatted(node, IMAGE, quote(script));
     }
 
     /**

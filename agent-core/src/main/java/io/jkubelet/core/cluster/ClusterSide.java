@@ -2,6 +2,7 @@ package io.jkubelet.core.cluster;
 
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
 import io.jkubelet.core.cluster.fabric8.Fabric8LeaseClient;
@@ -59,6 +60,9 @@ public final class ClusterSide implements AutoCloseable {
     /** What it started, closed in reverse. */
     private final List<AutoCloseable> owned = new ArrayList<>();
 
+    /** Makes the HTTP clients of the clients made here (the event client); null for fabric8's default. */
+    private HttpClient.Factory httpClients;
+
     private ClusterSide(KubernetesClient client, String kubeletVersion, Clock clock, PodObjects objects) {
         this.client = client;
         this.kubeletVersion = kubeletVersion;
@@ -98,6 +102,18 @@ public final class ClusterSide implements AutoCloseable {
         return side;
     }
 
+    /**
+     * As {@link #connect(KubernetesClient, String, Clock, io.jkubelet.core.objects.ChangeDetectionStrategy, Duration)},
+     * the event client's HTTP client made by {@code httpClients} as {@code client}'s was (the kubelet's rotating client
+     * certificate: the settings alone hold no credential then).
+     */
+    public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock,
+            io.jkubelet.core.objects.ChangeDetectionStrategy strategy, Duration syncFrequency, HttpClient.Factory httpClients) {
+        ClusterSide side = connect(client, kubeletVersion, clock, strategy, syncFrequency);
+        side.httpClients = httpClients;
+        return side;
+    }
+
     public boolean connected() {
         return client != null;
     }
@@ -119,7 +135,7 @@ public final class ClusterSide implements AutoCloseable {
         }
         // The limit is the recorder's own (eventRecordQPS); the event client itself is not throttled again.
         KubernetesClient eventClient = KubeClients.create(new ConfigBuilder(client.getConfiguration()).build(), -1, 0,
-                kubeletVersion);
+                kubeletVersion, httpClients);
         owned.add(eventClient);
         int qps = config.eventRecordQPS() == null ? DEFAULT_EVENT_RECORD_QPS : config.eventRecordQPS();
         ApiserverEventRecorder recorder = ApiserverEventRecorder.start(new Fabric8EventSink(eventClient), nodeName, logged,

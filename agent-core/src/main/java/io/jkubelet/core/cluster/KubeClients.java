@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.jkubelet.core.util.TokenBucket;
@@ -29,28 +30,48 @@ public final class KubeClients {
 
     /** A client for the kubeconfig file; a missing or unreadable file is reported by its path. */
     public static KubernetesClient create(Path kubeconfig, int qps, int burst, String kubeletVersion) {
+        return create(load(kubeconfig, "--kubeconfig"), qps, burst, kubeletVersion);
+    }
+
+    /**
+     * Reads a kubeconfig file as the client will use it (relative paths against its directory), with fabric8's own
+     * request retries off.
+     *
+     * @param flag the flag that named it ({@code --kubeconfig}, {@code --bootstrap-kubeconfig}), for messages
+     * @throws IllegalArgumentException naming the flag and file when it cannot be read or names no server
+     */
+    public static Config load(Path kubeconfig, String flag) {
         String content;
         try {
             content = Files.readString(kubeconfig, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": cannot read: " + e.getMessage(), e);
+            throw new IllegalArgumentException(flag + " " + kubeconfig + ": cannot read: " + e.getMessage(), e);
         }
         Config config;
         try {
             config = Config.fromKubeconfig(null, content, kubeconfig.toAbsolutePath().toString());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(flag + " " + kubeconfig + ": " + e.getMessage(), e);
         }
         // fabric8 falls back to an in-cluster default server when the file names none; the kubelet must not.
         if (config.getCurrentContext() == null || config.getMasterUrl() == null || config.getMasterUrl().isEmpty()) {
-            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": no current context with a cluster server");
+            throw new IllegalArgumentException(flag + " " + kubeconfig + ": no current context with a cluster server");
         }
         config.setRequestRetryBackoffLimit(0);
-        return create(config, qps, burst, kubeletVersion);
+        return config;
     }
 
     /** A client for a ready configuration (tests point it at a mock apiserver). */
     public static KubernetesClient create(Config config, int qps, int burst, String kubeletVersion) {
+        return create(config, qps, burst, kubeletVersion, null);
+    }
+
+    /**
+     * As {@link #create(Config, int, int, String)}, its HTTP client made by {@code httpClients} (the kubelet's own
+     * TLS when it manages its client certificate), or fabric8's default when null.
+     */
+    public static KubernetesClient create(Config config, int qps, int burst, String kubeletVersion,
+            HttpClient.Factory httpClients) {
         // client-go: QPS 0 means its default of 5, a negative QPS means no limit.
         ClientRateLimiter limiter = qps < 0 ? null
                 : new ClientRateLimiter(new TokenBucket(qps == 0 ? 5 : qps, Math.max(1, burst), Clock.systemUTC()));
@@ -64,7 +85,11 @@ public final class KubeClients {
                 }
             }
         };
-        return new KubernetesClientBuilder().withConfig(config)
+        KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+        if (httpClients != null) {
+            builder = builder.withHttpClientFactory(httpClients);
+        }
+        return builder
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("kubelet", interceptor))
                 .build();
     }

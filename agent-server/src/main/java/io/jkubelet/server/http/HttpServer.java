@@ -79,7 +79,7 @@ public final class HttpServer implements AutoCloseable {
      * @throws IOException naming the server and address when the address cannot be bound
      */
     public static HttpServer start(HttpServerConfig config, Router router) throws IOException {
-        return start(config, router, null, null);
+        return start(config, router, (java.util.function.Supplier<io.netty.handler.ssl.SslContext>) null, null);
     }
 
     /**
@@ -88,6 +88,15 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(HttpServerConfig config, Router router, io.netty.handler.ssl.SslContext tls,
             RequestFilter filter) throws IOException {
+        return start(config, router, tls == null ? null : () -> tls, filter);
+    }
+
+    /**
+     * As {@link #start(HttpServerConfig, Router, io.netty.handler.ssl.SslContext, RequestFilter)}, the TLS context read
+     * for each new connection (a rotated serving certificate is served from the next handshake on).
+     */
+    public static HttpServer start(HttpServerConfig config, Router router,
+            java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, RequestFilter filter) throws IOException {
         EventLoopGroup group =
                 new MultiThreadIoEventLoopGroup(
                         config.ioThreads(), new DefaultThreadFactory("jk-" + config.name() + "-io"), NioIoHandler.newFactory());
@@ -114,7 +123,7 @@ public final class HttpServer implements AutoCloseable {
                                         if (tls != null) {
                                             // The idle handler below also bounds a client that never
                                             // finishes its handshake.
-                                            ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                                            ch.pipeline().addLast("tls", tls.get().newHandler(ch.alloc()));
                                         }
                                         ch.pipeline()
                                                 .addLast("idle", new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))

@@ -82,7 +82,8 @@ public record SelfSignedPair(String certificatePem, String keyPem) {
         return isAddress(host) ? new GeneralName(GeneralName.iPAddress, host) : new GeneralName(GeneralName.dNSName, host);
     }
 
-    private static boolean isAddress(String host) {
+    /** Whether {@code host} is an IP literal (no name is looked up). */
+    public static boolean isAddress(String host) {
         if (host.isEmpty() || !(host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || Character.isDigit(c)))) {
             return false;
         }

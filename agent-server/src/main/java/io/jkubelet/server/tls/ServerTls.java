@@ -59,23 +59,26 @@ public final class ServerTls {
      */
     public static TlsContext context(ServingCertificate serving, String minVersion, List<String> cipherSuites,
             List<X509Certificate> clientCAs) throws TlsConfigException {
-        SslContextBuilder builder = SslContextBuilder
-                .forServer(serving.key(), serving.chain().toArray(X509Certificate[]::new))
-                .sslProvider(SslProvider.JDK)
-                .protocols(protocols(minVersion));
+        String[] protocols = protocols(minVersion);
         List<String> ciphers = ciphers(cipherSuites);
-        if (!ciphers.isEmpty()) {
-            builder.ciphers(ciphers);
-        }
-        if (!clientCAs.isEmpty()) {
-            builder.clientAuth(ClientAuth.OPTIONAL).trustManager(new RequestOnlyTrustManagerFactory(clientCAs));
-        }
-        try {
-            return new TlsContext(builder.build());
-        } catch (SSLException e) {
-            throw new TlsConfigException("cannot set up TLS with " + serving.certFile() + " and " + serving.keyFile() + ": "
-                    + e.getMessage(), e);
-        }
+        TlsContext.Builder build = (chain, key, what) -> {
+            SslContextBuilder builder = SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new))
+                    .sslProvider(SslProvider.JDK)
+                    .protocols(protocols);
+            if (!ciphers.isEmpty()) {
+                builder.ciphers(ciphers);
+            }
+            if (!clientCAs.isEmpty()) {
+                builder.clientAuth(ClientAuth.OPTIONAL).trustManager(new RequestOnlyTrustManagerFactory(clientCAs));
+            }
+            try {
+                return builder.build();
+            } catch (SSLException | IllegalArgumentException e) {
+                throw new TlsConfigException("cannot set up TLS with " + what + ": " + e.getMessage(), e);
+            }
+        };
+        return new TlsContext(build.build(serving.chain(), serving.key(), serving.certFile() + " and " + serving.keyFile()),
+                build);
     }
 
     static String[] protocols(String minVersion) throws TlsConfigException {

@@ -27,17 +27,30 @@ public final class ControlPlane {
     public final Path adminKubeconfig;
     private final Map<String, String> ports;
 
-    private ControlPlane(Path dir) throws IOException {
+    private ControlPlane(Path dir, Map<String, String> settings) throws IOException {
         this.dir = dir;
         this.adminKubeconfig = dir.resolve("admin.kubeconfig");
-        this.ports = Map.of("JK_APISERVER_PORT", Integer.toString(freePort()), "JK_ETCD_PORT", Integer.toString(freePort()),
-                "JK_ETCD_PEER_PORT", Integer.toString(freePort()));
+        Map<String, String> env = new java.util.HashMap<>(settings);
+        env.putAll(Map.of("JK_APISERVER_PORT", Integer.toString(freePort()), "JK_ETCD_PORT", Integer.toString(freePort()),
+                "JK_ETCD_PEER_PORT", Integer.toString(freePort())));
+        this.ports = Map.copyOf(env);
+    }
+
+    /**
+     * A control plane of the caller's own, with settings of {@code bin/control-plane} (e.g.
+     * {@code JK_CLUSTER_SIGNING_DURATION}); stopped by {@link #stop()} or when the JVM exits.
+     */
+    public static ControlPlane startPrivate(Map<String, String> settings) throws IOException {
+        ControlPlane cp = new ControlPlane(Files.createTempDirectory("jk-control-plane"), settings);
+        Runtime.getRuntime().addShutdownHook(new Thread(cp::stop, "control-plane-stop"));
+        cp.script(1800, "start");
+        return cp;
     }
 
     /** The control plane of this test JVM, started on first use. */
     public static synchronized ControlPlane shared() throws IOException {
         if (shared == null) {
-            ControlPlane cp = new ControlPlane(Files.createTempDirectory("jk-control-plane"));
+            ControlPlane cp = new ControlPlane(Files.createTempDirectory("jk-control-plane"), Map.of());
             Runtime.getRuntime().addShutdownHook(new Thread(cp::stop, "control-plane-stop"));
             cp.script(1800, "start");
             shared = cp;
@@ -69,6 +82,14 @@ public final class ControlPlane {
     /** The kubeconfig of node {@code name}: a client certificate for system:node:NAME in group system:nodes. */
     public Path nodeKubeconfig(String name) throws IOException {
         return Path.of(script(60, "node-kubeconfig", name).strip());
+    }
+
+    /**
+     * A new bootstrap token ({@code bootstrap-token-<id>} in {@code kube-system}, with kubeadm's RBAC for it) and the
+     * bootstrap kubeconfig that holds it, as {@code kubeadm join} gives a node.
+     */
+    public Path bootstrapKubeconfig() throws IOException {
+        return Path.of(script(60, "bootstrap-token").strip());
     }
 
     /** The apiserver stops and comes back at the same address; etcd keeps every object. */
