@@ -17,8 +17,7 @@ final class NodeConfigFlags {
     static final List<ConfigFlag> ALL = List.of(
             ConfigFlags.flag(FlagSpec.of("image-service-endpoint", "string", "The endpoint of container image "
                             + "service. If not specified, it will be the same with --container-runtime-endpoint by "
-                            + "default. jkubelet pulls through the runtime: only its endpoint is "
-                            + "accepted."), (c, v, earlier) -> c.imageServiceEndpoint(v)),
+                            + "default. With the Docker runtime jkubelet accepts only Docker's own endpoint."), (c, v, earlier) -> c.imageServiceEndpoint(v)),
             ConfigFlags.flag(FlagSpec.of("volume-plugin-dir", "string", "The full path of the directory in which to "
                             + "search for additional third party volume plugins (default "
                             + "\"/usr/libexec/kubernetes/kubelet-plugins/volume/exec/\"). jkubelet loads no "

@@ -26,8 +26,7 @@ final class ServerConfigFlags {
                             .cacheUnauthorizedTTL(FlagValues.duration(v))),
             ConfigFlags.flag(FlagSpec.bool("rotate-server-certificates", "Auto-request and rotate the kubelet "
                             + "serving certificates by requesting new certificates from the kube-apiserver when the "
-                            + "certificate expiration approaches. jkubelet does not request certificates and "
-                            + "refuses it."),
+                            + "certificate expiration approaches."),
                     (c, v, earlier) -> c.serverTLSBootstrap(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.of("tls-cipher-suites", "strings", "Comma-separated list of cipher suites for "
                             + "the server. If omitted, the default cipher suites will be used."),
@@ -37,7 +36,7 @@ final class ServerConfigFlags {
                     (c, v, earlier) -> c.tlsMinVersion(v)),
             ConfigFlags.flag(FlagSpec.bool("rotate-certificates", "Auto rotate the kubelet client certificates by "
                             + "requesting new certificates from the kube-apiserver when the certificate expiration "
-                            + "approaches. jkubelet does not request certificates: start-up warns when it is set."),
+                            + "approaches."),
                     (c, v, earlier) -> c.rotateCertificates(FlagValues.bool(v))),
             ConfigFlags.flag(FlagSpec.bool("contention-profiling", "Enable block profiling, if profiling is "
                     + "enabled. jkubelet's JVM "

@@ -587,7 +587,6 @@ class KubeletCommandTest {
      */
     private static final String NONE_ACCEPTED = "(every value is refused)";
     private static final Map<String, Map.Entry<String, String>> REFUSED_SAMPLES = Map.of(
-            "rotate-server-certificates", Map.entry("serverTLSBootstrap", "false"),
             "image-service-endpoint", Map.entry("imageServiceEndpoint", "unix:///var/run/docker.sock"),
             "cpu-manager-policy", Map.entry("cpuManagerPolicy", "none"),
             "cpu-manager-policy-options", Map.entry("cpuManagerPolicyOptions", NONE_ACCEPTED),
@@ -779,7 +778,7 @@ class KubeletCommandTest {
                 "cpu-manager-policy", "cpu-manager-policy-options", "qos-reserved", "topology-manager-policy",
                 "topology-manager-policy-options", "memory-manager-policy", "reserved-memory", "pod-cidr",
                 "make-iptables-util-chains", "kernel-memcg-notification", "max-open-files", "kube-api-content-type",
-                "rotate-server-certificates", "rotate-certificates", "contention-profiling");
+                "contention-profiling");
         Map<String, String> help = ConfigFlags.ALL.stream()
                 .collect(java.util.stream.Collectors.toMap(f -> f.spec().name(), f -> f.spec().description()));
 

@@ -181,11 +181,11 @@ class CommandLineIT {
 
     @Test
     void unreachableRuntimeEndpointNamesItAndHowToStartDocker() throws Exception {
-        Exit e = run("--container-runtime-endpoint", "unix://" + dir.resolve("no-docker.sock"),
+        Exit e = run("--container-runtime-endpoint", "unix://" + dir.resolve("docker.sock"),
                 "--hostname-override", "cli-test", "--root-dir", dir.resolve("root").toString(),
                 "--healthz-port", "0", "--read-only-port", "0", "--cert-dir", dir.resolve("pki").toString());
         assertThat(e.code()).isEqualTo(1);
-        assertThat(e.output()).contains("unix://" + dir.resolve("no-docker.sock")).contains("dockerd");
+        assertThat(e.output()).contains("unix://" + dir.resolve("docker.sock")).contains("dockerd");
     }
 
     @Test
