@@ -148,8 +148,13 @@ final class KubeletApp implements AutoCloseable {
         // TLS and auth are settled before any pod is touched, as upstream does: a bad certificate or an auth mode that
         // cannot be served ends the process. They are prepared beside the runtime's set-up, not before it: the first
         // static pod needs neither, and on a fresh JVM they cost about a third of a second.
-        StartupStep<Serving> serving = StartupStep.begin("tls", () -> {
-            Optional<SecureServing> secure = SecureServing.prepare(flags, config, nodeName, Clock.systemUTC(), finalClient);
+        // A self-signed pair still to be made (a node's first start) is made after the check, and the pods do not
+        // wait for it: the servers do.
+        StartupStep<Optional<SecureServing.Checked>> tlsChecked = StartupStep.begin("tls",
+                () -> SecureServing.check(flags, config, nodeName, Clock.systemUTC(), finalClient));
+        StartupStep<Serving> serving = StartupStep.begin("serving-certificate", () -> {
+            Optional<SecureServing.Checked> checked = tlsChecked.await();
+            Optional<SecureServing> secure = checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
             return new Serving(secure, NodeCertificates.servingCertificates(flags, config, nodeName, hostIps, secure,
                     finalClient, certificateMetrics));
         });
@@ -216,15 +221,16 @@ final class KubeletApp implements AutoCloseable {
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
             kubelet.setNodeSupplier(nodeSync.node());
         });
+        tlsChecked.await();
+        // The pods come first (upstream starts its sync loop before its servers too); the servers follow at once.
+        kubelet.startSources();
+        log.debug("pod sources started {} ms after process start", sinceProcessStart());
         Serving tls = serving.await();
         tls.certificates().ifPresent(m -> {
             certificateMetrics.registerServer(kubelet.kubeletMetrics(), m, clock);
             running.add("serving-certificate-manager", m);
             m.start();
         });
-        // The pods come first (upstream starts its sync loop before its servers too); the servers follow at once.
-        kubelet.startSources();
-        log.debug("pod sources started {} ms after process start", sinceProcessStart());
         startServers(server, kubelet, ContainerAccess.of(kubelet, runtime), tls.secure(),
                 new DashboardNode(kubelet::node, kubelet.nodePressure(), kubelet::plegHealth, runtime, KubeletVersion.compatVersion()));
         log.info("jkubelet started in {} ms", sinceProcessStart());

@@ -66,26 +66,90 @@ final class SecureServing {
      */
     static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
             Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws KubeletApp.StartupException {
+        Optional<Checked> checked = check(flags, config, nodeName, clock, kubeClient);
+        return checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
+    }
+
+    /**
+     * Everything of the secure port an operator gives, read and checked: the client CAs, authentication and
+     * authorization, the TLS version and suites, and a configured certificate and key (loaded). Only a self-signed pair
+     * still to be made in {@code --cert-dir} is left for {@link Checked#complete}: two RSA keys, up to seconds of CPU in
+     * a fresh JVM, which the first pods need not wait for. Empty when {@code enableServer} is false.
+     *
+     * @throws KubeletApp.StartupException naming the setting or file that is wrong
+     */
+    static Optional<Checked> check(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
+            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws KubeletApp.StartupException {
         if (Boolean.FALSE.equals(config.enableServer())) {
             return Optional.empty();
         }
         try {
-            ServingCertificate certificate = ServingCertificate.resolve(config.tlsCertFile(), config.tlsPrivateKeyFile(),
-                    Path.of(flags.certDirectory()), nodeName, clock.instant());
             String caFile = config.authentication().x509().clientCAFile();
             List<X509Certificate> clientCAs = caFile == null || caFile.isEmpty()
                     ? List.of()
                     : ServingCertificate.readCertificates(Path.of(caFile), "authentication.x509.clientCAFile (--client-ca-file)");
-            TlsContext tls = ServerTls.context(certificate, config.tlsMinVersion(), config.tlsCipherSuites(), clientCAs);
             // Standalone (no client): there is no apiserver to review tokens or access, so the webhook modes are refused.
             AuthFilter auth = KubeletAuth.filter(config.authentication(), config.authorization(), nodeName, clientCAs,
                     kubeClient.map(io.jkubelet.cmd.apiserver.ClientTokenReviewer::new),
                     kubeClient.map(io.jkubelet.cmd.apiserver.ClientSubjectAccessReviewer::new), clock);
-            return Optional.of(new SecureServing(config, tls, auth, certificate));
-        } catch (TlsConfigException e) {
+            ServerTls.check(config.tlsMinVersion(), config.tlsCipherSuites());
+            Checked checked = new Checked(flags, config, nodeName, clock, clientCAs, auth);
+            if (!checked.makesSelfSigned()) {
+                // A pair that exists is read and served now: what is wrong with it ends the start before any pod.
+                checked.done = checked.complete();
+            }
+            return Optional.of(checked);
+        } catch (TlsConfigException | AuthConfigException e) {
             throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
-        } catch (AuthConfigException e) {
-            throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+        }
+    }
+
+    /** The secure port's settings as {@link #check} found them good; the serving certificate perhaps still to make. */
+    static final class Checked {
+        private final KubeletFlags flags;
+        private final KubeletConfiguration config;
+        private final String nodeName;
+        private final Clock clock;
+        private final List<X509Certificate> clientCAs;
+        private final AuthFilter auth;
+        private SecureServing done;
+
+        private Checked(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
+                List<X509Certificate> clientCAs, AuthFilter auth) {
+            this.flags = flags;
+            this.config = config;
+            this.nodeName = nodeName;
+            this.clock = clock;
+            this.clientCAs = clientCAs;
+            this.auth = auth;
+        }
+
+        /** No configured pair, and none in {@code --cert-dir} yet: upstream's self-signed pair is made. */
+        boolean makesSelfSigned() {
+            boolean configured = config.tlsCertFile() != null && !config.tlsCertFile().isEmpty()
+                    || config.tlsPrivateKeyFile() != null && !config.tlsPrivateKeyFile().isEmpty();
+            Path dir = Path.of(flags.certDirectory());
+            return !configured && !(java.nio.file.Files.isReadable(dir.resolve(ServingCertificate.SELF_SIGNED_CERT))
+                    && java.nio.file.Files.isReadable(dir.resolve(ServingCertificate.SELF_SIGNED_KEY)));
+        }
+
+        /**
+         * Loads or makes the serving certificate and builds the TLS context (once).
+         *
+         * @throws KubeletApp.StartupException when the self-signed pair cannot be made or written
+         */
+        SecureServing complete() throws KubeletApp.StartupException {
+            if (done != null) {
+                return done;
+            }
+            try {
+                ServingCertificate serving = ServingCertificate.resolve(config.tlsCertFile(), config.tlsPrivateKeyFile(),
+                        Path.of(flags.certDirectory()), nodeName, clock.instant());
+                TlsContext tls = ServerTls.context(serving, config.tlsMinVersion(), config.tlsCipherSuites(), clientCAs);
+                return new SecureServing(config, tls, auth, serving);
+            } catch (TlsConfigException e) {
+                throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+            }
         }
     }
 

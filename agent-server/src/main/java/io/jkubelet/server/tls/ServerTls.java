@@ -81,6 +81,16 @@ public final class ServerTls {
                 build);
     }
 
+    /**
+     * Checks {@code tlsMinVersion} and {@code tlsCipherSuites} as {@link #context} would, without a certificate.
+     *
+     * @throws TlsConfigException naming the bad version or suite
+     */
+    public static void check(String minVersion, List<String> cipherSuites) throws TlsConfigException {
+        protocols(minVersion);
+        ciphers(cipherSuites);
+    }
+
     static String[] protocols(String minVersion) throws TlsConfigException {
         String min = minVersion == null || minVersion.isEmpty() ? "VersionTLS12" : minVersion;
         if (!VERSIONS.containsKey(min)) {
