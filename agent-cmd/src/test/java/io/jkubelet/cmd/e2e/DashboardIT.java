@@ -17,11 +17,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * The dashboard in a real browser (Debian's chromium, headless) against the built jar with real pods on Docker: the
  * pod list, a chart drawn for a busy container, a crash-looping pod's timeline in order, its log, and the secure
- * port refusing the page without credentials. Saves the screenshots {@code docs/dashboard.md} shows.
+ * port refusing the page without credentials. Saves the screenshots {@code docs/dashboard.md} shows: into
+ * {@code agent-cmd/target/dashboard-images}, or into the docs with {@code -Djk.screenshots=<checkout>/docs/images}
+ * (a test run leaves the checkout as it was).
  */
 class DashboardIT extends AgentTestBase {
-    /** Where the screenshots go: the docs of the checkout the test runs in. */
-    private static final Path IMAGES = Path.of(System.getProperty("jkubelet.docs", "../docs"), "images");
+    /** Where the screenshots go (the build's directory unless the docs are asked for). */
+    private static final Path IMAGES = Path.of(System.getProperty("jkubelet.screenshots", "target/dashboard-images"));
 
     private void writePods() throws Exception {
         agent.writeManifest("busy.yaml", """
