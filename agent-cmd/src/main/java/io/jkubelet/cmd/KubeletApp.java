@@ -1,8 +1,5 @@
 package io.jkubelet.cmd;
 
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
@@ -20,11 +17,8 @@ import io.jkubelet.core.cm.SwapCheck;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
-import io.jkubelet.core.images.ImagePullLimits;
-import io.jkubelet.core.images.ImageGCPolicy;
 import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.KubeletExecutors;
-import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import io.jkubelet.core.events.EventRecorder;
@@ -33,15 +27,11 @@ import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.kubelet.KubeletDeps;
 import io.jkubelet.core.kubelet.KubeletSettings;
 import io.jkubelet.core.kubelet.SecuritySettings;
-import io.jkubelet.core.nodestatus.NodeResources;
-import io.jkubelet.core.kubelet.PodSourceSettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.qos.OomScoreAdjuster;
-import io.jkubelet.core.qos.QosClass;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.util.StopSequence;
-import io.jkubelet.docker.DockerRuntimeOptions;
 import io.jkubelet.server.HealthzServer;
 import io.jkubelet.server.KubeletView;
 import io.jkubelet.server.ReadOnlyServer;
@@ -162,7 +152,7 @@ final class KubeletApp implements AutoCloseable {
         // the file source's first read only takes up whatever is not loaded yet.
         StartupStep.begin("codec", () -> {
             try {
-                warmUp(nodeName);
+                CodecWarmUp.run(nodeName);
             } catch (RuntimeException e) {
                 log.warn("Warming up the pod codec failed (the first manifest loads it instead): {}", e.toString());
             }
@@ -196,8 +186,8 @@ final class KubeletApp implements AutoCloseable {
                 config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
                 oom::clamp, Objects.requireNonNullElse(config.resolvConf(), NodeContext.DEFAULT_RESOLV_CONF));
         KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                GcSettings.of(flags.containerGcPolicy(), imageGcPolicy(config)), podCapacity(config), imagePulls(config),
-                DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), podSources(config),
+                GcSettings.of(flags.containerGcPolicy(), ConfigSettings.imageGcPolicy(config)), ConfigSettings.podCapacity(config), ConfigSettings.imagePulls(config),
+                DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), ConfigSettings.podSources(config),
                 memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
                 server.eviction(), FeatureGates.of(config), config.volumeStatsAggPeriod(),
                 new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
@@ -256,76 +246,6 @@ final class KubeletApp implements AutoCloseable {
         } catch (IOException | CgroupException | IllegalStateException e) {
             throw new StartupException(e.getMessage());
         }
-    }
-
-    /**
-     * The Docker adapter's settings: every short call bounded by {@code runtimeRequestTimeout}, as upstream's CRI
-     * calls, and the json-file driver's rotation.
-     */
-    static DockerRuntimeOptions dockerOptions(KubeletConfiguration config) {
-        return DockerLogRotation.options(config,
-                DockerRuntimeOptions.DEFAULTS.withRequestTimeout(config.runtimeRequestTimeout()));
-    }
-
-    /** How many pods this machine admits: {@code maxPods}, or fewer with {@code podsPerCore} (as its node status). */
-    static int podCapacity(KubeletConfiguration config) {
-        return NodeResources.podCapacity(config.maxPods(), config.podsPerCore(), Runtime.getRuntime().availableProcessors());
-    }
-
-    /** {@code serializeImagePulls}, {@code maxParallelImagePulls}, {@code registryPullQPS} and {@code registryBurst}. */
-    static ImagePullLimits imagePulls(KubeletConfiguration config) {
-        boolean serialize = config.serializeImagePulls() == null || config.serializeImagePulls();
-        return new ImagePullLimits(serialize, config.maxParallelImagePulls(),
-                Objects.requireNonNullElse(config.registryPullQPS(), 0), config.registryBurst());
-    }
-
-    /**
-     * The image file system's band, from a configuration already defaulted and validated (so the policy is one
-     * upstream accepts); a field left unset takes the v1beta1 default.
-     */
-    static ImageGCPolicy imageGcPolicy(KubeletConfiguration config) {
-        ImageGCPolicy d = ImageGCPolicy.DEFAULT;
-        return new ImageGCPolicy(
-                Objects.requireNonNullElse(config.imageGCHighThresholdPercent(), d.highThresholdPercent()),
-                Objects.requireNonNullElse(config.imageGCLowThresholdPercent(), d.lowThresholdPercent()),
-                Objects.requireNonNullElse(config.imageMinimumGCAge(), d.minAge()),
-                Objects.requireNonNullElse(config.imageMaximumGCAge(), d.maxAge()));
-    }
-
-    /** The static pod directory and manifest URL, as configured. */
-    private static PodSourceSettings podSources(KubeletConfiguration config) {
-        Optional<Path> path = config.staticPodPath() == null || config.staticPodPath().isEmpty() ? Optional.empty()
-                : Optional.of(Path.of(config.staticPodPath()));
-        Optional<String> url = config.staticPodURL() == null || config.staticPodURL().isEmpty() ? Optional.empty()
-                : Optional.of(config.staticPodURL());
-        return new PodSourceSettings(path, config.fileCheckFrequency(), url, config.staticPodURLHeader(),
-                config.httpCheckFrequency());
-    }
-
-    /**
-     * Decodes, defaults, validates and hashes a small built-in pod once, so that the first real manifests
-     * do not pay for loading and initialising the codec (about half a second in a fresh JVM).
-     */
-    static void warmUp(String nodeName) {
-        byte[] sample = """
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: warm-up, labels: {app: warm-up}}
-                spec:
-                  containers:
-                  - name: c
-                    image: jkubelet/busybox:1.0
-                    command: ["sh", "-c", "true"]
-                    env: [{name: A, value: "1"}]
-                    resources: {limits: {cpu: 100m, memory: 16Mi}}
-                    ports: [{containerPort: 80}]
-                """.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        var decoded = io.jkubelet.core.config.StaticPodDecoder.tryDecodeSinglePod(sample,
-                io.jkubelet.core.config.StaticPodDefaults.forFile(nodeName, "/warm-up.yaml"));
-        log.debug("codec warmed up: {}", decoded);
-        QosClass.of(io.jkubelet.core.config.PodCodec.deepCopy(new PodBuilder().withNewSpec().addNewContainer()
-                .withName("c").endContainer().endSpec().build()));
-        io.jkubelet.core.kuberuntime.ContainerHash.of(new ContainerBuilder().withName("c").withImage("x").build());
     }
 
     private void startServers(KubeletServer server, Kubelet kubelet, ContainerAccess containers,

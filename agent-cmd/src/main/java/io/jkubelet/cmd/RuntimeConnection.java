@@ -46,7 +46,7 @@ record RuntimeConnection(RuntimeService runtime, ImageService images, AutoClosea
         // An imageServiceEndpoint apart from Docker's was refused at start-up (UnsupportedSettings).
         DockerRuntime runtime;
         try {
-            runtime = DockerRuntimeFactory.connect(endpoint, KubeletApp.dockerOptions(config), Clock.systemUTC());
+            runtime = DockerRuntimeFactory.connect(endpoint, ConfigSettings.dockerOptions(config), Clock.systemUTC());
         } catch (DockerUnavailableException | IllegalArgumentException e) {
             throw new KubeletApp.StartupException(e.getMessage());
         }

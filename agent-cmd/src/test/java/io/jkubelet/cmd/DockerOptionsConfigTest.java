@@ -13,12 +13,12 @@ class DockerOptionsConfigTest {
 
     @Test
     void shortDockerCallsAreBoundedByTheRuntimeRequestTimeout() {
-        assertThat(KubeletApp.dockerOptions(KubeletConfigurationDefaults.newDefaulted()).requestTimeout())
+        assertThat(ConfigSettings.dockerOptions(KubeletConfigurationDefaults.newDefaulted()).requestTimeout())
                 .isEqualTo(Duration.ofMinutes(2));
         KubeletConfiguration config = KubeletConfigurationDefaults.apply(KubeletConfiguration.builder()
                 .runtimeRequestTimeout(Duration.ofSeconds(30)).containerLogMaxSize("1Mi").build()).build();
 
-        assertThat(KubeletApp.dockerOptions(config).requestTimeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(KubeletApp.dockerOptions(config).logOptions()).containsEntry("max-size", "1048576");
+        assertThat(ConfigSettings.dockerOptions(config).requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ConfigSettings.dockerOptions(config).logOptions()).containsEntry("max-size", "1048576");
     }
 }

@@ -12,7 +12,7 @@ class ImagePullLimitsConfigTest {
 
     @Test
     void theDefaultsSerializePullsAtFiveAPullsASecondWithABurstOfTen() {
-        assertThat(KubeletApp.imagePulls(KubeletConfigurationDefaults.newDefaulted()))
+        assertThat(ConfigSettings.imagePulls(KubeletConfigurationDefaults.newDefaulted()))
                 .isEqualTo(new ImagePullLimits(true, null, 5, 10));
     }
 
@@ -21,6 +21,6 @@ class ImagePullLimitsConfigTest {
         KubeletConfiguration config = KubeletConfigurationDefaults.apply(KubeletConfiguration.builder()
                 .serializeImagePulls(false).maxParallelImagePulls(3).registryPullQPS(0).build()).build();
 
-        assertThat(KubeletApp.imagePulls(config)).isEqualTo(new ImagePullLimits(false, 3, 0, 10));
+        assertThat(ConfigSettings.imagePulls(config)).isEqualTo(new ImagePullLimits(false, 3, 0, 10));
     }
 }

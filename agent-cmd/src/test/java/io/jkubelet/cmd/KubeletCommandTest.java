@@ -814,13 +814,13 @@ class KubeletCommandTest {
     void theImageGcSettingsReachTheImageGcPolicy() throws Exception {
         KubeletServer server = run(List.of("--image-gc-high-threshold=90", "--image-gc-low-threshold=70",
                 "--minimum-image-ttl-duration=5m"));
-        assertThat(KubeletApp.imageGcPolicy(server.config()))
+        assertThat(ConfigSettings.imageGcPolicy(server.config()))
                 .isEqualTo(new ImageGCPolicy(90, 70, Duration.ofMinutes(5), Duration.ZERO));
 
         Path file = write("kubelet.yaml", HEAD + "imageMaximumGCAge: 1h\nimageGCHighThresholdPercent: 100\n");
-        assertThat(KubeletApp.imageGcPolicy(run(List.of("--config=" + file)).config()))
+        assertThat(ConfigSettings.imageGcPolicy(run(List.of("--config=" + file)).config()))
                 .isEqualTo(new ImageGCPolicy(100, 80, Duration.ofMinutes(2), Duration.ofHours(1)));
-        assertThat(KubeletApp.imageGcPolicy(KubeletConfigurationDefaults.newDefaulted())).isEqualTo(ImageGCPolicy.DEFAULT);
+        assertThat(ConfigSettings.imageGcPolicy(KubeletConfigurationDefaults.newDefaulted())).isEqualTo(ImageGCPolicy.DEFAULT);
     }
 
     @Test

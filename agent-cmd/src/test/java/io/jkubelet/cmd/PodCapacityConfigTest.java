@@ -17,8 +17,8 @@ class PodCapacityConfigTest {
 
     @Test
     void podsPerCoreLowersMaxPodsToThatManyPodsACore() {
-        assertThat(KubeletApp.podCapacity(config(110, 0))).isEqualTo(110);
-        assertThat(KubeletApp.podCapacity(config(110, 1))).isEqualTo(Math.min(110, CORES));
-        assertThat(KubeletApp.podCapacity(config(1, 1000))).isEqualTo(1);
+        assertThat(ConfigSettings.podCapacity(config(110, 0))).isEqualTo(110);
+        assertThat(ConfigSettings.podCapacity(config(110, 1))).isEqualTo(Math.min(110, CORES));
+        assertThat(ConfigSettings.podCapacity(config(1, 1000))).isEqualTo(1);
     }
 }
