@@ -53,12 +53,12 @@ jk_bench_engine_start() {
     jk_log "starting the bench engine on $JK_BENCH_DOCKER_HOST (log: $JK_BENCH_ENGINE_DIR/dockerd.log)"
     # setsid: the engine outlives neither the bench's trap nor is it killed with the bench's process group
     # by a stray Ctrl-C before the trap stops it cleanly.
-    setsid dockerd -H "$JK_BENCH_DOCKER_HOST" --data-root "$JK_BENCH_ENGINE_DATA" \
+    jk_daemon setsid dockerd -H "$JK_BENCH_DOCKER_HOST" --data-root "$JK_BENCH_ENGINE_DATA" \
       --exec-root "$JK_BENCH_ENGINE_DIR/exec" --pidfile "$JK_BENCH_ENGINE_DIR/dockerd.pid" \
       --bridge "$JK_BENCH_BRIDGE" --iptables=false --ip-masq=false --ip-forward=false \
       --add-runtime "runc-oom0=$JK_BENCH_ENGINE_DIR/runc-oom0" --default-runtime runc-oom0 \
       --storage-driver overlay2 --log-level warn \
-      >"$JK_BENCH_ENGINE_DIR/dockerd.log" 2>&1 </dev/null &
+      >"$JK_BENCH_ENGINE_DIR/dockerd.log" 2>&1 </dev/null
     local i
     for i in $(seq 1 60); do
       jk_bench_docker version --format '{{.Server.Version}}' >/dev/null 2>&1 && break

@@ -6,6 +6,10 @@ JK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export JK_ROOT
 
 jk_log() { printf '[jkubelet] %s\n' "$*" >&2; }
+# Runs a daemon in the background with no descriptor of ours but stdin/stdout/stderr: one inherited from a caller's
+# `flock FILE command` would keep FILE locked for as long as the daemon lives (a containerd started under the test
+# lock held it for good once).
+jk_daemon() { ( for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; exec "$@" ) & }
 jk_die() { printf '[jkubelet] error: %s\n' "$*" >&2; exit 1; }
 
 # Prints the major version of the JDK at $1 (its home), or nothing. Reads the JDK's `release` file, which
@@ -83,7 +87,7 @@ jk_ensure_docker() {
   fi
   if ! docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
     jk_log "starting dockerd (log: /var/log/jkubelet-dockerd.log)"
-    nohup dockerd >/var/log/jkubelet-dockerd.log 2>&1 &
+    jk_daemon nohup dockerd >/var/log/jkubelet-dockerd.log 2>&1
   fi
   local i
   for i in $(seq 1 60); do
@@ -183,7 +187,7 @@ jk_start_registry() {
   esac
   jk_registry_config "$port" "$mode" >"$config"
   jk_log "starting docker-registry on 127.0.0.1:$port (log: $JK_REGISTRY_DIR/registry-$port.log)"
-  nohup docker-registry serve "$config" >"$JK_REGISTRY_DIR/registry-$port.log" 2>&1 &
+  jk_daemon nohup docker-registry serve "$config" >"$JK_REGISTRY_DIR/registry-$port.log" 2>&1
   echo $! >"$JK_REGISTRY_DIR/registry-$port.pid"
   for i in $(seq 1 30); do
     [ "$(jk_registry_status "$port")" = "$expected" ] && return 0
@@ -311,7 +315,7 @@ jk_ensure_containerd() {
   fi
   if ! jk_containerd_answers; then
     jk_log "starting containerd on $JK_CONTAINERD_SOCKET (log: $JK_CONTAINERD_DIR/containerd.log)"
-    setsid nohup containerd --config "$JK_CONTAINERD_CONFIG" >"$JK_CONTAINERD_DIR/containerd.log" 2>&1 </dev/null &
+    jk_daemon setsid nohup containerd --config "$JK_CONTAINERD_CONFIG" >"$JK_CONTAINERD_DIR/containerd.log" 2>&1 </dev/null
     echo $! >"$JK_CONTAINERD_DIR/containerd.pid"
     local i
     for i in $(seq 1 60); do jk_containerd_answers && break; sleep 0.5; done
