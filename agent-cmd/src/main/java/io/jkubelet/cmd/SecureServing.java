@@ -96,7 +96,7 @@ final class SecureServing {
             Checked checked = new Checked(flags, config, nodeName, clock, clientCAs, auth);
             if (!checked.makesSelfSigned()) {
                 // A pair that exists is read and served now: what is wrong with it ends the start before any pod.
-                checked.done = checked.complete();
+                checked.complete();
             }
             return Optional.of(checked);
         } catch (TlsConfigException | AuthConfigException e) {
@@ -126,11 +126,8 @@ final class SecureServing {
 
         /** No configured pair, and none in {@code --cert-dir} yet: upstream's self-signed pair is made. */
         boolean makesSelfSigned() {
-            boolean configured = config.tlsCertFile() != null && !config.tlsCertFile().isEmpty()
-                    || config.tlsPrivateKeyFile() != null && !config.tlsPrivateKeyFile().isEmpty();
-            Path dir = Path.of(flags.certDirectory());
-            return !configured && !(java.nio.file.Files.isReadable(dir.resolve(ServingCertificate.SELF_SIGNED_CERT))
-                    && java.nio.file.Files.isReadable(dir.resolve(ServingCertificate.SELF_SIGNED_KEY)));
+            return ServingCertificate.makesSelfSigned(config.tlsCertFile(), config.tlsPrivateKeyFile(),
+                    Path.of(flags.certDirectory()));
         }
 
         /**
@@ -146,7 +143,8 @@ final class SecureServing {
                 ServingCertificate serving = ServingCertificate.resolve(config.tlsCertFile(), config.tlsPrivateKeyFile(),
                         Path.of(flags.certDirectory()), nodeName, clock.instant());
                 TlsContext tls = ServerTls.context(serving, config.tlsMinVersion(), config.tlsCipherSuites(), clientCAs);
-                return new SecureServing(config, tls, auth, serving);
+                done = new SecureServing(config, tls, auth, serving);
+                return done;
             } catch (TlsConfigException e) {
                 throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
             }

@@ -66,12 +66,26 @@ public record ServingCertificate(List<X509Certificate> chain, PrivateKey key, Pa
         }
         Path cert = certDir.resolve(SELF_SIGNED_CERT);
         Path key = certDir.resolve(SELF_SIGNED_KEY);
-        if (!Files.isReadable(cert) || !Files.isReadable(key)) {
+        if (selfSignedPairMissing(certDir)) {
             writeSelfSigned(cert, key, hostName, now);
         }
         ServingCertificate loaded = load(cert, key);
         log.debug("Using self-signed cert {} and key {}", cert, key);
         return loaded;
+    }
+
+    /**
+     * Whether {@link #resolve} with these settings would make the self-signed pair: neither file is configured and
+     * {@code certDir} holds no readable pair yet.
+     */
+    public static boolean makesSelfSigned(String tlsCertFile, String tlsPrivateKeyFile, Path certDir) {
+        boolean configured = tlsCertFile != null && !tlsCertFile.isEmpty()
+                || tlsPrivateKeyFile != null && !tlsPrivateKeyFile.isEmpty();
+        return !configured && selfSignedPairMissing(certDir);
+    }
+
+    private static boolean selfSignedPairMissing(Path certDir) {
+        return !Files.isReadable(certDir.resolve(SELF_SIGNED_CERT)) || !Files.isReadable(certDir.resolve(SELF_SIGNED_KEY));
     }
 
     /** Reads a PEM chain and its PEM key (PKCS#1, PKCS#8 or SEC1). */
