@@ -108,11 +108,11 @@ final class KubeletApp implements AutoCloseable {
         List<String> hostIps = NodeIps.resolve(flags.nodeIps(), NodeIps.hostAddresses());
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
                 KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
+        // What the configuration asks and jkubelet does not do, once each, before anything acts on it.
+        UnsupportedSettings.warnings(config, server.standalone(), UnsupportedSettings.Host.current()).forEach(log::warn);
         // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
         // before TLS set-up (about half a second in a fresh JVM) and the runtime. A bad certificate or a runtime
         // that cannot be reached still ends the process with exit 1.
-        // What the configuration asks and jkubelet does not do, once each, before anything acts on it.
-        UnsupportedSettings.warnings(config, server.standalone(), UnsupportedSettings.Host.current()).forEach(log::warn);
         startHealthzServer(config);
         log.debug("healthz serving {} ms after process start", sinceProcessStart());
 
