@@ -50,6 +50,7 @@ jk_bench_engine_start() {
       ip addr add "$JK_BENCH_BRIDGE_CIDR" dev "$JK_BENCH_BRIDGE"
     fi
     ip link set "$JK_BENCH_BRIDGE" up
+    jk_clear_stale_containerd_socket
     jk_log "starting the bench engine on $JK_BENCH_DOCKER_HOST (log: $JK_BENCH_ENGINE_DIR/dockerd.log)"
     # setsid: the engine outlives neither the bench's trap nor is it killed with the bench's process group
     # by a stray Ctrl-C before the trap stops it cleanly.

@@ -10,6 +10,8 @@ jk_log() { printf '[jkubelet] %s\n' "$*" >&2; }
 # `flock FILE command` would keep FILE locked for as long as the daemon lives (a containerd started under the test
 # lock held it for good once).
 jk_daemon() { ( for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; exec "$@" ) & }
+# Whether process $1 runs (a child of ours that exited stays a zombie until reaped: kill -0 still succeeds on it).
+jk_alive() { local state; state=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$state" ] && [ "${state#Z}" = "$state" ]; }
 jk_die() { printf '[jkubelet] error: %s\n' "$*" >&2; exit 1; }
 
 # Prints the major version of the JDK at $1 (its home), or nothing. Reads the JDK's `release` file, which
@@ -64,6 +66,7 @@ jk_ensure_chromium() {
 # Makes sure a Docker engine answers on /var/run/docker.sock: installs Debian's docker.io when the
 # engine is absent, starts dockerd when it is not running, and waits for its socket.
 jk_ensure_docker() {
+  local started=""
   if docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
     timeout 60 docker info >/dev/null 2>&1 && return 0
     # The daemon answers version but not info: wedged. Debian's docker.io 20.10 has a libnetwork deadlock
@@ -86,14 +89,22 @@ jk_ensure_docker() {
     fi
   fi
   if ! docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
+    jk_clear_stale_containerd_socket
     jk_log "starting dockerd (log: /var/log/jkubelet-dockerd.log)"
     jk_daemon nohup dockerd >/var/log/jkubelet-dockerd.log 2>&1
+    started=$!
   fi
   local i
   for i in $(seq 1 60); do
     docker version --format '{{.Server.Version}}' >/dev/null 2>&1 && return 0
+    if [ -n "$started" ] && ! jk_alive "$started"; then
+      # CI shows only what the scripts print: the engine's last words say why it stopped.
+      tail -n 5 /var/log/jkubelet-dockerd.log >&2 || true
+      jk_die "dockerd exited at start; see /var/log/jkubelet-dockerd.log"
+    fi
     sleep 1
   done
+  tail -n 5 /var/log/jkubelet-dockerd.log >&2 || true
   jk_die "Docker engine did not answer on /var/run/docker.sock within 60 s; see /var/log/jkubelet-dockerd.log"
 }
 
@@ -295,6 +306,17 @@ CONFIG
 
 jk_containerd_answers() {
   [ -S "$JK_CONTAINERD_SOCKET" ] && timeout 10 ctr --address "$JK_CONTAINERD_SOCKET" version >/dev/null 2>&1
+}
+
+# A dockerd that finds a socket at /run/containerd/containerd.sock uses that containerd instead of starting its own,
+# and exits ("failed to dial ... context deadline exceeded") when nothing answers there: the socket of a system
+# containerd that ended with the machine's last session (its /run survives) stopped every later dockerd from starting.
+# Called before a dockerd starts; removes the socket only when no containerd answers on it.
+jk_clear_stale_containerd_socket() {
+  [ -e "$JK_CONTAINERD_SOCKET" ] || return 0
+  command -v ctr >/dev/null 2>&1 && jk_containerd_answers && return 0
+  jk_log "removing $JK_CONTAINERD_SOCKET: no containerd answers on it, and dockerd would try to use it"
+  rm -f "$JK_CONTAINERD_SOCKET" "$JK_CONTAINERD_SOCKET.ttrpc"
 }
 
 jk_ensure_containerd() {
