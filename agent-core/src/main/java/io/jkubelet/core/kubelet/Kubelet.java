@@ -7,6 +7,11 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.core.admission.AppArmorAdmitHandler;
 import io.jkubelet.core.admission.PodAdmitHandler;
+import io.jkubelet.core.admission.PodAdmitResult;
+import io.jkubelet.core.nodeshutdown.Inhibitor;
+import io.jkubelet.core.nodeshutdown.NodeShutdownManager;
+import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
+import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.admission.PredicateAdmitHandler;
 import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.cluster.ClusterSide;
@@ -85,6 +90,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -146,6 +152,10 @@ public final class Kubelet implements AutoCloseable {
     private final ContainerManager containerManager;
     /** Watches memory, disk and PIDs; evicts pods when the node runs short. */
     private final EvictionManager evictionManager;
+    /** Kills the pods for the eviction and node shutdown managers, waiting for each kill. */
+    private final EvictablePods killablePods;
+    /** Graceful node shutdown, once started ({@link #startNodeShutdownManager}); admission asks it. */
+    private volatile NodeShutdownManager shutdownManager;
 
     /** A source of pods, started once the kubelet runs. */
     private record PodSource(String name, Runnable start, AutoCloseable stop) {}
@@ -242,16 +252,21 @@ public final class Kubelet implements AutoCloseable {
         NodeReclaim reclaim = new NodeReclaim(
                 () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), true),
                 imageGc::deleteUnusedImages);
+        this.killablePods = new EvictablePods(this::activePods, podWorkers, recorder);
         this.evictionManager = new EvictionManager(settings.eviction(), deps.clock(), stats::summary,
-                stats::hasDedicatedImageFs, reclaim, new EvictablePods(this::activePods, podWorkers, recorder),
-                recorder, settings.node().nodeName());
+                stats::hasDedicatedImageFs, reclaim, killablePods, recorder, settings.node().nodeName());
         // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
         EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
         PredicateAdmitHandler predicates = new PredicateAdmitHandler();
         // Then the sysctls (upstream's order: eviction, sysctls, predicates, AppArmor).
         List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
                 sysctlAllowlist(settings.security()),
-                (pod, others) -> predicates.admit(pod, others, () -> node.get()), AppArmorAdmitHandler.forHost());
+                (pod, others) -> predicates.admit(pod, others, () -> node.get()), AppArmorAdmitHandler.forHost(),
+                // The node shutdown manager's last, as upstream adds it after the others.
+                (pod, others) -> {
+                    NodeShutdownManager m = shutdownManager;
+                    return m == null ? PodAdmitResult.ADMIT : m.admit(pod);
+                });
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
                 recorder, statusSyncRequest, housekeeping, timelines::admitted);
         this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
@@ -411,6 +426,52 @@ public final class Kubelet implements AutoCloseable {
         stats.onRound(() -> stats.latest().ifPresent(statsHistory::record));
         stats.start();
         running.add("stats", stats);
+    }
+
+    /**
+     * Upstream's node shutdown manager ({@code nodeshutdown.NewManager}, then {@code Start} with the runtime-dependent
+     * modules): with a grace period configured, takes logind's delay lock and kills the pods by priority when the
+     * node shuts down. Call after {@link #start()}.
+     *
+     * @param periods the priority ranges ({@link ShutdownGracePeriods#of}); empty: the node shuts down at once, nothing
+     *     starts
+     * @param syncNodeStatus posts the node's status at once (nothing on a standalone node)
+     * @return why the manager could not start (no system bus, no logind, a delay logind keeps too short); the kubelet
+     *     runs on without it, as upstream's
+     */
+    public Optional<String> startNodeShutdownManager(List<ShutdownGracePeriod> periods, Inhibitor.Connector systemBus,
+            Runnable syncNodeStatus) {
+        if (periods.isEmpty()) {
+            return Optional.empty();
+        }
+        NodeShutdownManager m = new NodeShutdownManager(periods, new NodeShutdownManager.Pods() {
+            @Override
+            public List<Pod> active() {
+                return activePods();
+            }
+
+            @Override
+            public void kill(Pod pod, long gracePeriodSeconds, Consumer<PodStatus> statusFn) throws Exception {
+                killablePods.kill(pod, gracePeriodSeconds, statusFn);
+            }
+        }, deps.recorder(), settings.node().nodeName(), syncNodeStatus,
+                Executors.newSingleThreadExecutor(Thread.ofPlatform().name("node-shutdown").daemon().factory()),
+                Executors.newVirtualThreadPerTaskExecutor(), NodeShutdownManager.GroupTimer.REAL);
+        try {
+            m.start(systemBus);
+        } catch (IOException e) {
+            m.stop();
+            return Optional.of(e.getMessage());
+        }
+        shutdownManager = m;
+        running.add("node-shutdown-manager", within -> m.stop());
+        return Optional.empty();
+    }
+
+    /** Why the node is not ready as far as its shutdown goes: "node is shutting down" while it does. */
+    public Optional<String> shutdownStatus() {
+        NodeShutdownManager m = shutdownManager;
+        return m == null ? Optional.empty() : m.shutdownStatus();
     }
 
     /**
