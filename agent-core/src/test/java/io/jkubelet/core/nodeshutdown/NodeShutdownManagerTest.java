@@ -23,7 +23,10 @@ import static io.jkubelet.core.nodeshutdown.ShutdownGracePeriodsTest.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The manager's state machine against a fake logind, fake pods and a timer that never waits. */
+/**
+ * The manager's state machine against a fake logind, fake pods and a timer that never waits; the ranges are those of
+ * shutdownGracePeriod 30s with shutdownGracePeriodCriticalPods 10s.
+ */
 class NodeShutdownManagerTest {
     /** Runs every task at once on the caller's thread: events and kills happen in the order they are handed over. */
     static final class DirectExecutor extends AbstractExecutorService {

@@ -15,6 +15,10 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * How shutdownGracePeriod and shutdownGracePeriodCriticalPods, or shutdownGracePeriodByPodPriority, split the node's
+ * shutdown among its pods.
+ */
 class ShutdownGracePeriodsTest {
 
     static Pod pod(String name, Integer priority) {
