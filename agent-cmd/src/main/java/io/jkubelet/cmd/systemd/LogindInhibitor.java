@@ -2,6 +2,7 @@ package io.jkubelet.cmd.systemd;
 
 import io.jkubelet.core.nodeshutdown.Inhibitor;
 import org.freedesktop.dbus.FileDescriptor;
+import org.freedesktop.dbus.connections.IDisconnectCallback;
 import org.freedesktop.dbus.connections.impl.DBusConnection;
 import org.freedesktop.dbus.connections.impl.DBusConnectionBuilder;
 import org.freedesktop.dbus.exceptions.DBusException;
@@ -129,7 +130,19 @@ public final class LogindInhibitor implements Inhibitor {
     }
 
     @Override
-    public void monitorShutdown(Consumer<Boolean> events) throws IOException {
+    public void monitorShutdown(Consumer<Boolean> events, Runnable ended) throws IOException {
+        // Only a connection lost on an error counts; close() is a client disconnect.
+        bus.setDisconnectCallback(new IDisconnectCallback() {
+            @Override
+            public void disconnectOnError(IOException e) {
+                ended.run();
+            }
+
+            @Override
+            public void exceptionOnTerminate(IOException e) {
+                ended.run();
+            }
+        });
         try {
             bus.addSigHandler(Login1Manager.PrepareForShutdown.class, signal -> {
                 if (Login1Manager.OBJECT.equals(signal.getPath())) {

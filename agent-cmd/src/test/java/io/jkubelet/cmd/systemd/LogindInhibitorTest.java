@@ -91,11 +91,26 @@ class LogindInhibitorTest {
     void prepareForShutdownSignalsArriveInOrder() throws Exception {
         logind = StandInLogind.start(bus.address(), dir.resolve("logind"), dir.resolve("logind.conf.d"), 30);
         List<Boolean> seen = new CopyOnWriteArrayList<>();
-        connect().monitorShutdown(seen::add);
+        connect().monitorShutdown(seen::add, () -> { });
         logind.prepareForShutdown(true);
         logind.prepareForShutdown(false);
         await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 2);
         assertThat(seen).containsExactly(true, false);
+    }
+
+    @Test
+    void aBusThatGoesAwayEndsTheWatchOnceAndClosingItDoesNot() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger ended = new java.util.concurrent.atomic.AtomicInteger();
+        connect().monitorShutdown(b -> { }, ended::incrementAndGet);
+        Inhibitor other = LogindInhibitor.connector(bus.address(), dir).connect();
+        java.util.concurrent.atomic.AtomicInteger otherEnded = new java.util.concurrent.atomic.AtomicInteger();
+        other.monitorShutdown(b -> { }, otherEnded::incrementAndGet);
+        other.close();
+
+        bus.close();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> ended.get() == 1);
+        assertThat(otherEnded).hasValue(0);
     }
 
     @Test

@@ -456,7 +456,8 @@ public final class Kubelet implements AutoCloseable {
             }
         }, deps.recorder(), settings.node().nodeName(), syncNodeStatus,
                 Executors.newSingleThreadExecutor(Thread.ofPlatform().name("node-shutdown").daemon().factory()),
-                Executors.newVirtualThreadPerTaskExecutor(), NodeShutdownManager.GroupTimer.REAL);
+                Executors.newVirtualThreadPerTaskExecutor(), NodeShutdownManager.GroupTimer.REAL,
+                io.jkubelet.core.nodestatus.Sleeper.REAL);
         try {
             m.start(systemBus);
         } catch (IOException e) {

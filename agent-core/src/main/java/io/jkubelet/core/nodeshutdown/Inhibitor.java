@@ -22,8 +22,11 @@ public interface Inhibitor extends AutoCloseable {
     /** Makes logind read its configuration again. */
     void reloadLogindConf() throws IOException;
 
-    /** Delivers logind's {@code PrepareForShutdown} signals from now on: true when a shutdown begins, false when it is cancelled. */
-    void monitorShutdown(Consumer<Boolean> events) throws IOException;
+    /**
+     * Delivers logind's {@code PrepareForShutdown} signals from now on: true when a shutdown begins, false when it is
+     * cancelled; {@code ended} runs once if the connection to the bus ends without {@link #close()} (the bus went away).
+     */
+    void monitorShutdown(Consumer<Boolean> events, Runnable ended) throws IOException;
 
     @Override
     void close();

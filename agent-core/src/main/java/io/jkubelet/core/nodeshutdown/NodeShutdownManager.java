@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.admission.PodAdmitResult;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.nodestatus.Sleeper;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.status.PodConditions;
 import io.jkubelet.core.status.PodPhases;
@@ -47,6 +48,8 @@ public final class NodeShutdownManager {
     public static final String SHUTTING_DOWN = "node is shutting down";
     /** The reason of the node's events about a shutdown (upstream {@code kubeletevents.NodeShutdown}). */
     static final String NODE_SHUTDOWN_EVENT = "NodeShutdown";
+    /** How long the manager waits before it connects again to a bus that went away (upstream {@code dbusReconnectPeriod}). */
+    static final Duration DBUS_RECONNECT_PERIOD = Duration.ofSeconds(1);
     /** The DisruptionTarget condition's reason (PodDisruptionConditions, on in 1.30). */
     static final String TERMINATION_BY_KUBELET = "TerminationByKubelet";
 
@@ -85,9 +88,11 @@ public final class NodeShutdownManager {
     private final ExecutorService events;
     private final ExecutorService kills;
     private final GroupTimer timer;
+    private final Sleeper sleeper;
+    private volatile Inhibitor.Connector systemBus;
 
     private volatile boolean nodeShuttingDownNow;
-    // The event thread's only (and start's, before any event).
+    // Guarded by this: the connection and the lock taken through it.
     private Inhibitor inhibitor;
     private Inhibitor.InhibitLock inhibitLock;
 
@@ -96,9 +101,10 @@ public final class NodeShutdownManager {
      * @param syncNodeStatus posts the node's status at once (upstream {@code syncNodeStatus})
      * @param events the manager's own thread for logind's signals
      * @param kills where pods are killed, one task per pod of a group at once
+     * @param sleeper how the manager waits before it connects again after the bus went away
      */
     public NodeShutdownManager(List<ShutdownGracePeriod> periods, Pods pods, EventRecorder recorder, String nodeName,
-            Runnable syncNodeStatus, ExecutorService events, ExecutorService kills, GroupTimer timer) {
+            Runnable syncNodeStatus, ExecutorService events, ExecutorService kills, GroupTimer timer, Sleeper sleeper) {
         this.periods = List.copyOf(periods);
         this.pods = pods;
         this.recorder = recorder;
@@ -107,6 +113,7 @@ public final class NodeShutdownManager {
         this.events = events;
         this.kills = kills;
         this.timer = timer;
+        this.sleeper = sleeper;
     }
 
     /** Whether any grace period is configured; without one the node shuts down at once and nothing is started. */
@@ -122,7 +129,19 @@ public final class NodeShutdownManager {
      *     message says which
      */
     public synchronized void start(Inhibitor.Connector systemBus) throws IOException {
+        this.systemBus = systemBus;
+        watch();
+        log.info("Node shutdown manager started: an inhibitor lock holds the node's shutdown back for up to {}s ({})",
+                ShutdownGracePeriods.periodRequested(periods).toSeconds(), periods);
+    }
+
+    /** Connects, checks logind's delay, takes the lock and watches; a connection that ends is made again. */
+    private synchronized void watch() throws IOException {
         Inhibitor bus = systemBus.connect();
+        Inhibitor previous = inhibitor;
+        if (previous != null) {
+            previous.close();
+        }
         try {
             Duration requested = ShutdownGracePeriods.periodRequested(periods);
             Duration current = bus.currentInhibitDelay();
@@ -143,7 +162,8 @@ public final class NodeShutdownManager {
             this.inhibitor = bus;
             acquireInhibitLock();
             try {
-                bus.monitorShutdown(shuttingDown -> events.execute(() -> onShutdownEvent(shuttingDown)));
+                bus.monitorShutdown(shuttingDown -> events.execute(() -> onShutdownEvent(shuttingDown)),
+                        () -> events.execute(this::watchAgain));
             } catch (IOException e) {
                 release();
                 throw new IOException("failed to monitor shutdown: " + e.getMessage(), e);
@@ -152,8 +172,26 @@ public final class NodeShutdownManager {
             bus.close();
             throw e;
         }
-        log.info("Node shutdown manager started: an inhibitor lock holds the node's shutdown back for up to {}s ({})",
-                ShutdownGracePeriods.periodRequested(periods).toSeconds(), periods);
+    }
+
+    /**
+     * Upstream's watch loop: when the bus connection ends (dbus or logind restarted), connect and take the lock again,
+     * once a second until it works or the kubelet stops.
+     */
+    private void watchAgain() {
+        log.error("Ended to watching the node for shutdown events");
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                sleeper.sleep(DBUS_RECONNECT_PERIOD);
+                log.info("Restarting watch for node shutdown events");
+                watch();
+                return;
+            } catch (IOException e) {
+                log.error("Unable to watch the node for shutdown events: {}", e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Go prints whole-second durations as {@code 30s}. */

@@ -47,6 +47,7 @@ class NodeShutdownManagerTest {
         final List<String> locks = new ArrayList<>();
         final List<String> released = new ArrayList<>();
         Consumer<Boolean> signals;
+        Runnable ended;
         boolean closed;
 
         @Override public Duration currentInhibitDelay() { return delay; }
@@ -66,7 +67,10 @@ class NodeShutdownManagerTest {
             }
         }
 
-        @Override public void monitorShutdown(Consumer<Boolean> events) { signals = events; }
+        @Override public void monitorShutdown(Consumer<Boolean> events, Runnable ended) {
+            signals = events;
+            this.ended = ended;
+        }
 
         @Override public void close() { closed = true; }
     }
@@ -77,6 +81,7 @@ class NodeShutdownManagerTest {
     final List<String> kills = new CopyOnWriteArrayList<>();
     final Map<String, PodStatus> statuses = new ConcurrentHashMap<>();
     final List<Duration> budgets = new ArrayList<>();
+    final List<Duration> sleeps = new ArrayList<>();
     final List<String> events = new CopyOnWriteArrayList<>();
     int nodeStatusSyncs;
     final List<ShutdownGracePeriod> periods = ShutdownGracePeriods.of(Duration.ofSeconds(30), Duration.ofSeconds(10), null, true);
@@ -98,7 +103,7 @@ class NodeShutdownManagerTest {
                 new DirectExecutor(), (all, budget) -> {
                     budgets.add(budget);
                     return all.isDone();
-                });
+                }, sleeps::add);
     }
 
     @Test
@@ -222,6 +227,35 @@ class NodeShutdownManagerTest {
         m.stop();
         assertThat(logind.released).containsExactly("fd1");
         assertThat(logind.closed).isTrue();
+    }
+
+    @Test
+    void aConnectionThatEndsIsMadeAgainEverySecondUntilItWorksAndTakesTheLockAgain() throws Exception {
+        FakeLogind first = logind;
+        FakeLogind second = new FakeLogind();
+        second.delay = Duration.ofSeconds(30);
+        List<Object> connections = new ArrayList<>(List.of(first, new IOException("no bus yet"), second));
+        NodeShutdownManager m = manager(periods);
+        m.start(() -> {
+            Object next = connections.removeFirst();
+            if (next instanceof IOException e) {
+                throw e;
+            }
+            return (Inhibitor) next;
+        });
+
+        first.ended.run();
+
+        // One failed try, then the second connection: its own lock, the first connection closed and its lock released.
+        assertThat(sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1));
+        assertThat(connections).isEmpty();
+        assertThat(first.closed).isTrue();
+        assertThat(first.released).containsExactly("fd1");
+        active.add(pod("regular", 0));
+        assertThat(second.locks).containsExactly("fd1");
+        second.signals.accept(true);
+        assertThat(kills).containsExactly("regular 20");
+        assertThat(second.released).containsExactly("fd1");
     }
 
     @Test
