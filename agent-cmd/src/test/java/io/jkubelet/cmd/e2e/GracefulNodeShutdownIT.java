@@ -141,6 +141,13 @@ class GracefulNodeShutdownIT extends AgentTestBase {
         assertThat(terminated(stopped.get(2)).getExitCode()).isZero();
         assertThat(critical).isAfter(regular).isAfterOrEqualTo(sent.plusSeconds(9)).isBefore(sent.plusSeconds(20 + 4));
 
+        // When it started and ended, in upstream's state file and gauges (read again after the reboot).
+        assertThat(java.nio.file.Files.readString(dir.resolve("root/graceful_node_shutdown_state")))
+                .matches("\\{\"startTime\":\"[0-9T:.-]+Z\",\"endTime\":\"[0-9T:.-]+Z\"}");
+        assertThat(agent.get(agent.readOnlyPort, "/metrics").orElseThrow())
+                .containsPattern("(?m)^kubelet_graceful_shutdown_start_time_seconds 1\\.[0-9]+[eE]\\+?0?9$")
+                .containsPattern("(?m)^kubelet_graceful_shutdown_end_time_seconds 1\\.[0-9]+[eE]\\+?0?9$");
+
         // The node's event, and new pods are refused while the node shuts down.
         assertThat(apiserver.get("/api/v1/namespaces/default/events"))
                 .contains("\"reason\":\"NodeShutdown\"", "Shutdown manager detected shutdown event");

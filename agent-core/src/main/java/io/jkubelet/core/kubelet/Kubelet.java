@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.core.admission.AppArmorAdmitHandler;
 import io.jkubelet.core.admission.PodAdmitHandler;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.admission.PodAdmitResult;
+import io.jkubelet.core.nodeshutdown.GracefulShutdownRecord;
 import io.jkubelet.core.nodeshutdown.Inhibitor;
 import io.jkubelet.core.nodeshutdown.NodeShutdownManager;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
@@ -457,7 +459,7 @@ public final class Kubelet implements AutoCloseable {
         }, deps.recorder(), settings.node().nodeName(), syncNodeStatus,
                 Executors.newSingleThreadExecutor(Thread.ofPlatform().name("node-shutdown").daemon().factory()),
                 Executors.newVirtualThreadPerTaskExecutor(), NodeShutdownManager.GroupTimer.REAL,
-                io.jkubelet.core.nodestatus.Sleeper.REAL);
+                io.jkubelet.core.nodestatus.Sleeper.REAL, shutdownRecord());
         try {
             m.start(systemBus);
         } catch (IOException e) {
@@ -467,6 +469,15 @@ public final class Kubelet implements AutoCloseable {
         shutdownManager = m;
         running.add("node-shutdown-manager", within -> m.stop());
         return Optional.empty();
+    }
+
+    /** Upstream keeps the last shutdown's times (file and gauges) only with {@code GracefulNodeShutdownBasedOnPodPriority}. */
+    private GracefulShutdownRecord shutdownRecord() {
+        if (!settings.featureGates().enabled(FeatureGates.GRACEFUL_NODE_SHUTDOWN_BASED_ON_POD_PRIORITY)) {
+            return GracefulShutdownRecord.NONE;
+        }
+        return new GracefulShutdownRecord(settings.rootDir().resolve(GracefulShutdownRecord.STATE_FILE), deps.clock(),
+                kubeletMetrics.registerGracefulShutdown());
     }
 
     /** Why the node is not ready as far as its shutdown goes: "node is shutting down" while it does. */

@@ -89,6 +89,7 @@ public final class NodeShutdownManager {
     private final ExecutorService kills;
     private final GroupTimer timer;
     private final Sleeper sleeper;
+    private final GracefulShutdownRecord record;
     private volatile Inhibitor.Connector systemBus;
 
     private volatile boolean nodeShuttingDownNow;
@@ -102,9 +103,11 @@ public final class NodeShutdownManager {
      * @param events the manager's own thread for logind's signals
      * @param kills where pods are killed, one task per pod of a group at once
      * @param sleeper how the manager waits before it connects again after the bus went away
+     * @param record where the last shutdown's start and end are kept and reported
      */
     public NodeShutdownManager(List<ShutdownGracePeriod> periods, Pods pods, EventRecorder recorder, String nodeName,
-            Runnable syncNodeStatus, ExecutorService events, ExecutorService kills, GroupTimer timer, Sleeper sleeper) {
+            Runnable syncNodeStatus, ExecutorService events, ExecutorService kills, GroupTimer timer, Sleeper sleeper,
+            GracefulShutdownRecord record) {
         this.periods = List.copyOf(periods);
         this.pods = pods;
         this.recorder = recorder;
@@ -114,6 +117,7 @@ public final class NodeShutdownManager {
         this.kills = kills;
         this.timer = timer;
         this.sleeper = sleeper;
+        this.record = record;
     }
 
     /** Whether any grace period is configured; without one the node shuts down at once and nothing is started. */
@@ -131,6 +135,7 @@ public final class NodeShutdownManager {
     public synchronized void start(Inhibitor.Connector systemBus) throws IOException {
         this.systemBus = systemBus;
         watch();
+        record.restore();
         log.info("Node shutdown manager started: an inhibitor lock holds the node's shutdown back for up to {}s ({})",
                 ShutdownGracePeriods.periodRequested(periods).toSeconds(), periods);
     }
@@ -227,11 +232,13 @@ public final class NodeShutdownManager {
             return;
         }
         Thread.ofVirtual().name("node-status-on-shutdown").start(syncNodeStatus);
+        record.started();
         try {
             processShutdownEvent();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            record.ended();
             release();
             log.info("Shutdown manager completed processing shutdown event, node will shutdown shortly");
         }

@@ -6,8 +6,12 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.admission.PodAdmitResult;
 import io.jkubelet.core.events.EventRecorder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +88,10 @@ class NodeShutdownManagerTest {
     final List<Duration> sleeps = new ArrayList<>();
     final List<String> events = new CopyOnWriteArrayList<>();
     int nodeStatusSyncs;
+    @TempDir Path root;
+    /** The last shutdown's gauges, as "start" and "end" seconds since the epoch. */
+    final Map<String, Double> gauges = new ConcurrentHashMap<>();
+    final io.jkubelet.core.testing.FakeClock clock = new io.jkubelet.core.testing.FakeClock(Instant.parse("2026-12-05T04:00:00.5Z"));
     final List<ShutdownGracePeriod> periods = ShutdownGracePeriods.of(Duration.ofSeconds(30), Duration.ofSeconds(10), null, true);
 
     NodeShutdownManager manager(List<ShutdownGracePeriod> periods) {
@@ -96,6 +104,7 @@ class NodeShutdownManagerTest {
                 statusFn.accept(status);
                 statuses.put(pod.getMetadata().getName(), status);
                 kills.add(pod.getMetadata().getName() + " " + grace);
+                clock.advance(Duration.ofSeconds(1));
             }
         };
         EventRecorder recorder = (ref, type, reason, message) -> events.add(ref.getKind() + " " + type + " " + reason + ": " + message);
@@ -103,7 +112,12 @@ class NodeShutdownManagerTest {
                 new DirectExecutor(), (all, budget) -> {
                     budgets.add(budget);
                     return all.isDone();
-                }, sleeps::add);
+                }, sleeps::add, new GracefulShutdownRecord(root.resolve("graceful_node_shutdown_state"), clock,
+                        new GracefulShutdownRecord.Gauges() {
+                            @Override public void startTime(double s) { gauges.put("start", s); }
+
+                            @Override public void endTime(double s) { gauges.put("end", s); }
+                        }));
     }
 
     @Test
@@ -176,6 +190,25 @@ class NodeShutdownManagerTest {
         assertThat(m.shutdownStatus()).contains("node is shutting down");
         assertThat(m.admit(pod("new", 0))).isEqualTo(
                 PodAdmitResult.reject("NodeShutdown", "Pod was rejected as the node is shutting down."));
+    }
+
+    @Test
+    void theShutdownsStartAndEndAreKeptInUpstreamsStateFileAndShownAfterTheNextStart() throws Exception {
+        active.add(pod("regular", 0));
+        NodeShutdownManager m = manager(periods);
+        m.start(() -> logind);
+        assertThat(gauges).isEmpty();
+        logind.signals.accept(true);
+        // Go's time.Time in JSON: RFC 3339 with the fraction's trailing zeros dropped.
+        assertThat(Files.readString(root.resolve("graceful_node_shutdown_state")))
+                .isEqualTo("{\"startTime\":\"2026-12-05T04:00:00.5Z\",\"endTime\":\"2026-12-05T04:00:01.5Z\"}");
+        assertThat(gauges).containsEntry("start", 1796443200.5).containsEntry("end", 1796443201.5);
+
+        // After the reboot, a new kubelet reports the last shutdown from the file.
+        gauges.clear();
+        FakeLogind next = new FakeLogind();
+        manager(periods).start(() -> next);
+        assertThat(gauges).containsEntry("start", 1796443200.5).containsEntry("end", 1796443201.5);
     }
 
     @Test
