@@ -8,10 +8,8 @@ import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.core.admission.AppArmorAdmitHandler;
 import io.jkubelet.core.admission.PodAdmitHandler;
 import io.jkubelet.core.apis.config.FeatureGates;
-import io.jkubelet.core.admission.PodAdmitResult;
 import io.jkubelet.core.nodeshutdown.GracefulShutdownRecord;
 import io.jkubelet.core.nodeshutdown.Inhibitor;
-import io.jkubelet.core.nodeshutdown.NodeShutdownManager;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.admission.PredicateAdmitHandler;
@@ -92,7 +90,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -154,10 +151,8 @@ public final class Kubelet implements AutoCloseable {
     private final ContainerManager containerManager;
     /** Watches memory, disk and PIDs; evicts pods when the node runs short. */
     private final EvictionManager evictionManager;
-    /** Kills the pods for the eviction and node shutdown managers, waiting for each kill. */
-    private final EvictablePods killablePods;
     /** Graceful node shutdown, once started ({@link #startNodeShutdownManager}); admission asks it. */
-    private volatile NodeShutdownManager shutdownManager;
+    private final NodeShutdown nodeShutdown;
 
     /** A source of pods, started once the kubelet runs. */
     private record PodSource(String name, Runnable start, AutoCloseable stop) {}
@@ -254,9 +249,12 @@ public final class Kubelet implements AutoCloseable {
         NodeReclaim reclaim = new NodeReclaim(
                 () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), true),
                 imageGc::deleteUnusedImages);
-        this.killablePods = new EvictablePods(this::activePods, podWorkers, recorder);
+        // Kills for the eviction and node shutdown managers, each waited for.
+        EvictablePods killablePods = new EvictablePods(this::activePods, podWorkers, recorder);
         this.evictionManager = new EvictionManager(settings.eviction(), deps.clock(), stats::summary,
                 stats::hasDedicatedImageFs, reclaim, killablePods, recorder, settings.node().nodeName());
+        this.nodeShutdown = new NodeShutdown(this::activePods, killablePods, deps.recorder(), settings.node().nodeName(),
+                this::shutdownRecord);
         // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
         EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
         PredicateAdmitHandler predicates = new PredicateAdmitHandler();
@@ -265,10 +263,7 @@ public final class Kubelet implements AutoCloseable {
                 sysctlAllowlist(settings.security()),
                 (pod, others) -> predicates.admit(pod, others, () -> node.get()), AppArmorAdmitHandler.forHost(),
                 // The node shutdown manager's last, as upstream adds it after the others.
-                (pod, others) -> {
-                    NodeShutdownManager m = shutdownManager;
-                    return m == null ? PodAdmitResult.ADMIT : m.admit(pod);
-                });
+                (pod, others) -> nodeShutdown.admit(pod));
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
                 recorder, statusSyncRequest, housekeeping, timelines::admitted);
         this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
@@ -443,32 +438,7 @@ public final class Kubelet implements AutoCloseable {
      */
     public Optional<String> startNodeShutdownManager(List<ShutdownGracePeriod> periods, Inhibitor.Connector systemBus,
             Runnable syncNodeStatus) {
-        if (periods.isEmpty()) {
-            return Optional.empty();
-        }
-        NodeShutdownManager m = new NodeShutdownManager(periods, new NodeShutdownManager.Pods() {
-            @Override
-            public List<Pod> active() {
-                return activePods();
-            }
-
-            @Override
-            public void kill(Pod pod, long gracePeriodSeconds, Consumer<PodStatus> statusFn) throws Exception {
-                killablePods.kill(pod, gracePeriodSeconds, statusFn);
-            }
-        }, deps.recorder(), settings.node().nodeName(), syncNodeStatus,
-                Executors.newSingleThreadExecutor(Thread.ofPlatform().name("node-shutdown").daemon().factory()),
-                Executors.newVirtualThreadPerTaskExecutor(), NodeShutdownManager.GroupTimer.REAL,
-                io.jkubelet.core.nodestatus.Sleeper.REAL, shutdownRecord());
-        try {
-            m.start(systemBus);
-        } catch (IOException e) {
-            m.stop();
-            return Optional.of(e.getMessage());
-        }
-        shutdownManager = m;
-        running.add("node-shutdown-manager", within -> m.stop());
-        return Optional.empty();
+        return nodeShutdown.start(periods, systemBus, syncNodeStatus, running);
     }
 
     /** Upstream keeps the last shutdown's times (file and gauges) only with {@code GracefulNodeShutdownBasedOnPodPriority}. */
@@ -482,8 +452,7 @@ public final class Kubelet implements AutoCloseable {
 
     /** Why the node is not ready as far as its shutdown goes: "node is shutting down" while it does. */
     public Optional<String> shutdownStatus() {
-        NodeShutdownManager m = shutdownManager;
-        return m == null ? Optional.empty() : m.shutdownStatus();
+        return nodeShutdown.status();
     }
 
     /**
