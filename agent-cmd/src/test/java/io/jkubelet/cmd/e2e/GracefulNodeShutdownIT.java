@@ -84,7 +84,7 @@ class GracefulNodeShutdownIT extends AgentTestBase {
     }
 
     @Test
-    void prepareForShutdownStopsRegularPodsBeforeCriticalOnesEachWithinItsBudgetAndThenReleasesTheLock() throws Exception {
+    void prepareForShutdownStopsRegularPodsBeforeCriticalOnesEachWithinItsBudgetReleasesTheLockAndACancellationTakesItAgain() throws Exception {
         bus = PrivateSystemBus.start(dir.resolve("bus"));
         // Logind allows 30 s already: the drop-in under /etc is not needed (LogindInhibitorTest shows it).
         logind = StandInLogind.start(bus.address(), dir.resolve("logind"), dir.resolve("logind.conf.d"), 30);
@@ -157,6 +157,13 @@ class GracefulNodeShutdownIT extends AgentTestBase {
         // Upstream's rejectPod puts "Pod was rejected: " before the handler's message.
         assertThat(late.getStatus().getMessage()).isEqualTo("Pod was rejected: Pod was rejected as the node is shutting down.");
         assertThat(Docker.running(agent.nodeName)).isEmpty();
+
+        // A cancelled shutdown: the agent takes a new lock and the node is ready again at its next status.
+        logind.prepareForShutdown(false);
+        await().atMost(Duration.ofSeconds(10)).until(() -> logind.fifos.size() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> OpenFiles.count(agent.pid(), logind.fifos.get(1)) == 1);
+        assertThat(apiserver.get("/api/v1/namespaces/default/events")).contains("Shutdown manager detected shutdown cancellation");
+        await().atMost(Duration.ofSeconds(60)).until(() -> readyCondition().path("status").asText().equals("True"));
     }
 
     @Test

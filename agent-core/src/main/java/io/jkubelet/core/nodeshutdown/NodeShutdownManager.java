@@ -120,11 +120,6 @@ public final class NodeShutdownManager {
         this.record = record;
     }
 
-    /** Whether any grace period is configured; without one the node shuts down at once and nothing is started. */
-    public boolean enabled() {
-        return !periods.isEmpty();
-    }
-
     /**
      * Upstream {@code start}: connects, lets logind's {@code InhibitDelayMaxSec} cover the whole grace period, takes the
      * lock and watches for shutdowns.
