@@ -212,6 +212,24 @@ class NodeShutdownManagerTest {
     }
 
     @Test
+    void shutdownGracePeriodByPodPriorityStopsEachRangeInTurnFromTheLowest() throws Exception {
+        List<ShutdownGracePeriod> byPriority = List.of(new ShutdownGracePeriod(0, 20), new ShutdownGracePeriod(10000, 10),
+                new ShutdownGracePeriod(100000, 5));
+        active.addAll(List.of(pod("important", 100000), pod("batch", 0), pod("web", 20000), pod("best-effort", -5)));
+        NodeShutdownManager m = manager(byPriority);
+        m.start(() -> logind);
+        // 35 s in all: logind's 5 s are raised first.
+        assertThat(logind.overriddenTo).isEqualTo(Duration.ofSeconds(35));
+
+        logind.signals.accept(true);
+
+        assertThat(kills.subList(0, 2)).containsExactlyInAnyOrder("batch 20", "best-effort 20");
+        assertThat(kills.subList(2, 4)).containsExactly("web 10", "important 5");
+        assertThat(budgets).containsExactly(Duration.ofSeconds(20), Duration.ofSeconds(10), Duration.ofSeconds(5));
+        assertThat(logind.released).containsExactly("fd1");
+    }
+
+    @Test
     void aGroupWithoutPodsIsNotWaitedFor() throws Exception {
         active.add(pod("regular", 0));
         NodeShutdownManager m = manager(periods);
