@@ -1,0 +1,46 @@
+package io.jkubelet.cmd.e2e;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.Labels;
+import io.jkubelet.cri.CriRuntime;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Dead containers on containerd through the built jar: container GC removing the dead instances of a crashing
+ * container beyond what the policy keeps.
+ */
+class ContainerdImagesIT extends ContainerdTestBase {
+
+    @Test
+    void containerGcRemovesTheDeadInstancesOfACrashingContainerButTheNewest() throws Exception {
+        // Upstream's defaults: one dead instance kept per container, no age required; GC runs a minute after start.
+        startAgent();
+        agent.writeManifest("crash.yaml", E2ePods.crash("c", "exit 3"));
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> exited(agent.nodeName).size() >= 2);
+        // The restarts go on (crash loop back-off); the first GC pass leaves only the newest dead instance.
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .until(() -> exited(agent.nodeName).size() == 1);
+        Pod pod = awaitPod("crash", Duration.ofSeconds(10), p -> true);
+        assertThat(container(pod, "c").orElseThrow().getRestartCount()).isGreaterThanOrEqualTo(2);
+        // The kubelet still reports the last instance's end, which the runtime kept.
+        assertThat(container(pod, "c").orElseThrow().getLastState().getTerminated().getExitCode()).isEqualTo(3);
+    }
+
+    /** The node's exited containers, as {@code crictl ps -a --state exited} lists them. */
+    private static List<String> exited(String nodeName) {
+        try (CriRuntime runtime = cri()) {
+            return runtime.listContainers(new ContainerFilter(null, ContainerState.CONTAINER_EXITED, null,
+                    Map.of(Labels.NODE_NAME, nodeName))).stream().map(c -> c.id()).toList();
+        }
+    }
+}
