@@ -11,6 +11,10 @@ import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.cri.CriRuntime;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,8 +26,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What a pod does on containerd as on Docker, through the built jar: init containers and a sidecar in their order,
- * probes (exec through ExecSync, HTTP to the pod IP) with the restarts they cause, and pods adopted, not recreated,
- * by the next agent.
+ * probes (exec through ExecSync, HTTP to the pod IP) with the restarts they cause, a host-network pod, and pods
+ * adopted, not recreated, by the next agent.
  */
 class ContainerdPodsIT extends ContainerdTestBase {
 
@@ -101,6 +105,37 @@ class ContainerdPodsIT extends ContainerdTestBase {
         assertThat(agent.logText()).contains("Readiness probe failed: HTTP probe failed with statuscode: 404");
         exec(web, "sh", "-c", "echo ok > /www/ready");
         awaitPod("probed", Duration.ofSeconds(30), p -> ProbesIT.isReady(p, true));
+    }
+
+    @Test
+    void aHostNetworkPodServesOnTheNodesAddresses() throws Exception {
+        startAgent();
+        int port = Agent.freePort();
+        agent.writeManifest("host.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: host}
+                spec:
+                  hostNetwork: true
+                  containers:
+                  - name: web
+                    image: %s
+                    command: ["sh", "-c", "mkdir -p /www && echo on-the-node > /www/index.html && exec httpd -f -p 127.0.0.1:%d -h /www"]
+                """.formatted(IMAGE, port));
+        Pod pod = awaitPod("host", Duration.ofSeconds(90), ContainerdTestBase::running);
+        // The pod has the node's address (the runtime gave its sandbox none), and its server listens on the node's
+        // loopback.
+        assertThat(pod.getStatus().getPodIP()).isNotEmpty().isEqualTo(pod.getStatus().getHostIP());
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        String body = await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/index.html")).build(),
+                HttpResponse.BodyHandlers.ofString()).body(), b -> !b.isEmpty());
+        assertThat(body).isEqualTo("on-the-node\n");
+        try (CriRuntime runtime = cri()) {
+            PodSandbox sandbox = runtime.listPodSandbox(new PodSandboxFilter(null, null,
+                    Map.of(Labels.NODE_NAME, agent.nodeName))).getFirst();
+            assertThat(runtime.podSandboxStatus(sandbox.id()).ip()).isNullOrEmpty();
+        }
     }
 
     @Test
