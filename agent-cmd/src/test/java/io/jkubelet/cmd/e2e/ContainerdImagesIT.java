@@ -7,7 +7,10 @@ import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.cri.CriRuntime;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -15,10 +18,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Dead containers on containerd through the built jar: container GC removing the dead instances of a crashing
- * container beyond what the policy keeps.
+ * Images and dead containers on containerd through the built jar: a pull from the local registry behind htpasswd
+ * authentication with the node's credentials (the CRI's AuthConfig), and container GC removing the dead instances of
+ * a crashing container beyond what the policy keeps.
  */
 class ContainerdImagesIT extends ContainerdTestBase {
+
+    @Test
+    void theNodesConfigJsonAuthenticatesAPullThatFailsWithoutIt() throws Exception {
+        ImagePullIT.registriesRun();
+        String image = ImagePullIT.AUTH_REGISTRY + "/jkubelet/busybox:1.0";
+        ctr("images", "rm", image); // only this name: containerd keeps the image under its other names
+        try {
+            startAgent();
+            agent.writeManifest("private.yaml", E2ePods.privateImage(image));
+            awaitPod("private", Duration.ofSeconds(60), p -> E2ePods.pullFailed(p, "p"));
+            assertThat(agent.logText()).contains("Failed to pull image \"" + image + "\"");
+
+            // The kubelet's root directory is the first place upstream looks for the node's credentials.
+            agent.stop();
+            String auth = Base64.getEncoder().encodeToString((ImagePullIT.USER + ":" + ImagePullIT.PASSWORD)
+                    .getBytes(StandardCharsets.UTF_8));
+            Files.writeString(Files.createDirectories(dir.resolve("root")).resolve("config.json"),
+                    "{\"auths\": {\"" + ImagePullIT.AUTH_REGISTRY + "\": {\"auth\": \"" + auth + "\"}}}");
+            agent.start();
+
+            Pod pod = awaitPod("private", Duration.ofSeconds(90), ContainerdTestBase::running);
+            assertThat(container(pod, "p").orElseThrow().getImage()).isEqualTo(image);
+            assertThat(container(pod, "p").orElseThrow().getImageID()).contains("sha256:");
+            assertThat(agent.logText()).contains("Successfully pulled image \"" + image + "\"");
+            assertThat(ctr("images", "ls", "-q", "name==" + image)).contains(image);
+        } finally {
+            // Only the name this test pulled (the container keeps the image by its id); the pods go in tearDown.
+            ctr("images", "rm", image);
+        }
+    }
 
     @Test
     void containerGcRemovesTheDeadInstancesOfACrashingContainerButTheNewest() throws Exception {
