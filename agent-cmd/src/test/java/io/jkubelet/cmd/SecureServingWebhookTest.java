@@ -17,16 +17,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedTrustManager;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -82,9 +77,7 @@ class SecureServingWebhookTest {
     }
 
     private HttpResponse<String> get(String token, String path) throws Exception {
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(null, new javax.net.ssl.TrustManager[] {new TrustAll()}, null);
-        HttpClient http = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient http = HttpClient.newBuilder().sslContext(TrustingTls.context()).version(HttpClient.Version.HTTP_1_1).build();
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + path));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
@@ -138,18 +131,5 @@ class SecureServingWebhookTest {
                 .hasMessageContaining("no client provided, cannot use webhook authentication");
         assertThatThrownBy(() -> SecureServing.prepare(flags(), config(), "node-a", Clock.systemUTC()))
                 .hasMessageContaining("no client provided, cannot use webhook authentication");
-    }
-
-    /** Trusts the server's self-signed certificate without checking names: the test is about auth, not TLS. */
-    private static final class TrustAll extends X509ExtendedTrustManager {
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-        @Override public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
     }
 }

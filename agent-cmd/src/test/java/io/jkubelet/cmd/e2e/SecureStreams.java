@@ -1,19 +1,15 @@
 package io.jkubelet.cmd.e2e;
 
+import io.jkubelet.cmd.TrustingTls;
 import io.jkubelet.server.streaming.ChannelClient;
-import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * Streaming sessions ({@code /exec}, {@code /attach}, {@code /portForward}) with an agent's secure port as kubectl
@@ -38,20 +34,6 @@ final class SecureStreams {
     }
 
     static SSLContext tls() throws Exception {
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(null, new TrustManager[] {new TrustAll()}, null);
-        return tls;
-    }
-
-    private static final class TrustAll extends X509ExtendedTrustManager {
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-        @Override public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
+        return TrustingTls.context();
     }
 }
