@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.exception.DockerException;
 import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.docker.engine.EngineCallException;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +23,12 @@ final class DockerErrors {
      * @param what the call and its object, e.g. {@code inspect container 3f2a...}
      */
     static RuntimeException translate(String what, Throwable failure) {
+        if (failure instanceof EngineCallException.NotFound e) {
+            return new NotFoundException(what + ": " + e.daemonMessage());
+        }
+        if (failure instanceof EngineCallException e) {
+            return new DockerCallException(what + ": " + e.daemonMessage(), e.status(), e);
+        }
         if (failure instanceof com.github.dockerjava.api.exception.NotFoundException) {
             return new NotFoundException(what + ": " + message(failure));
         }
@@ -30,15 +37,20 @@ final class DockerErrors {
     }
 
     static boolean isNotFound(Throwable failure) {
-        return failure instanceof com.github.dockerjava.api.exception.NotFoundException;
+        return failure instanceof com.github.dockerjava.api.exception.NotFoundException
+                || failure instanceof EngineCallException.NotFound;
     }
 
     static boolean isConflict(Throwable failure) {
-        return failure instanceof com.github.dockerjava.api.exception.ConflictException;
+        return failure instanceof com.github.dockerjava.api.exception.ConflictException
+                || failure instanceof EngineCallException.Conflict;
     }
 
     /** Docker's own message from an error answer, or the causes' messages when Docker did not answer. */
     static String message(Throwable failure) {
+        if (failure instanceof EngineCallException e) {
+            return e.daemonMessage();
+        }
         if (failure instanceof DockerException && failure.getMessage() != null) {
             String raw = failure.getMessage().strip();
             Matcher m = STATUS_BODY.matcher(raw);
@@ -67,18 +79,5 @@ final class DockerErrors {
             }
         }
         return text.toString();
-    }
-
-    /** The {@code message} of a JSON error body, or the body itself when it is not such JSON. */
-    static String messageOf(String body) {
-        try {
-            JsonNode node = JSON.readTree(body);
-            if (node != null && node.hasNonNull("message")) {
-                return node.get("message").asText().strip();
-            }
-        } catch (Exception notJson) {
-            // Plain text; use it as it is.
-        }
-        return body.strip();
     }
 }

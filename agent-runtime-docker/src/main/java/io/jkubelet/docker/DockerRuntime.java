@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.Version;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.docker.engine.DockerEngine;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.ContainerStatus;
 import io.jkubelet.core.runtime.ExecResult;
@@ -63,6 +64,8 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     private final DockerClient requests;
     private final DockerClient streams;
+    /** jkubelet's own Engine API client, which replaces docker-java one class at a time (issue 14). */
+    private final DockerEngine engine;
     private final String endpoint;
     private final DockerRuntimeOptions options;
     private final Clock clock;
@@ -82,12 +85,14 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     /**
      * @param requests a client for short calls (bounded by {@link DockerRuntimeOptions#requestTimeout()})
      * @param streams a client without a response timeout, for stops, pulls, execs and the event stream
+     * @param engine jkubelet's client of the same daemon, short calls bounded by the request timeout
      * @param endpoint where the daemon listens, for messages and to know whether it is on this host
      */
-    public DockerRuntime(DockerClient requests, DockerClient streams, String endpoint, DockerRuntimeOptions options,
-                         Clock clock) {
+    public DockerRuntime(DockerClient requests, DockerClient streams, DockerEngine engine, String endpoint,
+                         DockerRuntimeOptions options, Clock clock) {
         this.requests = Objects.requireNonNull(requests, "requests");
         this.streams = Objects.requireNonNull(streams, "streams");
+        this.engine = Objects.requireNonNull(engine, "engine");
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -95,7 +100,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
         this.host = new DockerHost(requests);
         this.stats = new DockerStats(requests, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
-        this.streaming = new DockerStreaming(requests, endpoint, exec, this::podSandboxStatus);
+        this.streaming = new DockerStreaming(engine, exec, this::podSandboxStatus);
         this.removals = new DockerRemovals(requests, streams, options.requestTimeout());
         this.sandboxes = new DockerSandboxes(requests, options, host, images, removals, stopper, this::removeContainer);
     }
@@ -381,6 +386,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
                 log.debug("Closing the Docker client for {} failed", endpoint, e);
             }
         }
+        engine.close();
     }
 
     // ------------------------------------------------------------------ helpers

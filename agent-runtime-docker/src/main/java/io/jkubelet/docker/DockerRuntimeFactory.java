@@ -6,10 +6,10 @@ import com.github.dockerjava.core.DockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.EngineEndpoint;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -44,45 +44,21 @@ public final class DockerRuntimeFactory {
                 .build();
         DockerClient requests = client(config, options.requestTimeout());
         DockerClient streams = client(config, null);
+        DockerEngine engine;
         try {
             requests.pingCmd().exec();
+            engine = DockerEngine.connect(normalized, options.requestTimeout());
         } catch (RuntimeException e) {
             closeQuietly(requests);
             closeQuietly(streams);
             throw new DockerUnavailableException("cannot connect to the Docker daemon at " + normalized + ": "
                     + DockerErrors.message(e) + "; is dockerd running?", e);
         }
-        return new DockerRuntime(requests, streams, normalized, options, clock);
+        return new DockerRuntime(requests, streams, engine, normalized, options, clock);
     }
 
     static String normalize(String endpoint) {
-        if (endpoint == null || endpoint.isBlank()) {
-            throw new IllegalArgumentException("Docker endpoint is empty; expected e.g. " + DEFAULT_ENDPOINT);
-        }
-        String e = endpoint.strip();
-        if (e.startsWith("/")) {
-            e = "unix://" + e;
-        }
-        URI uri;
-        try {
-            uri = new URI(e);
-        } catch (URISyntaxException ex) {
-            throw new IllegalArgumentException("Docker endpoint \"" + endpoint + "\" is not a URI: " + ex.getMessage(), ex);
-        }
-        if ("unix".equals(uri.getScheme())) {
-            if (uri.getPath() == null || uri.getPath().isEmpty()) {
-                throw new IllegalArgumentException("Docker endpoint \"" + endpoint + "\" names no socket path; expected e.g. "
-                        + DEFAULT_ENDPOINT);
-            }
-        } else if ("tcp".equals(uri.getScheme())) {
-            if (uri.getHost() == null || uri.getPort() < 0) {
-                throw new IllegalArgumentException("Docker endpoint \"" + endpoint + "\" needs a host and a port, e.g. tcp://127.0.0.1:2375");
-            }
-        } else {
-            throw new IllegalArgumentException("Docker endpoint \"" + endpoint
-                    + "\" has an unsupported scheme; expected unix:///path/to/docker.sock or tcp://host:port");
-        }
-        return e;
+        return EngineEndpoint.parse(endpoint).uri();
     }
 
     private static DockerClient client(DockerClientConfig config, Duration responseTimeout) {

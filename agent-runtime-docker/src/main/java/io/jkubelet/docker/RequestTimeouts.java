@@ -1,6 +1,7 @@
 package io.jkubelet.docker;
 
 import com.github.dockerjava.transport.DockerHttpClient;
+import io.jkubelet.docker.engine.Durations;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -63,17 +64,7 @@ final class RequestTimeouts implements DockerHttpClient {
 
     /** A duration as the kubelet's flags print it: {@code 2m0s}, {@code 30s}, {@code 500ms}. */
     static String text(Duration d) {
-        if (d.toMillis() < 1000) {
-            return d.toMillis() + "ms";
-        }
-        long seconds = d.toSeconds();
-        long millis = d.toMillisPart();
-        String s = (seconds % 60) + (millis == 0 ? "" : "." + String.format("%03d", millis).replaceAll("0+$", "")) + "s";
-        if (seconds < 60) {
-            return s;
-        }
-        long minutes = seconds / 60;
-        return minutes < 60 ? (minutes + "m" + s) : (minutes / 60 + "h" + (minutes % 60) + "m" + s);
+        return Durations.text(d);
     }
 
     /** A failed call's exception when the answer did not come within the timeout. */
