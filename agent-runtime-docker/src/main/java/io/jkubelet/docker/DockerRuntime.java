@@ -320,7 +320,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
         DockerEventStream[] holder = new DockerEventStream[1];
-        DockerEventStream stream = new DockerEventStream(streams, listener, clock, () -> eventStreams.remove(holder[0]));
+        DockerEventStream stream = new DockerEventStream(engine, listener, clock, () -> eventStreams.remove(holder[0]));
         holder[0] = stream;
         eventStreams.add(stream);
         stream.start();
