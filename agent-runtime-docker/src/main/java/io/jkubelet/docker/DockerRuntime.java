@@ -97,7 +97,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.images = new DockerImages(requests, streams, options.imagePullProgressDeadline());
-        this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
+        this.exec = new DockerExec(engine, endpoint.startsWith("unix://"));
         this.host = new DockerHost(engine);
         this.stats = new DockerStats(requests, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
         this.streaming = new DockerStreaming(engine, exec, this::podSandboxStatus);
