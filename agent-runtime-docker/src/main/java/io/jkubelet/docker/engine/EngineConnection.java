@@ -110,8 +110,8 @@ final class EngineConnection implements AutoCloseable {
                 if (ready > 0) {
                     return;
                 }
-                if (Thread.interrupted()) {
-                    close();
+                if (Thread.currentThread().isInterrupted()) {
+                    close(); // the call is abandoned; its connection is mid-answer
                     throw new InterruptedIOException("interrupted while waiting for the Docker daemon");
                 }
             }

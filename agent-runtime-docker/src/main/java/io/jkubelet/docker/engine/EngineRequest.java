@@ -13,9 +13,12 @@ import java.util.Map;
  */
 record EngineRequest(String method, String path, Map<String, String> headers, byte[] body, Duration timeout) {
 
-    /** The request as errors name it: method and path without its query. */
+    /** The request as errors name it: method and the API's path, without the version prefix and the query. */
     String call() {
         int query = path.indexOf('?');
-        return method + " " + (query < 0 ? path : path.substring(0, query));
+        String apiPath = query < 0 ? path : path.substring(0, query);
+        return method + " " + VERSION_PREFIX.matcher(apiPath).replaceFirst("");
     }
+
+    private static final java.util.regex.Pattern VERSION_PREFIX = java.util.regex.Pattern.compile("^/v\\d+\\.\\d+(?=/)");
 }

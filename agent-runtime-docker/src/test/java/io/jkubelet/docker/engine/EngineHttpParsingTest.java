@@ -170,6 +170,13 @@ class EngineHttpParsingTest {
     }
 
     @Test
+    void errorsNameTheCallByTheApisPathWithoutVersionOrQuery() {
+        assertThat(new EngineRequest("GET", "/v1.41/containers/json?all=true", java.util.Map.of(), null, null).call())
+                .isEqualTo("GET /containers/json");
+        assertThat(new EngineRequest("GET", "/_ping", java.util.Map.of(), null, null).call()).isEqualTo("GET /_ping");
+    }
+
+    @Test
     void endpointsAreUnixSocketsOrTcpAndOthersAreRefusedByName() {
         assertThat(EngineEndpoint.parse("/var/run/docker.sock").uri()).isEqualTo("unix:///var/run/docker.sock");
         assertThat(EngineEndpoint.parse("tcp://127.0.0.1:2375").uri()).isEqualTo("tcp://127.0.0.1:2375");
