@@ -35,6 +35,29 @@ cf_import() {
 
 cf_have() { docker image inspect "$1" >/dev/null 2>&1; }
 
+# The images cf_ensure_images makes, by the names the specs (and a CRI runtime's image list) give them.
+CF_IMAGES=(docker.io/library/busybox:1.29 gcr.io/kubernetes-e2e-test-images/nonroot:1.0
+  k8s.gcr.io/e2e-test-images/agnhost:2.21 gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0 k8s.gcr.io/pause:3.2
+  docker.io/library/nginx:1.14-alpine)
+
+# The same images in containerd's k8s.io namespace (where its CRI plugin looks), copied from Docker's engine as
+# jk_ensure_containerd_images copies jkubelet's own; nothing can be pulled there either. Only the missing ones.
+cf_ensure_containerd_images() {
+  local missing=() image
+  for image in "${CF_IMAGES[@]}"; do
+    jk_ctr images ls -q "name==$image" 2>/dev/null | grep -q . || missing+=("$image")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  jk_log "importing ${missing[*]} into containerd (namespace k8s.io)"
+  local tarball="$JK_CONTAINERD_DIR/conformance-images.tar"
+  docker save -o "$tarball" "${missing[@]}" || jk_die "docker save ${missing[*]} failed"
+  jk_ctr images import "$tarball" >/dev/null || jk_die "ctr images import of ${missing[*]} failed"
+  rm -f "$tarball"
+  for image in "${missing[@]}"; do
+    jk_ctr images ls -q "name==$image" | grep -q . || jk_die "$image is not in containerd after the import"
+  done
+}
+
 cf_ensure_images() {
   local work; work=$(mktemp -d)
   if ! cf_have docker.io/library/busybox:1.29; then

@@ -243,9 +243,11 @@ jk_push_to_registry() {
 # one is free. It serves JK_CONTAINERD_SOCKET with the configuration JK_CONTAINERD_CONFIG (written here, the
 # distribution's /etc/containerd/config.toml is left alone): cgroupfs, restrict_oom_score_adj (root here lacks
 # CAP_SYS_RESOURCE, so runc cannot give sandboxes their -998), jkubelet/pause:3.9 as the sandbox image, and the CNI
-# configuration JK_CNI_CONF_DIR (a bridge, host-local addresses, loopback and portmap, from Debian's
-# containernetworking-plugins). The local images are copied in from Docker's (`docker save`, `ctr import`) under
-# the names containerd gives them: docker.io/jkubelet/busybox:1.0 and docker.io/jkubelet/pause:3.9.
+# configuration JK_CNI_CONF_DIR (a bridge, host-local addresses, loopback, portmap and firewall, from Debian's
+# containernetworking-plugins). The firewall plugin accepts each pod's traffic in FORWARD: a Docker engine on the
+# machine sets FORWARD's policy to DROP, and with br_netfilter that dropped traffic between two pods on the bridge.
+# The local images are copied in from Docker's (`docker save`, `ctr import`) under the names containerd gives them:
+# docker.io/jkubelet/busybox:1.0 and docker.io/jkubelet/pause:3.9.
 # Idempotent and quick when containerd already answers with the images there.
 JK_CONTAINERD_SOCKET=/run/containerd/containerd.sock
 JK_CONTAINERD_DIR=/var/lib/jkubelet-containerd
@@ -298,6 +300,7 @@ jk_cni_conflist() {
       }
     },
     {"type": "portmap", "capabilities": {"portMappings": true}},
+    {"type": "firewall"},
     {"type": "loopback"}
   ]
 }

@@ -206,11 +206,12 @@ final class KubeletApp implements AutoCloseable {
         kubelet.start();
         cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
                 KubeletVersion.compatVersion()), rootDir, runtime, images, kubelet::plegHealth, kubelet.nodePressure(),
-                recorder).ifPresent(nodeSync -> {
+                kubelet::shutdownStatus, recorder).ifPresentOrElse(nodeSync -> {
             running.add("node-sync", nodeSync);
             // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
             kubelet.setNodeSupplier(nodeSync.node());
-        });
+            GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, nodeSync::syncNodeStatus, System.getenv());
+        }, () -> GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, () -> {}, System.getenv()));
         tlsChecked.await();
         // The pods come first (upstream starts its sync loop before its servers too); the servers follow at once.
         kubelet.startSources();

@@ -1,17 +1,14 @@
 package io.jkubelet.cmd;
 
-import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.StringJoiner;
 import java.util.stream.Stream;
 
 /**
@@ -141,7 +138,6 @@ final class UnsupportedSettings {
                     + c.showHiddenMetricsForVersion() + "\": jkubelet has no hidden metrics to show");
         }
         volumePluginDrivers(c.volumePluginDir()).ifPresent(warnings::add);
-        gracefulShutdown(c).ifPresent(warnings::add);
         if (c.tracing() != null) {
             warnings.add("tracing (endpoint \"" + Objects.toString(c.tracing().endpoint(), "") + "\", "
                     + "samplingRatePerMillion " + c.tracing().samplingRatePerMillion() + "): jkubelet exports no "
@@ -155,24 +151,6 @@ final class UnsupportedSettings {
         newerFields(c).forEach(field -> warnings.add(field + ": not a field of a v1.30 kubelet's configuration; "
                 + "not acted on (a v1.30 kubelet decodes the file leniently and ignores it)"));
         return warnings;
-    }
-
-    private static java.util.Optional<String> gracefulShutdown(KubeletConfiguration c) {
-        StringJoiner set = new StringJoiner(", ");
-        if (c.shutdownGracePeriod().compareTo(Duration.ZERO) > 0) {
-            set.add("shutdownGracePeriod " + GoDuration.format(c.shutdownGracePeriod()));
-        }
-        if (c.shutdownGracePeriodCriticalPods().compareTo(Duration.ZERO) > 0) {
-            set.add("shutdownGracePeriodCriticalPods " + GoDuration.format(c.shutdownGracePeriodCriticalPods()));
-        }
-        if (!empty(c.shutdownGracePeriodByPodPriority())) {
-            set.add("shutdownGracePeriodByPodPriority");
-        }
-        if (set.length() == 0) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(set + ": jkubelet does not take part in the node's shutdown (it takes no "
-                + "systemd-logind inhibitor lock), so pods are not stopped before the machine goes down");
     }
 
     /** FlexVolume drivers in {@code volumePluginDir}: upstream probes them; jkubelet has no FlexVolume support. */

@@ -41,11 +41,16 @@ final class CriCalls implements AutoCloseable {
         return runtime(call, subject, requestTimeout, body);
     }
 
-    /** A RuntimeService call within {@code deadline} (a stop's grace period, an exec's timeout, plus the timeout). */
+    /**
+     * A RuntimeService call within {@code deadline} (a stop's grace period, an exec's timeout, plus the timeout), or
+     * without one when it is null (an exec without a timeout: a lifecycle hook's).
+     */
     <T> T runtime(String call, String subject, Duration deadline,
                   Function<RuntimeServiceGrpc.RuntimeServiceBlockingStub, T> body) {
-        RuntimeServiceGrpc.RuntimeServiceBlockingStub stub = RuntimeServiceGrpc.newBlockingStub(runtimeChannel.channel())
-                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        RuntimeServiceGrpc.RuntimeServiceBlockingStub stub = RuntimeServiceGrpc.newBlockingStub(runtimeChannel.channel());
+        if (deadline != null) {
+            stub = stub.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        }
         try {
             return body.apply(stub);
         } catch (StatusRuntimeException e) {

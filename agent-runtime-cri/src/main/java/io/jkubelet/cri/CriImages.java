@@ -45,9 +45,9 @@ final class CriImages implements ImageService {
             if (auth.password() != null) {
                 a.setPassword(auth.password());
             }
-            if (auth.serverAddress() != null) {
-                a.setServerAddress(auth.serverAddress());
-            }
+            // No server address, as upstream's keyring leaves it out: the runtime takes the registry from the image's
+            // name. The keyring's key ("127.0.0.1:5001") is no URL, and containerd 1.6 refuses the pull over it
+            // ("parse server address: ... first path segment in URL cannot contain colon").
             if (auth.identityToken() != null) {
                 a.setIdentityToken(auth.identityToken());
             }

@@ -197,9 +197,13 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
      */
     @Override
     public ExecResult execSync(String containerId, List<String> command, Duration timeout) {
-        long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
+        // Without a timeout (a lifecycle hook's) the CRI's 0, none, and a call without a deadline, as upstream's
+        // remote runtime for a timeout of 0; a hook's exec ended with a 1 s timeout or overflowed the deadline.
+        boolean none = timeout.compareTo(RuntimeService.NO_TIMEOUT) >= 0;
+        long seconds = none ? 0 : Math.max(1, (timeout.toMillis() + 999) / 1000);
         try {
-            CriApi.ExecSyncResponse r = calls.runtime("ExecSync", containerId, timeout.plus(calls.requestTimeout()),
+            CriApi.ExecSyncResponse r = calls.runtime("ExecSync", containerId,
+                    none ? null : timeout.plus(calls.requestTimeout()),
                     s -> s.execSync(CriApi.ExecSyncRequest.newBuilder().setContainerId(containerId)
                             .addAllCmd(command).setTimeout(seconds).build()));
             return new ExecResult(r.getExitCode(), r.getStdout().toByteArray(), r.getStderr().toByteArray(), false);

@@ -28,9 +28,10 @@ import java.util.concurrent.TimeUnit;
  * Pod start burst: for N pods of two containers each, the time from writing N static pod manifests at
  * once until every container runs under jkubelet, against raw docker-java create+start of the same
  * sandboxes and containers (sandbox first, then its containers joined to its namespaces; pods in
- * parallel), measured side by side in one run. Prints one Markdown row per N with the ratio.
+ * parallel), measured side by side in one run. With {@code --runtime=containerd} the same on containerd: jkubelet on
+ * its CRI endpoint against raw CRI calls ({@link ContainerdBurst}). Prints one Markdown row per N with the ratio.
  *
- * <p>Usage: {@code bench/pod-startup [rounds] [N...]} (see the script).
+ * <p>Usage: {@code bench/pod-startup [rounds] [N...]} (see the script, which runs both runtimes).
  */
 public final class PodStartupBench {
     static final String IMAGE = "jkubelet/busybox:1.0";
@@ -39,33 +40,59 @@ public final class PodStartupBench {
 
     public static void main(String[] args) throws Exception {
         String launcher = System.getProperty("jkubelet.launcher", "bin/jkubelet");
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-        List<Integer> sizes = new ArrayList<>();
-        for (int i = 1; i < args.length; i++) {
-            sizes.add(Integer.parseInt(args[i]));
+        List<String> rest = new ArrayList<>(List.of(args));
+        String runtime = "docker";
+        if (!rest.isEmpty() && rest.getFirst().startsWith("--runtime=")) {
+            runtime = rest.removeFirst().substring("--runtime=".length());
         }
-        if (sizes.isEmpty()) {
-            sizes = List.of(1, 10, 30);
+        int rounds = rest.isEmpty() ? 3 : Integer.parseInt(rest.removeFirst());
+        List<Integer> sizes = rest.isEmpty() ? List.of(1, 10, 30) : rest.stream().map(Integer::parseInt).toList();
+        Burst burst = switch (runtime) {
+            case "docker" -> new DockerBurst(docker(), launcher);
+            case "containerd" -> new ContainerdBurst(launcher);
+            default -> throw new IllegalArgumentException("--runtime=" + runtime + ": docker or containerd");
+        };
+        if (!Boolean.getBoolean("bench.noHeader")) {
+            System.out.println("| runtime | pods | containers | raw calls (median s) | jkubelet (median s) | ratio |");
+            System.out.println("|---|---:|---:|---:|---:|---:|");
         }
-        DockerClient docker = docker();
-        System.out.println("| pods | containers | raw docker-java (median s) | jkubelet (median s) | ratio |");
-        System.out.println("|---:|---:|---:|---:|---:|");
         for (int n : sizes) {
             List<Double> raw = new ArrayList<>();
             List<Double> agent = new ArrayList<>();
             for (int r = 0; r < rounds; r++) {
-                // Alternate the order so that neither side always runs on a warmer engine.
+                // Alternate the order so that neither side always runs on a warmer runtime.
                 if (r % 2 == 0) {
-                    raw.add(rawBurst(docker, n));
-                    agent.add(agentBurst(docker, launcher, n));
+                    raw.add(burst.raw(n));
+                    agent.add(burst.agent(n));
                 } else {
-                    agent.add(agentBurst(docker, launcher, n));
-                    raw.add(rawBurst(docker, n));
+                    agent.add(burst.agent(n));
+                    raw.add(burst.raw(n));
                 }
             }
             double rm = median(raw), am = median(agent);
-            System.out.printf(Locale.ROOT, "| %d | %d | %.3f | %.3f | %.2fx |%n", n, 2 * n, rm, am, am / rm);
-            System.err.printf(Locale.ROOT, "n=%d raw=%s agent=%s%n", n, raw, agent);
+            System.out.printf(Locale.ROOT, "| %s | %d | %d | %.3f | %.3f | %.2fx |%n", runtime, n, 2 * n, rm, am, am / rm);
+            System.err.printf(Locale.ROOT, "%s n=%d raw=%s agent=%s%n", runtime, n, raw, agent);
+        }
+    }
+
+    /** One runtime's two sides: N pods of two containers started by raw runtime calls, and by jkubelet. */
+    interface Burst {
+        /** Seconds to start N sandboxes with two containers each through the runtime's own API, pods in parallel. */
+        double raw(int n) throws Exception;
+
+        /** Seconds from writing N manifests until jkubelet runs all 2N containers. */
+        double agent(int n) throws Exception;
+    }
+
+    private record DockerBurst(DockerClient docker, String launcher) implements Burst {
+        @Override
+        public double raw(int n) throws Exception {
+            return rawBurst(docker, n);
+        }
+
+        @Override
+        public double agent(int n) throws Exception {
+            return agentBurst(docker, launcher, n);
         }
     }
 
@@ -112,12 +139,31 @@ public final class PodStartupBench {
     /** Seconds from writing N manifests until jkubelet runs all 2N containers. */
     static double agentBurst(DockerClient docker, String launcher, int n) throws Exception {
         String node = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+        String label = "io.jkubelet.node.name=" + node;
+        try {
+            return timedAgentBurst(launcher, node, n, () -> docker.listContainersCmd()
+                    .withLabelFilter(List.of(label, "io.kubernetes.docker.type=container"))
+                    .withStatusFilter(List.of("running")).exec().size() == 2 * n);
+        } finally {
+            removeNode(docker, node);
+        }
+    }
+
+    /**
+     * Starts an agent of node {@code node} (with {@code extraArgs}), waits until it has started, writes N manifests of
+     * two containers at once and returns the seconds until {@code allRunning}; the agent is stopped afterwards, what it
+     * made is the caller's to remove.
+     */
+    static double timedAgentBurst(String launcher, String node, int n, Check allRunning, String... extraArgs)
+            throws Exception {
         Path dir = Files.createTempDirectory("jkubelet-bench");
         Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Process agent = startAgent(launcher, node, dir, manifests, "--read-only-port", "0");
+        List<String> args = new ArrayList<>(List.of("--read-only-port", "0"));
+        args.addAll(List.of(extraArgs));
+        Process agent = startAgent(launcher, node, dir, manifests, args.toArray(String[]::new));
         try {
             // Let the agent start fully before the burst: the burst measures pod start, not JVM start.
-            waitFor(() -> log(dir).contains("jkubelet started"), Duration.ofSeconds(30), "agent start");
+            waitFor(() -> log(dir).contains("jkubelet started"), Duration.ofSeconds(60), "agent start");
             List<Path> staged = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 Path f = dir.resolve("pod" + i + ".yaml");
@@ -136,15 +182,11 @@ public final class PodStartupBench {
             for (Path f : staged) {
                 Files.move(f, manifests.resolve(f.getFileName()));
             }
-            String label = "io.jkubelet.node.name=" + node;
-            waitFor(() -> docker.listContainersCmd().withLabelFilter(List.of(label, "io.kubernetes.docker.type=container"))
-                    .withStatusFilter(List.of("running")).exec().size() == 2 * n, Duration.ofMinutes(5), "containers");
-            double secs = (System.nanoTime() - start) / 1e9;
-            return secs;
+            waitFor(allRunning, Duration.ofMinutes(5), "containers");
+            return (System.nanoTime() - start) / 1e9;
         } finally {
             agent.destroy();
             agent.waitFor(15, TimeUnit.SECONDS);
-            removeNode(docker, node);
         }
     }
 

@@ -38,6 +38,8 @@ final class Agent implements AutoCloseable {
     /** The agent's own cgroup root: its pods' cgroups stay apart from other agents' and go with the test. */
     final String cgroupRoot;
     private final List<String> extraArgs;
+    /** Variables set in the agent's environment on top of the test's (e.g. {@code DBUS_SYSTEM_BUS_ADDRESS}). */
+    final java.util.Map<String, String> environment = new java.util.HashMap<>();
     private Process process;
     private int starts;
 
@@ -114,8 +116,10 @@ final class Agent implements AutoCloseable {
         HostCgroups.create(cgroupRoot.substring(1));
         Files.writeString(log, "---- start " + starts + "\n", java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
-        process = new ProcessBuilder(command()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder builder = new ProcessBuilder(command()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        process = builder.start();
         await().atMost(limit).until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("jkubelet exited with " + process.exitValue() + ":\n" + logText());
@@ -125,6 +129,11 @@ final class Agent implements AutoCloseable {
                     && get(readOnlyPort, "/healthz").filter("ok"::equals).isPresent();
         });
         return this;
+    }
+
+    /** The agent's process ID, for what it holds open ({@code /proc/<pid>/fd}). */
+    long pid() {
+        return process.pid();
     }
 
     /** SIGKILL: nothing of the agent's shutdown runs. */

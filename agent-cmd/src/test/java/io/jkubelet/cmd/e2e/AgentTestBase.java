@@ -1,73 +1,19 @@
 package io.jkubelet.cmd.e2e;
 
-import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.Pod;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.function.Predicate;
-
-import static org.awaitility.Awaitility.await;
 
 /** One agent per test, on the real Docker engine, with its containers removed afterwards. */
 @Tag("docker")
-abstract class AgentTestBase {
-    static final String IMAGE = "jkubelet/busybox:1.0";
-
-    @TempDir Path dir;
-    Agent agent;
-
-    Agent startAgent(String... extraArgs) throws Exception {
-        agent = new Agent(dir, "e2e-" + UUID.randomUUID().toString().substring(0, 8), List.of(extraArgs));
-        return agent.start();
+abstract class AgentTestBase extends AgentOnRuntimeBase {
+    @Override
+    List<String> runtimeArgs() {
+        return List.of();
     }
 
-    /**
-     * A KubeletConfiguration file with these fields (YAML lines), serving its ports without webhook authentication
-     * (which a configuration file would otherwise turn on, and which needs an apiserver).
-     */
-    Path configFile(String fields) throws java.io.IOException {
-        return java.nio.file.Files.writeString(dir.resolve("kubelet.yaml"), """
-                apiVersion: kubelet.config.k8s.io/v1beta1
-                kind: KubeletConfiguration
-                authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}
-                authorization: {mode: AlwaysAllow}
-                """ + fields);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (agent != null) {
-            agent.stop();
-            Docker.removeAll(agent.nodeName);
-            agent.removeCgroups();
-            if (System.getenv("JK_E2E_SHOW_LOGS") != null) {
-                System.out.println(agent.logText());
-            }
-        }
-    }
-
-    Pod awaitPod(String name, Duration timeout, Predicate<Pod> condition) {
-        return await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> agent.pod(name),
-                p -> p.isPresent() && p.get().getStatus() != null && condition.test(p.get())).orElseThrow();
-    }
-
-    static boolean running(Pod p) {
-        return "Running".equals(p.getStatus().getPhase()) && p.getStatus().getContainerStatuses().stream()
-                .allMatch(c -> c.getState() != null && c.getState().getRunning() != null);
-    }
-
-    static Optional<ContainerStatus> container(Pod p, String name) {
-        return p.getStatus().getContainerStatuses().stream().filter(c -> c.getName().equals(name)).findFirst();
-    }
-
-    static String id(ContainerStatus c) {
-        return c.getContainerID().replace("docker://", "");
+    @Override
+    void removeFromRuntime(String nodeName) {
+        Docker.removeAll(nodeName);
     }
 }

@@ -92,16 +92,8 @@ class ImagePullIT extends AgentTestBase {
         Docker.run("rmi", image); // only this reference: the image stays under its other names
         try {
             startAgent();
-            agent.writeManifest("private.yaml", """
-                    apiVersion: v1
-                    kind: Pod
-                    metadata: {name: private}
-                    spec:
-                      containers:
-                      - {name: p, image: %s, imagePullPolicy: Always, command: ["sh", "-c", "trap 'exit 0' TERM; sleep 3600 & wait"]}
-                    """.formatted(image));
-            awaitPod("private", Duration.ofSeconds(60), p -> container(p, "p").map(c -> c.getState().getWaiting() != null
-                    && List.of("ErrImagePull", "ImagePullBackOff").contains(c.getState().getWaiting().getReason())).orElse(false));
+            agent.writeManifest("private.yaml", E2ePods.privateImage(image));
+            awaitPod("private", Duration.ofSeconds(60), p -> E2ePods.pullFailed(p, "p"));
             assertThat(agent.logText()).contains("Failed to pull image \"" + image + "\"").contains("no basic auth credentials");
 
             // The kubelet's root directory is the first place upstream looks for the node's credentials.

@@ -133,31 +133,8 @@ class LifecycleIT extends AgentTestBase {
         assertThat(Files.readAllLines(out.resolve("order"))).containsExactly("proxy-done", "setup-done", "app-start");
     }
 
-    /** Pod "side": the sidecar "proxy", the init container "setup", the app "app", all sharing {@code out} as /out. */
     private void writeSidecarPod(Path out, String proxyCommand, String appCommand) throws Exception {
-        agent.writeManifest("side.yaml", """
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: side}
-                spec:
-                  terminationGracePeriodSeconds: 20
-                  volumes: [{name: out, hostPath: {path: %2$s}}]
-                  initContainers:
-                  - name: proxy
-                    image: %1$s
-                    restartPolicy: Always
-                    command: ["sh", "-c", "%3$s"]
-                    volumeMounts: [{name: out, mountPath: /out}]
-                  - name: setup
-                    image: %1$s
-                    command: ["sh", "-c", "echo setup-done >> /out/order"]
-                    volumeMounts: [{name: out, mountPath: /out}]
-                  containers:
-                  - name: app
-                    image: %1$s
-                    command: ["sh", "-c", "%4$s"]
-                    volumeMounts: [{name: out, mountPath: /out}]
-                """.formatted(IMAGE, out, proxyCommand, appCommand));
+        agent.writeManifest("side.yaml", E2ePods.sidecar(out, proxyCommand, appCommand));
     }
 
     @Test

@@ -98,14 +98,7 @@ class StaticPodsIT extends AgentTestBase {
     @Test
     void crashingContainerBacksOffWithGrowingDelays() throws Exception {
         startAgent();
-        agent.writeManifest("crash.yaml", """
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: crash}
-                spec:
-                  containers:
-                  - {name: fail, image: %s, command: ["sh", "-c", "echo failing; exit 3"]}
-                """.formatted(IMAGE));
+        agent.writeManifest("crash.yaml", E2ePods.crash("fail", "echo failing; exit 3"));
         Pod first = awaitPod("crash", Duration.ofSeconds(60), p -> container(p, "fail").map(c ->
                 c.getState().getWaiting() != null && "CrashLoopBackOff".equals(c.getState().getWaiting().getReason())).orElse(false));
         ContainerStatus c1 = container(first, "fail").orElseThrow();
@@ -213,15 +206,7 @@ class StaticPodsIT extends AgentTestBase {
     @Test
     void killedAndRestartedAgentRestartsNothing() throws Exception {
         startAgent();
-        agent.writeManifest("keep.yaml", """
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: keep}
-                spec:
-                  containers:
-                  - {name: a, image: %1$s, command: ["sh", "-c", "trap 'exit 0' TERM; sleep 3600 & wait"]}
-                  - {name: b, image: %1$s, command: ["sh", "-c", "trap 'exit 0' TERM; sleep 3600 & wait"]}
-                """.formatted(IMAGE));
+        agent.writeManifest("keep.yaml", E2ePods.keep());
         Pod before = awaitPod("keep", Duration.ofSeconds(60), AgentTestBase::running);
         List<String> idsBefore = Docker.ids(agent.nodeName);
         String startedA = Docker.inspect(id(container(before, "a").orElseThrow()), "{{.State.StartedAt}}");

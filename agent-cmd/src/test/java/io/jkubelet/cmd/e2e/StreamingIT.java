@@ -4,22 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jkubelet.server.streaming.ChannelClient;
 import io.jkubelet.server.streaming.SpdyClient;
-import java.net.Socket;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,7 +42,7 @@ class StreamingIT extends AgentTestBase {
         String pod = "/default/stream-" + agent.nodeName;
 
         // exec: stdout and stderr apart, and the exit code in the v4 status.
-        try (ChannelClient exec = connect("/exec" + pod + "/shell?" + command("sh", "-c", "echo out; echo err >&2; exit 3")
+        try (ChannelClient exec = connect("/exec" + pod + "/shell?" + SecureStreams.command("sh", "-c", "echo out; echo err >&2; exit 3")
                 + "&output=1&error=1", "v4.channel.k8s.io")) {
             Map<Integer, String> out = exec.readUntilClosed();
             assertThat(out.get(1)).isEqualTo("out\n");
@@ -71,7 +61,7 @@ class StreamingIT extends AgentTestBase {
         }
 
         // exec with a TTY: the process has a terminal, and the client's resize reaches it.
-        try (ChannelClient tty = connect("/exec" + pod + "/shell?" + command("sh", "-c",
+        try (ChannelClient tty = connect("/exec" + pod + "/shell?" + SecureStreams.command("sh", "-c",
                 "[ -t 0 ] && echo is-a-tty; while [ \"$(stty size)\" != '43 132' ]; do sleep 0.1; done; echo resized")
                 + "&input=1&output=1&tty=1", "v4.channel.k8s.io")) {
             tty.send(4, "{\"Width\":132,\"Height\":43}");
@@ -109,8 +99,8 @@ class StreamingIT extends AgentTestBase {
         }
 
         // The same exec over SPDY/3.1, as the apiserver and client-go's SPDY executor speak it.
-        javax.net.ssl.SSLSocket tlsSocket = (javax.net.ssl.SSLSocket) tls().getSocketFactory().createSocket("127.0.0.1", agent.port);
-        try (SpdyClient spdy = SpdyClient.connect(tlsSocket, "/exec" + pod + "/shell?" + command("sh", "-c",
+        javax.net.ssl.SSLSocket tlsSocket = (javax.net.ssl.SSLSocket) SecureStreams.tls().getSocketFactory().createSocket("127.0.0.1", agent.port);
+        try (SpdyClient spdy = SpdyClient.connect(tlsSocket, "/exec" + pod + "/shell?" + SecureStreams.command("sh", "-c",
                 "cat; echo err >&2; exit 3") + "&input=1&output=1&error=1", "v4.channel.k8s.io")) {
             assertThat(spdy.head).startsWith("HTTP/1.1 101 ").contains("X-Stream-Protocol-Version: v4.channel.k8s.io");
             int error = spdy.open("error");
@@ -125,12 +115,12 @@ class StreamingIT extends AgentTestBase {
         }
 
         // Upstream's answers for what cannot be streamed.
-        HttpResponse<String> noPod = https().send(HttpRequest.newBuilder(
+        HttpResponse<String> noPod = SecureStreams.https().send(HttpRequest.newBuilder(
                 URI.create("https://127.0.0.1:" + agent.port + "/exec/default/nope/shell?command=ls&output=1")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(noPod.statusCode()).isEqualTo(404);
         assertThat(noPod.body()).isEqualTo("pod does not exist");
-        HttpResponse<String> notUpgraded = https().send(HttpRequest.newBuilder(
+        HttpResponse<String> notUpgraded = SecureStreams.https().send(HttpRequest.newBuilder(
                 URI.create("https://127.0.0.1:" + agent.port + "/exec" + pod + "/shell?command=ls&output=1")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(notUpgraded.statusCode()).isEqualTo(500);
@@ -138,33 +128,6 @@ class StreamingIT extends AgentTestBase {
     }
 
     private ChannelClient connect(String pathAndQuery, String subprotocol) throws Exception {
-        return ChannelClient.connect(https(), URI.create("wss://127.0.0.1:" + agent.port + pathAndQuery), subprotocol);
-    }
-
-    private static String command(String... argv) {
-        return Stream.of(argv).map(a -> "command=" + URLEncoder.encode(a, StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-    }
-
-    /** A client that trusts any server certificate, as {@code curl -k}: the agent's is self-signed for its node name. */
-    private static HttpClient https() throws Exception {
-        return HttpClient.newBuilder().sslContext(tls()).connectTimeout(Duration.ofSeconds(10)).build();
-    }
-
-    private static SSLContext tls() throws Exception {
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(null, new TrustManager[] {new TrustAll()}, null);
-        return tls;
-    }
-
-    private static final class TrustAll extends X509ExtendedTrustManager {
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-        @Override public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-        @Override public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-        @Override public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
+        return SecureStreams.connect(agent, pathAndQuery, subprotocol);
     }
 }

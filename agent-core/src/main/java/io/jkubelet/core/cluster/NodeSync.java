@@ -46,12 +46,13 @@ public final class NodeSync implements AutoCloseable {
      *
      * @param plegHealth the PLEG's error, if any (Kubelet::plegHealth)
      * @param pressure the eviction manager's answers for the pressure conditions (Kubelet::nodePressure)
+     * @param shutdownStatus the node shutdown manager's error while the node shuts down (Kubelet::shutdownStatus)
      */
     static NodeSync start(NodeClient nodes, LeaseClient leases, KubeletConfiguration config, NodeIdentity identity,
             Path rootDir, RuntimeService runtime, ImageService images, Supplier<Optional<String>> plegHealth,
-            NodePressure pressure, EventRecorder recorder, Clock clock) {
+            NodePressure pressure, Supplier<Optional<String>> shutdownStatus, EventRecorder recorder, Clock clock) {
         RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)),
-                pressure);
+                pressure, shutdownStatus);
         ScheduledExecutorService checks = DaemonThreads.scheduler("runtime-up");
         checks.scheduleWithFixedDelay(() -> runtimeState.check(runtime), 0,
                 RuntimeState.RUNTIME_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
@@ -64,6 +65,20 @@ public final class NodeSync implements AutoCloseable {
         status.start();
         lease.start();
         return new NodeSync(checks, status, lease);
+    }
+
+    /**
+     * Computes and posts the node's status now (upstream {@code syncNodeStatus}, as the node shutdown manager asks when
+     * a shutdown begins); a failure is logged and the periodic loop carries on.
+     */
+    public void syncNodeStatus() {
+        try {
+            status.syncNodeStatus();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(NodeSync.class).warn("Unable to update node status: {}", e.getMessage());
+        }
     }
 
     /** The node as last registered or posted (the local initial node before that). */

@@ -1,8 +1,6 @@
 package io.jkubelet.core.eviction;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
@@ -317,12 +315,7 @@ public final class EvictionManager implements NodePressure {
         if (!disruption) {
             return;
         }
-        PodCondition condition = new PodConditionBuilder().withType(PodConditions.DISRUPTION_TARGET).withStatus("True")
-                .withReason(TERMINATION_BY_KUBELET).withMessage(message).build();
-        List<PodCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
-        conditions.removeIf(c -> PodConditions.DISRUPTION_TARGET.equals(c.getType()));
-        conditions.add(condition);
-        status.setConditions(conditions);
+        PodConditions.setDisruptionTarget(status, TERMINATION_BY_KUBELET, message);
     }
 
     /** The node's pressure conditions now, in a fixed order (MemoryPressure, DiskPressure, PIDPressure). */

@@ -7,6 +7,11 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.core.admission.AppArmorAdmitHandler;
 import io.jkubelet.core.admission.PodAdmitHandler;
+import io.jkubelet.core.apis.config.FeatureGates;
+import io.jkubelet.core.nodeshutdown.GracefulShutdownRecord;
+import io.jkubelet.core.nodeshutdown.Inhibitor;
+import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
+import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.admission.PredicateAdmitHandler;
 import io.jkubelet.core.cadvisor.ProcNode;
 import io.jkubelet.core.cluster.ClusterSide;
@@ -146,6 +151,8 @@ public final class Kubelet implements AutoCloseable {
     private final ContainerManager containerManager;
     /** Watches memory, disk and PIDs; evicts pods when the node runs short. */
     private final EvictionManager evictionManager;
+    /** Graceful node shutdown, once started ({@link #startNodeShutdownManager}); admission asks it. */
+    private final NodeShutdown nodeShutdown;
 
     /** A source of pods, started once the kubelet runs. */
     private record PodSource(String name, Runnable start, AutoCloseable stop) {}
@@ -242,16 +249,21 @@ public final class Kubelet implements AutoCloseable {
         NodeReclaim reclaim = new NodeReclaim(
                 () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), true),
                 imageGc::deleteUnusedImages);
+        // Kills for the eviction and node shutdown managers, each waited for.
+        EvictablePods killablePods = new EvictablePods(this::activePods, podWorkers, recorder);
         this.evictionManager = new EvictionManager(settings.eviction(), deps.clock(), stats::summary,
-                stats::hasDedicatedImageFs, reclaim, new EvictablePods(this::activePods, podWorkers, recorder),
-                recorder, settings.node().nodeName());
+                stats::hasDedicatedImageFs, reclaim, killablePods, recorder, settings.node().nodeName());
+        this.nodeShutdown = new NodeShutdown(this::activePods, killablePods, deps.recorder(), settings.node().nodeName(),
+                this::shutdownRecord);
         // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
         EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
         PredicateAdmitHandler predicates = new PredicateAdmitHandler();
         // Then the sysctls (upstream's order: eviction, sysctls, predicates, AppArmor).
         List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
                 sysctlAllowlist(settings.security()),
-                (pod, others) -> predicates.admit(pod, others, () -> node.get()), AppArmorAdmitHandler.forHost());
+                (pod, others) -> predicates.admit(pod, others, () -> node.get()), AppArmorAdmitHandler.forHost(),
+                // The node shutdown manager's last, as upstream adds it after the others.
+                (pod, others) -> nodeShutdown.admit(pod));
         SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
                 recorder, statusSyncRequest, housekeeping, timelines::admitted);
         this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
@@ -411,6 +423,36 @@ public final class Kubelet implements AutoCloseable {
         stats.onRound(() -> stats.latest().ifPresent(statsHistory::record));
         stats.start();
         running.add("stats", stats);
+    }
+
+    /**
+     * Upstream's node shutdown manager ({@code nodeshutdown.NewManager}, then {@code Start} with the runtime-dependent
+     * modules): with a grace period configured, takes logind's delay lock and kills the pods by priority when the
+     * node shuts down. Call after {@link #start()}.
+     *
+     * @param periods the priority ranges ({@link ShutdownGracePeriods#of}); empty: the node shuts down at once, nothing
+     *     starts
+     * @param syncNodeStatus posts the node's status at once (nothing on a standalone node)
+     * @return why the manager could not start (no system bus, no logind, a delay logind keeps too short); the kubelet
+     *     runs on without it, as upstream's
+     */
+    public Optional<String> startNodeShutdownManager(List<ShutdownGracePeriod> periods, Inhibitor.Connector systemBus,
+            Runnable syncNodeStatus) {
+        return nodeShutdown.start(periods, systemBus, syncNodeStatus, running);
+    }
+
+    /** Upstream keeps the last shutdown's times (file and gauges) only with {@code GracefulNodeShutdownBasedOnPodPriority}. */
+    private GracefulShutdownRecord shutdownRecord() {
+        if (!settings.featureGates().enabled(FeatureGates.GRACEFUL_NODE_SHUTDOWN_BASED_ON_POD_PRIORITY)) {
+            return GracefulShutdownRecord.NONE;
+        }
+        return new GracefulShutdownRecord(settings.rootDir().resolve(GracefulShutdownRecord.STATE_FILE), deps.clock(),
+                kubeletMetrics.registerGracefulShutdown());
+    }
+
+    /** Why the node is not ready as far as its shutdown goes: "node is shutting down" while it does. */
+    public Optional<String> shutdownStatus() {
+        return nodeShutdown.status();
     }
 
     /**

@@ -29,7 +29,7 @@ public final class HandlerRunner {
     private static final Logger log = LoggerFactory.getLogger(HandlerRunner.class);
 
     /** Upstream runs hooks without a timeout of their own ({@code RunInContainer(..., 0)}, a client without one). */
-    public static final Duration NO_TIMEOUT = Duration.ofMillis(Long.MAX_VALUE);
+    public static final Duration NO_TIMEOUT = RuntimeService.NO_TIMEOUT;
 
     /** Upstream's error when a {@code sleep} hook is cut short (its context ended). */
     static final String SLEEP_CUT_SHORT = "container terminated before sleep hook finished";

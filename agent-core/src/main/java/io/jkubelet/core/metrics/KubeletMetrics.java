@@ -71,6 +71,30 @@ public final class KubeletMetrics {
                 .callback(cb -> cb.call(start)).register(registry);
     }
 
+    /**
+     * Registers {@code kubelet_graceful_shutdown_start_time_seconds} and {@code _end_time_seconds}, as upstream does
+     * while {@code GracefulNodeShutdown} and {@code GracefulNodeShutdownBasedOnPodPriority} are on.
+     */
+    public io.jkubelet.core.nodeshutdown.GracefulShutdownRecord.Gauges registerGracefulShutdown() {
+        Gauge start = Gauge.builder().name("kubelet_graceful_shutdown_start_time_seconds")
+                .help("[ALPHA] Last graceful shutdown start time since unix epoch in seconds").withoutExemplars()
+                .register(registry);
+        Gauge end = Gauge.builder().name("kubelet_graceful_shutdown_end_time_seconds")
+                .help("[ALPHA] Last graceful shutdown end time since unix epoch in seconds").withoutExemplars()
+                .register(registry);
+        return new io.jkubelet.core.nodeshutdown.GracefulShutdownRecord.Gauges() {
+            @Override
+            public void startTime(double secondsSinceEpoch) {
+                start.set(secondsSinceEpoch);
+            }
+
+            @Override
+            public void endTime(double secondsSinceEpoch) {
+                end.set(secondsSinceEpoch);
+            }
+        };
+    }
+
     public PrometheusRegistry registry() {
         return registry;
     }

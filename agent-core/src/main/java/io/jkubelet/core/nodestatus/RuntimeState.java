@@ -28,6 +28,8 @@ public final class RuntimeState implements NodeHealth {
     private final Clock clock;
     private final List<HealthCheck> checks;
     private final NodePressure pressure;
+    /** The node shutdown manager's error while the node shuts down (upstream {@code nodeShutdownManagerErrorsFunc}). */
+    private final Supplier<Optional<String>> shutdownStatus;
     private volatile Instant lastBaseRuntimeSync;
 
     public RuntimeState(Clock clock, List<HealthCheck> checks) {
@@ -36,9 +38,16 @@ public final class RuntimeState implements NodeHealth {
 
     /** @param pressure the eviction manager's pressure answers */
     public RuntimeState(Clock clock, List<HealthCheck> checks, NodePressure pressure) {
+        this(clock, checks, pressure, Optional::empty);
+    }
+
+    /** @param shutdownStatus "node is shutting down" while the node shuts down, last of the Ready condition's errors */
+    public RuntimeState(Clock clock, List<HealthCheck> checks, NodePressure pressure,
+            Supplier<Optional<String>> shutdownStatus) {
         this.clock = clock;
         this.checks = List.copyOf(checks);
         this.pressure = pressure;
+        this.shutdownStatus = shutdownStatus;
     }
 
     @Override
@@ -83,6 +92,8 @@ public final class RuntimeState implements NodeHealth {
         for (HealthCheck hc : checks) {
             hc.check().get().ifPresent(err -> errors.add(hc.name() + " is not healthy: " + err));
         }
+        // Upstream's order: runtime, network, storage, then the node shutdown manager's error.
+        shutdownStatus.get().ifPresent(errors::add);
         return errors;
     }
 }

@@ -13,6 +13,8 @@ import java.util.function.Consumer;
  * container, or removing a removed one, succeeds.
  */
 public interface RuntimeService {
+    /** {@link #execSync}'s timeout for none: the command may run for as long as it runs. */
+    Duration NO_TIMEOUT = Duration.ofMillis(Long.MAX_VALUE);
 
     /** The runtime's name and version, e.g. {@code docker} and {@code 20.10.24}. */
     RuntimeVersion version();
@@ -59,6 +61,7 @@ public interface RuntimeService {
     /**
      * Runs a command in a running container and waits for it, at most {@code timeout}.
      * A command still running at the timeout is reported with {@link ExecResult#timedOut()}.
+     * {@link #NO_TIMEOUT} waits for as long as the command runs (a lifecycle hook's exec, upstream's timeout 0).
      */
     ExecResult execSync(String containerId, List<String> command, Duration timeout);
 

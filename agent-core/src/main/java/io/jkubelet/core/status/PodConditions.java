@@ -35,6 +35,19 @@ public final class PodConditions {
     public static final String CONTAINERS_NOT_INITIALIZED = "ContainersNotInitialized";
     public static final String READINESS_GATES_NOT_READY = "ReadinessGatesNotReady";
 
+    /**
+     * Sets the status's DisruptionTarget condition (upstream {@code UpdatePodCondition} with it), replacing one it had:
+     * what the kubelet adds when it fails a pod itself (eviction, node shutdown).
+     */
+    public static void setDisruptionTarget(io.fabric8.kubernetes.api.model.PodStatus status, String reason, String message) {
+        PodCondition condition = new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType(DISRUPTION_TARGET)
+                .withStatus("True").withReason(reason).withMessage(message).build();
+        List<PodCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
+        conditions.removeIf(c -> DISRUPTION_TARGET.equals(c.getType()));
+        conditions.add(condition);
+        status.setConditions(conditions);
+    }
+
     public static PodCondition readyToStartContainers(boolean sandboxReady) {
         return condition(POD_READY_TO_START_CONTAINERS, sandboxReady, null, null);
     }

@@ -183,6 +183,19 @@ class NodeStatusSettersTest {
     }
 
     @Test
+    void aNodeShuttingDownIsNotReadyWithTheShutdownManagersErrorLast() {
+        java.util.concurrent.atomic.AtomicReference<java.util.Optional<String>> shutdown =
+                new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.empty());
+        RuntimeState state = new RuntimeState(clock, List.of(), NodePressure.NONE, shutdown::get);
+        state.check(new io.jkubelet.core.runtime.testing.FakeRuntime(clock));
+        assertThat(state.readinessErrors()).isEmpty();
+        shutdown.set(java.util.Optional.of("node is shutting down"));
+        assertThat(state.readinessErrors()).containsExactly("node is shutting down");
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(state.readinessErrors()).containsExactly("container runtime is down", "node is shutting down");
+    }
+
+    @Test
     void runtimeStateReportsTheEvictionManagersPressure() {
         NodePressure pressure = new NodePressure() {
             @Override

@@ -1,10 +1,13 @@
 package io.jkubelet.server.tls;
 
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
-import io.netty.handler.ssl.util.SimpleTrustManagerFactory;
+import io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.netty.handler.ssl.JdkSslContext;
+import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.KeyStoreException;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,9 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.net.ssl.ManagerFactoryParameters;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
@@ -62,23 +64,41 @@ public final class ServerTls {
         String[] protocols = protocols(minVersion);
         List<String> ciphers = ciphers(cipherSuites);
         TlsContext.Builder build = (chain, key, what) -> {
-            SslContextBuilder builder = SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new))
-                    .sslProvider(SslProvider.JDK)
-                    .protocols(protocols);
-            if (!ciphers.isEmpty()) {
-                builder.ciphers(ciphers);
-            }
-            if (!clientCAs.isEmpty()) {
-                builder.clientAuth(ClientAuth.OPTIONAL).trustManager(new RequestOnlyTrustManagerFactory(clientCAs));
-            }
             try {
-                return builder.build();
-            } catch (SSLException | IllegalArgumentException e) {
+                return new JdkSslContext(sslContext(chain, key, clientCAs), false, ciphers.isEmpty() ? null : ciphers,
+                        IdentityCipherSuiteFilter.INSTANCE, ApplicationProtocolConfig.DISABLED,
+                        clientCAs.isEmpty() ? ClientAuth.NONE : ClientAuth.OPTIONAL, protocols, false);
+            } catch (GeneralSecurityException | IllegalArgumentException e) {
                 throw new TlsConfigException("cannot set up TLS with " + what + ": " + e.getMessage(), e);
             }
         };
         return new TlsContext(build.build(serving.chain(), serving.key(), serving.certFile() + " and " + serving.keyFile()),
                 build);
+    }
+
+    /**
+     * The JDK's own TLS context for the pair, which Netty's {@link JdkSslContext} then serves. Not Netty's
+     * {@code SslContextBuilder.forServer}: the server context class it builds reads a PEM test key when it is first
+     * initialised, and Netty's PEM reader then instantiates BouncyCastle's provider (all its algorithms, about 350
+     * classes and their tables) because BouncyCastle is on the classpath for the certificate requests. That would
+     * happen on every start, on the step the pod sources wait for.
+     */
+    private static SSLContext sslContext(List<X509Certificate> chain, PrivateKey key, List<X509Certificate> clientCAs)
+            throws GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try {
+            store.load(null, null);
+        } catch (java.io.IOException e) {
+            throw new KeyStoreException("cannot create an in-memory key store: " + e.getMessage(), e);
+        }
+        char[] password = new char[0];
+        store.setKeyEntry("serving", key, password, chain.toArray(X509Certificate[]::new));
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, password);
+        TrustManager[] trust = clientCAs.isEmpty() ? null : new TrustManager[] {requestOnly(clientCAs)};
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), trust, null);
+        return context;
     }
 
     /**
@@ -142,38 +162,26 @@ public final class ServerTls {
         }
     }
 
-    /** Accepts any client certificate in the handshake; the x509 authenticator decides later. */
-    private static final class RequestOnlyTrustManagerFactory extends SimpleTrustManagerFactory {
-        private final X509TrustManager manager;
+    /**
+     * Accepts any client certificate in the handshake (the x509 authenticator decides later), naming the client CAs
+     * so that clients pick the right certificate.
+     */
+    private static X509TrustManager requestOnly(List<X509Certificate> clientCAs) {
+        X509Certificate[] issuers = clientCAs.toArray(X509Certificate[]::new);
+        return new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
-        RequestOnlyTrustManagerFactory(List<X509Certificate> clientCAs) {
-            X509Certificate[] issuers = clientCAs.toArray(X509Certificate[]::new);
-            this.manager = new X509TrustManager() {
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType)
+                    throws java.security.cert.CertificateException {
+                throw new java.security.cert.CertificateException("the kubelet's server does not verify servers");
+            }
 
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType)
-                        throws java.security.cert.CertificateException {
-                    throw new java.security.cert.CertificateException("the kubelet's server does not verify servers");
-                }
-
-                @Override
-                public X509Certificate[] getAcceptedIssuers() {
-                    return issuers.clone();
-                }
-            };
-        }
-
-        @Override
-        protected void engineInit(KeyStore keyStore) {}
-
-        @Override
-        protected void engineInit(ManagerFactoryParameters params) {}
-
-        @Override
-        protected TrustManager[] engineGetTrustManagers() {
-            return new TrustManager[] {manager};
-        }
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return issuers.clone();
+            }
+        };
     }
 }

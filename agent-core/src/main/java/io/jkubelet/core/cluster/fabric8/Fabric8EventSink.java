@@ -32,8 +32,10 @@ public final class Fabric8EventSink implements EventSink {
     @Override
     public Event patch(Event event, Map<String, Object> patch) {
         String json = client.getKubernetesSerialization().asJson(patch);
+        // Through resource(event), not withName(name): fabric8 reads a resource named only by name before it patches,
+        // and the node authorizer lets a kubelet create and patch events but not read them.
         Event patched = Fabric8Errors.call(() -> client.v1().events().inNamespace(event.getMetadata().getNamespace())
-                .withName(event.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), json));
+                .resource(event).patch(PatchContext.of(PatchType.JSON_MERGE), json));
         if (patched == null) {
             throw new ApiException("event " + event.getMetadata().getName() + " not found", 404, null, null);
         }

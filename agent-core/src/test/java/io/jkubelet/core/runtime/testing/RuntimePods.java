@@ -56,8 +56,13 @@ public final class RuntimePods {
 
     /** A sandbox of pod {@code name} (UID {@code uid-<name>}, namespace {@code default}) on this node. */
     public Sandbox sandbox(String name) {
+        return sandbox(name, java.nio.file.Path.of("/var/log/pods"));
+    }
+
+    /** As {@link #sandbox(String)}, its logs under {@code podLogsDir} (a bench's own directory, removed with it). */
+    public Sandbox sandbox(String name, java.nio.file.Path podLogsDir) {
         PodSandboxConfig config = new PodSandboxConfig(new PodSandboxMetadata(name, "uid-" + name, "default", 0), name,
-                "/var/log/pods/default_" + name + "_uid-" + name, null, List.of(), labels(name), Map.of(), "",
+                podLogsDir.resolve("default_" + name + "_uid-" + name).toString(), null, List.of(), labels(name), Map.of(), "",
                 NamespaceOptions.POD_DEFAULT, 0, sandboxImage, false, Map.of());
         return new Sandbox(runtime.runPodSandbox(config), config);
     }

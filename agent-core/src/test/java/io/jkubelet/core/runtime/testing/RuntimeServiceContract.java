@@ -67,6 +67,8 @@ public abstract class RuntimeServiceContract {
     protected static final List<String> NO_SUCH_EXECUTABLE = List.of("/no/such/executable");
     protected static final List<String> PRINTS_AND_EXITS_7 = List.of("sh", "-c", "echo out; echo err >&2; exit 7");
     protected static final List<String> SLEEPS_30S = List.of("sleep", "30");
+    /** Outlasts a second, the timeout a lifecycle hook's exec once got on containerd. */
+    protected static final List<String> SLEEPS_2S_AND_EXITS_5 = List.of("sh", "-c", "sleep 2; echo done; exit 5");
 
     protected String nodeName;
     protected Path logRoot;
@@ -139,6 +141,7 @@ public abstract class RuntimeServiceContract {
                 "exec: \"/no/such/executable\": stat /no/such/executable: no such file or directory"));
         scriptCommand(PRINTS_AND_EXITS_7, FakeRuntime.Script.prints("out\n", "err\n", 7));
         scriptCommand(SLEEPS_30S, FakeRuntime.Script.exitsWith(0).lasting(Duration.ofSeconds(30)));
+        scriptCommand(SLEEPS_2S_AND_EXITS_5, FakeRuntime.Script.prints("done\n", "", 5).lasting(Duration.ofSeconds(2)));
     }
 
     @AfterEach
@@ -494,6 +497,19 @@ public abstract class RuntimeServiceContract {
         assertThat(result.timedOut()).isTrue();
         assertThat(runtime().containerStatus(id).state()).isEqualTo(ContainerState.CONTAINER_RUNNING);
         assertThat(runtime().execSync(id, PRINTS_AND_EXITS_7, Duration.ofSeconds(20)).exitCode()).isEqualTo(7);
+    }
+
+    @Test
+    void execSyncWithoutATimeoutWaitsForTheCommand() {
+        PodSandboxConfig sandbox = sandboxConfig("execnotimeout");
+        String sandboxId = runtime().runPodSandbox(sandbox);
+        String id = createAndStart(sandboxId, containerConfig("app", LONG_RUNNING, sandbox), sandbox);
+
+        ExecResult result = runtime().execSync(id, SLEEPS_2S_AND_EXITS_5, RuntimeService.NO_TIMEOUT);
+
+        assertThat(result.timedOut()).isFalse();
+        assertThat(result.exitCode()).isEqualTo(5);
+        assertThat(new String(result.stdout(), StandardCharsets.UTF_8)).isEqualTo("done\n");
     }
 
     @Test
