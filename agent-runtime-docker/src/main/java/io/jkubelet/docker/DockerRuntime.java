@@ -2,7 +2,6 @@ package io.jkubelet.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.command.ListContainersCmd;
 import com.github.dockerjava.api.model.Version;
 import io.jkubelet.core.runtime.Container;
@@ -96,7 +95,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.images = new DockerImages(requests, streams, options.imagePullProgressDeadline());
+        this.images = new DockerImages(engine, options.imagePullProgressDeadline());
         this.exec = new DockerExec(engine, endpoint.startsWith("unix://"));
         this.host = new DockerHost(engine);
         this.stats = new DockerStats(engine, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
@@ -283,8 +282,9 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         if (!DockerStatuses.isContainer(DockerStatuses.labelsOf(r))) {
             throw new NotFoundException("container " + containerId + " not found: it is not a pod's container");
         }
-        InspectImageResponse image = r.getImageId() == null ? null : images.inspect(r.getImageId()).orElse(null);
-        return DockerStatuses.containerStatus(r, image);
+        List<String> repoDigests = r.getImageId() == null ? List.of() : images.inspect(r.getImageId())
+                .map(i -> i.repoDigests() == null ? List.<String>of() : i.repoDigests()).orElse(List.of());
+        return DockerStatuses.containerStatus(r, repoDigests);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.jkubelet.docker;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.model.ContainerNetwork;
 import com.github.dockerjava.api.model.HostConfig;
 import io.jkubelet.core.runtime.Container;
@@ -65,9 +64,10 @@ final class DockerStatuses {
     /**
      * The status of an app container.
      *
-     * @param image the container's image as inspected, or {@code null} when it is gone
+     * @param imageRepoDigests the repo digests of the container's image ({@code docker image inspect}'s
+     *        RepoDigests), empty when the image is gone or came from no registry
      */
-    static ContainerStatus containerStatus(InspectContainerResponse r, InspectImageResponse image) {
+    static ContainerStatus containerStatus(InspectContainerResponse r, List<String> imageRepoDigests) {
         ContainerMetadata metadata = DockerNames.parseContainerName(r.getName()).orElseThrow(
                 () -> new IllegalStateException("container " + r.getId() + " is labelled a pod's container but its"
                         + " name \"" + r.getName() + "\" is not a container name"));
@@ -109,7 +109,7 @@ final class DockerStatuses {
         String imageName = r.getConfig().getImage();
         String logPath = labelsOf(r).getOrDefault(DockerLabels.CONTAINER_LOG_PATH, "");
         return new ContainerStatus(r.getId(), metadata, state, createdAt, startedAt, finishedAt, exitCode,
-                imageName, pullableImageId(r.getImageId(), image), reason, message, extracted.labels(),
+                imageName, pullableImageId(r.getImageId(), imageRepoDigests), reason, message, extracted.labels(),
                 extracted.annotations(), mounts(r), logPath);
     }
 
@@ -153,9 +153,9 @@ final class DockerStatuses {
      * {@code docker-pullable://<repo>@sha256:...} when the image came from a registry, else
      * {@code docker://sha256:...}.
      */
-    static String pullableImageId(String imageId, InspectImageResponse image) {
-        if (image != null && image.getRepoDigests() != null && !image.getRepoDigests().isEmpty()) {
-            return "docker-pullable://" + image.getRepoDigests().getFirst();
+    static String pullableImageId(String imageId, List<String> imageRepoDigests) {
+        if (imageRepoDigests != null && !imageRepoDigests.isEmpty()) {
+            return "docker-pullable://" + imageRepoDigests.getFirst();
         }
         return "docker://" + imageId;
     }

@@ -3,7 +3,6 @@ package io.jkubelet.docker;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.InspectImageResponse;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.ContainerStatus;
 import io.jkubelet.core.runtime.Mount;
@@ -15,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Instant;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +39,7 @@ class DockerStatusesTest {
         InspectContainerResponse r = container(running, exitCode, oom, finishedAt,
                 reason.equals("ContainerCannotRun") ? "exec: \\\"/nope\\\": no such file" : "");
 
-        ContainerStatus status = DockerStatuses.containerStatus(r, null);
+        ContainerStatus status = DockerStatuses.containerStatus(r, List.of());
 
         assertThat(status.state()).isEqualTo(state);
         assertThat(status.reason()).isEqualTo(reason);
@@ -54,11 +54,7 @@ class DockerStatusesTest {
     @Test
     void timesLabelsMountsAndImageComeFromInspect() throws Exception {
         InspectContainerResponse r = container(false, 0, false, "2026-12-01T10:00:05.5Z", "");
-        InspectImageResponse image = JSON.readValue("""
-                {"Id":"sha256:abc","RepoTags":["busybox:1.36","busybox:latest"],
-                 "RepoDigests":["busybox@sha256:def"]}""", InspectImageResponse.class);
-
-        ContainerStatus status = DockerStatuses.containerStatus(r, image);
+        ContainerStatus status = DockerStatuses.containerStatus(r, List.of("busybox@sha256:def"));
 
         assertThat(status.metadata().name()).isEqualTo("app");
         assertThat(status.metadata().attempt()).isEqualTo(4);

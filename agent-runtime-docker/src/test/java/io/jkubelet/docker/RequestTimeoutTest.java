@@ -68,7 +68,7 @@ class RequestTimeoutTest {
                     out.flush();
                     return;
                 }
-                if (requestLine.startsWith("GET /images/")) {
+                if (requestLine.startsWith("GET ") && requestLine.contains("/images/")) {
                     String body = "{\"message\":\"No such image\"}";
                     out.write(("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: "
                             + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
