@@ -1,10 +1,9 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.command.CreateContainerCmd;
-import com.github.dockerjava.api.model.ExposedPort;
-import com.github.dockerjava.api.model.HealthCheck;
-import com.github.dockerjava.api.model.HostConfig;
+import io.jkubelet.docker.engine.ContainerConfig;
+import io.jkubelet.docker.engine.HostConfig;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,38 +14,28 @@ import java.util.Map;
  * @param entrypoint the CRI command, or empty for the image's entrypoint
  * @param cmd the CRI args, or empty for the image's cmd
  * @param user {@code uid[:gid]}, or {@code null} for the image's user
+ * @param exposedPorts the published container ports as Docker keys them, e.g. {@code 80/tcp}
  */
 record CreateSpec(String name, String image, Map<String, String> labels, String hostname,
                   List<String> entrypoint, List<String> cmd, List<String> env, String workingDir, String user,
-                  boolean tty, boolean stdin, boolean stdinOnce, List<ExposedPort> exposedPorts,
+                  boolean tty, boolean stdin, boolean stdinOnce, List<String> exposedPorts,
                   HostConfig hostConfig) {
 
-    CreateContainerCmd applyTo(CreateContainerCmd cmd) {
-        cmd.withName(name).withImage(image).withLabels(labels).withHostConfig(hostConfig)
-                .withTty(tty).withStdinOpen(stdin).withStdInOnce(stdinOnce)
-                // Docker's own health checks would compete with the kubelet's probes (kubernetes#25829).
-                .withHealthcheck(new HealthCheck().withTest(List.of("NONE")));
-        if (hostname != null && !hostname.isEmpty()) {
-            cmd.withHostName(hostname);
-        }
-        if (!entrypoint.isEmpty()) {
-            cmd.withEntrypoint(entrypoint);
-        }
-        if (!this.cmd.isEmpty()) {
-            cmd.withCmd(this.cmd);
-        }
-        if (!env.isEmpty()) {
-            cmd.withEnv(env);
-        }
-        if (workingDir != null && !workingDir.isEmpty()) {
-            cmd.withWorkingDir(workingDir);
-        }
-        if (user != null) {
-            cmd.withUser(user);
-        }
+    /** The body of {@code POST /containers/create}; what is left empty is the image's. */
+    ContainerConfig toConfig() {
+        Map<String, Map<String, Object>> exposed = null;
         if (!exposedPorts.isEmpty()) {
-            cmd.withExposedPorts(exposedPorts);
+            exposed = new LinkedHashMap<>();
+            for (String port : exposedPorts) {
+                exposed.put(port, Map.of()); // the API wants an empty object per port
+            }
         }
-        return cmd;
+        return new ContainerConfig(hostname == null || hostname.isEmpty() ? null : hostname, user,
+                tty, stdin, stdinOnce, null, null, null,
+                env.isEmpty() ? null : env, this.cmd.isEmpty() ? null : this.cmd,
+                entrypoint.isEmpty() ? null : entrypoint, image, labels,
+                workingDir == null || workingDir.isEmpty() ? null : workingDir, exposed,
+                // Docker's own health checks would compete with the kubelet's probes (kubernetes#25829).
+                new ContainerConfig.HealthConfig(List.of("NONE")), null, hostConfig);
     }
 }

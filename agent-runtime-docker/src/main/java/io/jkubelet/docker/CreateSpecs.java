@@ -1,17 +1,5 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.model.AccessMode;
-import com.github.dockerjava.api.model.Bind;
-import com.github.dockerjava.api.model.Capability;
-import com.github.dockerjava.api.model.ExposedPort;
-import com.github.dockerjava.api.model.HostConfig;
-import com.github.dockerjava.api.model.InternetProtocol;
-import com.github.dockerjava.api.model.LogConfig;
-import com.github.dockerjava.api.model.PropagationMode;
-import com.github.dockerjava.api.model.Ports;
-import com.github.dockerjava.api.model.RestartPolicy;
-import com.github.dockerjava.api.model.SELContext;
-import com.github.dockerjava.api.model.Volume;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.KeyValue;
 import io.jkubelet.core.runtime.LinuxContainerResources;
@@ -23,12 +11,18 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.runtime.SecurityProfile;
 
+import io.jkubelet.docker.engine.HostConfig;
+import io.jkubelet.docker.engine.HostConfig.LogConfig;
+import io.jkubelet.docker.engine.HostConfig.PortBinding;
+import io.jkubelet.docker.engine.HostConfig.RestartPolicy;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Translates CRI sandbox and container configs into Docker create calls, as dockershim's
@@ -43,6 +37,18 @@ final class CreateSpecs {
     /** The sandbox's CPU weight: it only sleeps (dockershim's defaultSandboxCPUshares). */
     static final int SANDBOX_CPU_SHARES = 2;
     static final String NO_NEW_PRIVILEGES = "no-new-privileges";
+    /** Docker's log driver for the kubelet's containers: the CRI log links point at its files. */
+    static final String JSON_FILE = "json-file";
+    /**
+     * The capabilities Docker knows (capabilities(7) without CAP_, and ALL): a name outside them fails here, naming
+     * the container, rather than in Docker's create.
+     */
+    static final Set<String> CAPABILITIES = Set.of("ALL", "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER",
+            "FSETID", "KILL", "SETGID", "SETUID", "SETPCAP", "LINUX_IMMUTABLE", "NET_BIND_SERVICE", "NET_BROADCAST",
+            "NET_ADMIN", "NET_RAW", "IPC_LOCK", "IPC_OWNER", "SYS_MODULE", "SYS_RAWIO", "SYS_CHROOT", "SYS_PTRACE",
+            "SYS_PACCT", "SYS_ADMIN", "SYS_BOOT", "SYS_NICE", "SYS_RESOURCE", "SYS_TIME", "SYS_TTY_CONFIG", "MKNOD",
+            "LEASE", "AUDIT_WRITE", "AUDIT_CONTROL", "SETFCAP", "MAC_OVERRIDE", "MAC_ADMIN", "SYSLOG", "WAKE_ALARM",
+            "BLOCK_SUSPEND", "AUDIT_READ", "PERFMON", "BPF", "CHECKPOINT_RESTORE");
 
     /** @param cgroupDriver Docker's cgroup driver, which the cgroup parent is written for */
     static CreateSpec sandbox(PodSandboxConfig c, DockerRuntimeOptions options, String cgroupDriver) {
@@ -52,56 +58,53 @@ final class CreateSpecs {
         NamespaceOptions ns = c.namespaceOptions() != null ? c.namespaceOptions() : NamespaceOptions.POD_DEFAULT;
         boolean hostNetwork = ns.network() == NamespaceMode.NODE;
 
-        HostConfig hc = HostConfig.newHostConfig()
-                .withRestartPolicy(RestartPolicy.noRestart())
+        HostConfig.Builder hc = HostConfig.builder()
+                .restartPolicy(RestartPolicy.no())
                 // The sandbox owns the pod's IPC namespace; "shareable" lets the app containers join it.
-                .withIpcMode(ns.ipc() == NamespaceMode.NODE ? MODE_HOST : "shareable")
-                .withNetworkMode(hostNetwork ? MODE_HOST : "default")
-                .withOomScoreAdj(c.oomScoreAdj())
-                .withCpuShares(SANDBOX_CPU_SHARES)
-                .withPrivileged(c.privileged())
-                .withSecurityOpts(SeccompOptions.of(c.seccomp(), "sandbox " + c.metadata().name()))
-                .withLogConfig(new LogConfig(LogConfig.LoggingType.JSON_FILE, Map.of()));
+                .ipcMode(ns.ipc() == NamespaceMode.NODE ? MODE_HOST : "shareable")
+                .networkMode(hostNetwork ? MODE_HOST : "default")
+                .oomScoreAdj(c.oomScoreAdj())
+                .cpuShares((long) SANDBOX_CPU_SHARES)
+                .privileged(c.privileged())
+                .securityOpt(SeccompOptions.of(c.seccomp(), "sandbox " + c.metadata().name()))
+                .logConfig(new LogConfig(JSON_FILE, Map.of()));
         if (ns.pid() == NamespaceMode.NODE) {
-            hc.withPidMode(MODE_HOST);
+            hc.pidMode(MODE_HOST);
         }
         if (c.cgroupParent() != null && !c.cgroupParent().isEmpty()) {
-            hc.withCgroupParent(CgroupParents.forDocker(c.cgroupParent(), cgroupDriver));
+            hc.cgroupParent(CgroupParents.forDocker(c.cgroupParent(), cgroupDriver));
         }
         if (!c.sysctls().isEmpty()) {
-            hc.withSysctls(new LinkedHashMap<>(c.sysctls()));
+            hc.sysctls(new LinkedHashMap<>(c.sysctls()));
         }
         if (c.dnsConfig() != null) {
             if (!c.dnsConfig().servers().isEmpty()) {
-                hc.withDns(c.dnsConfig().servers());
+                hc.dns(c.dnsConfig().servers());
             }
             if (!c.dnsConfig().searches().isEmpty()) {
-                hc.withDnsSearch(c.dnsConfig().searches());
+                hc.dnsSearch(c.dnsConfig().searches());
             }
             if (!c.dnsConfig().options().isEmpty()) {
-                hc.withDnsOptions(c.dnsConfig().options());
+                hc.dnsOptions(c.dnsConfig().options());
             }
         }
-        List<ExposedPort> exposed = new ArrayList<>();
-        Ports bindings = new Ports();
+        Map<String, List<PortBinding>> bindings = new LinkedHashMap<>();
         for (PortMapping pm : c.portMappings()) {
             if (pm.hostPort() == 0) {
                 continue; // only hostPort mappings are published, as in dockershim
             }
-            ExposedPort port = new ExposedPort(pm.containerPort(), protocol(pm.protocol(), c.metadata().name()));
-            if (!exposed.contains(port)) {
-                exposed.add(port);
-            }
+            String port = pm.containerPort() + "/" + protocol(pm.protocol(), c.metadata().name());
             String hostIp = pm.hostIp() == null || pm.hostIp().isEmpty() ? null : pm.hostIp();
-            bindings.bind(port, new Ports.Binding(hostIp, Integer.toString(pm.hostPort())));
+            bindings.computeIfAbsent(port, p -> new ArrayList<>())
+                    .add(new PortBinding(hostIp, Integer.toString(pm.hostPort())));
         }
-        if (!exposed.isEmpty()) {
-            hc.withPortBindings(bindings);
+        if (!bindings.isEmpty()) {
+            hc.portBindings(bindings);
         }
         return new CreateSpec(DockerNames.sandboxName(c.metadata()), c.image(),
                 DockerLabels.forSandbox(c.labels(), c.annotations()),
                 hostNetwork ? null : c.hostname(), List.of(), List.of(), List.of(), null, null,
-                false, false, false, exposed, hc);
+                false, false, false, List.copyOf(bindings.keySet()), hc.build());
     }
 
     /** An app container, in its sandbox's cgroup parent as dockershim put it. */
@@ -115,10 +118,10 @@ final class CreateSpecs {
         String logPath = c.logPath() == null || c.logPath().isEmpty()
                 ? "" : Path.of(sandbox.logDirectory(), c.logPath()).toString();
 
-        HostConfig hc = HostConfig.newHostConfig()
-                .withRestartPolicy(RestartPolicy.noRestart())
-                .withBinds(binds(c.mounts(), what))
-                .withLogConfig(new LogConfig(LogConfig.LoggingType.JSON_FILE, new LinkedHashMap<>(options.logOptions())));
+        HostConfig.Builder hc = HostConfig.builder()
+                .restartPolicy(RestartPolicy.no())
+                .binds(binds(c.mounts(), what))
+                .logConfig(new LogConfig(JSON_FILE, new LinkedHashMap<>(options.logOptions())));
         List<String> securityOpts = new ArrayList<>(SeccompOptions.of(
                 c.securityContext() == null ? SecurityProfile.UNCONFINED : c.securityContext().seccomp(), what));
         applyResources(hc, c.resources());
@@ -129,58 +132,58 @@ final class CreateSpecs {
         if (sc != null) {
             user = user(sc, what);
             if (!sc.supplementalGroups().isEmpty()) {
-                hc.withGroupAdd(sc.supplementalGroups().stream().map(String::valueOf).toList());
+                hc.groupAdd(sc.supplementalGroups().stream().map(String::valueOf).toList());
             }
-            hc.withPrivileged(sc.privileged()).withReadonlyRootfs(sc.readonlyRootfs());
+            hc.privileged(sc.privileged()).readonlyRootfs(sc.readonlyRootfs());
             if (!sc.addCapabilities().isEmpty()) {
-                hc.withCapAdd(capabilities(sc.addCapabilities(), what, "add"));
+                hc.capAdd(capabilities(sc.addCapabilities(), what, "add"));
             }
             if (!sc.dropCapabilities().isEmpty()) {
-                hc.withCapDrop(capabilities(sc.dropCapabilities(), what, "drop"));
+                hc.capDrop(capabilities(sc.dropCapabilities(), what, "drop"));
             }
             if (sc.noNewPrivileges()) {
                 securityOpts.add(NO_NEW_PRIVILEGES);
             }
         }
-        hc.withSecurityOpts(securityOpts);
+        hc.securityOpt(securityOpts);
         // The app container joins the sandbox's namespaces: one IP, one localhost and one IPC for the pod.
         String sandboxMode = "container:" + sandboxId;
-        hc.withNetworkMode(sandboxMode).withIpcMode(sandboxMode);
+        hc.networkMode(sandboxMode).ipcMode(sandboxMode);
         if (ns.network() == NamespaceMode.NODE) {
-            hc.withUtSMode(MODE_HOST);
+            hc.utsMode(MODE_HOST);
         }
         if (ns.pid() == NamespaceMode.POD) {
-            hc.withPidMode(sandboxMode); // shareProcessNamespace
+            hc.pidMode(sandboxMode); // shareProcessNamespace
         } else if (ns.pid() == NamespaceMode.NODE) {
-            hc.withPidMode(MODE_HOST);
+            hc.pidMode(MODE_HOST);
         }
         if (sandbox.cgroupParent() != null && !sandbox.cgroupParent().isEmpty()) {
-            hc.withCgroupParent(CgroupParents.forDocker(sandbox.cgroupParent(), cgroupDriver));
+            hc.cgroupParent(CgroupParents.forDocker(sandbox.cgroupParent(), cgroupDriver));
         }
         List<String> env = c.envs().stream().map(CreateSpecs::env).toList();
         return new CreateSpec(DockerNames.containerName(sandbox.metadata(), c.metadata()), c.image(),
                 DockerLabels.forContainer(c.labels(), c.annotations(), sandboxId, logPath), null,
-                c.command(), c.args(), env, c.workingDir(), user, c.tty(), c.stdin(), c.stdinOnce(), List.of(), hc);
+                c.command(), c.args(), env, c.workingDir(), user, c.tty(), c.stdin(), c.stdinOnce(), List.of(), hc.build());
     }
 
-    private static void applyResources(HostConfig hc, LinuxContainerResources r) {
+    private static void applyResources(HostConfig.Builder hc, LinuxContainerResources r) {
         if (r == null) {
             return;
         }
         if (r.memoryLimitInBytes() > 0) {
             // Memory and MemorySwap alike: the container gets no swap, as dockershim did.
-            hc.withMemory(r.memoryLimitInBytes()).withMemorySwap(r.memoryLimitInBytes());
+            hc.memory(r.memoryLimitInBytes()).memorySwap(r.memoryLimitInBytes());
         }
         if (r.cpuShares() > 0) {
-            hc.withCpuShares((int) Math.min(Integer.MAX_VALUE, r.cpuShares()));
+            hc.cpuShares(r.cpuShares());
         }
         if (r.cpuQuota() > 0) {
-            hc.withCpuQuota(r.cpuQuota());
+            hc.cpuQuota(r.cpuQuota());
         }
         if (r.cpuPeriod() > 0) {
-            hc.withCpuPeriod(r.cpuPeriod());
+            hc.cpuPeriod(r.cpuPeriod());
         }
-        hc.withOomScoreAdj(r.oomScoreAdj());
+        hc.oomScoreAdj(r.oomScoreAdj());
     }
 
     private static String user(LinuxContainerSecurityContext sc, String what) {
@@ -191,54 +194,57 @@ final class CreateSpecs {
         return sc.runAsGroup() == null ? sc.runAsUser().toString() : sc.runAsUser() + ":" + sc.runAsGroup();
     }
 
-    private static Capability[] capabilities(List<String> names, String what, String list) {
-        List<Capability> caps = new ArrayList<>();
+    /** Capability names as Docker takes them: upper case, without {@code CAP_}. */
+    private static List<String> capabilities(List<String> names, String what, String list) {
+        List<String> caps = new ArrayList<>();
         for (String name : names) {
             String bare = name.toUpperCase(Locale.ROOT);
             bare = bare.startsWith("CAP_") ? bare.substring(4) : bare;
-            try {
-                caps.add(Capability.valueOf(bare));
-            } catch (IllegalArgumentException e) {
+            if (!CAPABILITIES.contains(bare)) {
                 throw new IllegalArgumentException(what + ": unknown capability \"" + name
-                        + "\" in securityContext.capabilities." + list, e);
+                        + "\" in securityContext.capabilities." + list);
             }
+            caps.add(bare);
         }
-        return caps.toArray(Capability[]::new);
+        return caps;
     }
 
-    static List<Bind> binds(List<Mount> mounts, String what) {
-        List<Bind> binds = new ArrayList<>();
+    /** Docker's binds, {@code host:container:ro|rw[,propagation]}, as dockershim's {@code generateMountBindings}. */
+    static List<String> binds(List<Mount> mounts, String what) {
+        List<String> binds = new ArrayList<>();
         for (Mount m : mounts) {
             require(m.hostPath() != null && !m.hostPath().isEmpty(), what + ": a mount has no host path");
             require(m.containerPath() != null && m.containerPath().startsWith("/"),
                     what + ": mount path \"" + m.containerPath() + "\" must be absolute");
-            binds.add(new Bind(m.hostPath(), new Volume(m.containerPath()),
-                    m.readOnly() ? AccessMode.ro : AccessMode.rw, SELContext.none, null,
-                    propagation(m.propagation(), what)));
+            String propagation = propagation(m.propagation(), what);
+            binds.add(m.hostPath() + ":" + m.containerPath() + ":" + (m.readOnly() ? "ro" : "rw")
+                    + (propagation.isEmpty() ? "" : "," + propagation));
         }
         return binds;
     }
 
-    private static PropagationMode propagation(String propagation, String what) {
+    /** The bind's propagation option; none for private, Docker's default for binds. */
+    private static String propagation(String propagation, String what) {
         if (propagation == null || propagation.isEmpty() || propagation.equals("private")) {
-            return PropagationMode.DEFAULT_MODE; // private is Docker's default for binds
+            return "";
         }
         return switch (propagation) {
-            case "rslave" -> PropagationMode.RSLAVE; // HostToContainer
-            case "rshared" -> PropagationMode.RSHARED; // Bidirectional
+            case "rslave" -> "rslave"; // HostToContainer
+            case "rshared" -> "rshared"; // Bidirectional
             default -> throw new IllegalArgumentException(what + ": unknown mount propagation \"" + propagation
                     + "\" (expected private, rslave or rshared)");
         };
     }
 
-    private static InternetProtocol protocol(String protocol, String pod) {
+    /** The protocol as Docker writes it in a port key ({@code 80/tcp}). */
+    private static String protocol(String protocol, String pod) {
         if (protocol == null || protocol.isEmpty()) {
-            return InternetProtocol.TCP;
+            return "tcp";
         }
         return switch (protocol.toUpperCase(Locale.ROOT)) {
-            case "TCP" -> InternetProtocol.TCP;
-            case "UDP" -> InternetProtocol.UDP;
-            case "SCTP" -> InternetProtocol.SCTP;
+            case "TCP" -> "tcp";
+            case "UDP" -> "udp";
+            case "SCTP" -> "sctp";
             default -> throw new IllegalArgumentException("pod " + pod + ": unknown port protocol \"" + protocol
                     + "\" (expected TCP, UDP or SCTP)");
         };

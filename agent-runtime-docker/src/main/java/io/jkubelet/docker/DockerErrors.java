@@ -1,20 +1,11 @@
 package io.jkubelet.docker;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.exception.DockerException;
 import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.docker.engine.EngineCallException;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-/** Turns docker-java's exceptions into the port's: {@link NotFoundException} or {@link DockerCallException}. */
+/** Turns the engine client's exceptions into the port's: {@link NotFoundException} or {@link DockerCallException}. */
 final class DockerErrors {
     private DockerErrors() {}
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    /** docker-java's message for an error answer: {@code Status 404: {"message":"No such container: x"}}. */
-    private static final Pattern STATUS_BODY = Pattern.compile("(?s)^Status \\d+: (.*)$");
 
     /**
      * The exception the port throws for a failed call.
@@ -22,36 +13,27 @@ final class DockerErrors {
      * @param what the call and its object, e.g. {@code inspect container 3f2a...}
      */
     static RuntimeException translate(String what, Throwable failure) {
-        if (failure instanceof com.github.dockerjava.api.exception.NotFoundException) {
-            return new NotFoundException(what + ": " + message(failure));
+        if (failure instanceof EngineCallException.NotFound e) {
+            return new NotFoundException(what + ": " + e.daemonMessage());
         }
-        int status = failure instanceof DockerException de ? de.getHttpStatus() : 0;
-        return new DockerCallException(what + ": " + message(failure), status, failure);
+        if (failure instanceof EngineCallException e) {
+            return new DockerCallException(what + ": " + e.daemonMessage(), e.status(), e);
+        }
+        return new DockerCallException(what + ": " + message(failure), 0, failure);
     }
 
     static boolean isNotFound(Throwable failure) {
-        return failure instanceof com.github.dockerjava.api.exception.NotFoundException;
+        return failure instanceof EngineCallException.NotFound;
     }
 
     static boolean isConflict(Throwable failure) {
-        return failure instanceof com.github.dockerjava.api.exception.ConflictException;
+        return failure instanceof EngineCallException.Conflict;
     }
 
     /** Docker's own message from an error answer, or the causes' messages when Docker did not answer. */
     static String message(Throwable failure) {
-        if (failure instanceof DockerException && failure.getMessage() != null) {
-            String raw = failure.getMessage().strip();
-            Matcher m = STATUS_BODY.matcher(raw);
-            String body = m.matches() ? m.group(1).strip() : raw;
-            try {
-                JsonNode node = JSON.readTree(body);
-                if (node != null && node.hasNonNull("message")) {
-                    return node.get("message").asText().strip();
-                }
-            } catch (Exception notJson) {
-                // Docker answered with plain text; use it as it is.
-            }
-            return body;
+        if (failure instanceof EngineCallException e) {
+            return e.daemonMessage();
         }
         StringBuilder text = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) {
@@ -67,18 +49,5 @@ final class DockerErrors {
             }
         }
         return text.toString();
-    }
-
-    /** The {@code message} of a JSON error body, or the body itself when it is not such JSON. */
-    static String messageOf(String body) {
-        try {
-            JsonNode node = JSON.readTree(body);
-            if (node != null && node.hasNonNull("message")) {
-                return node.get("message").asText().strip();
-            }
-        } catch (Exception notJson) {
-            // Plain text; use it as it is.
-        }
-        return body.strip();
     }
 }

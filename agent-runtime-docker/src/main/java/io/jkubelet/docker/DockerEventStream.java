@@ -1,19 +1,20 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Event;
-import com.github.dockerjava.api.model.EventType;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.RuntimeEvent;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.EngineStream;
+import io.jkubelet.docker.engine.EventMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -33,19 +34,21 @@ final class DockerEventStream implements AutoCloseable {
     /** How long {@link #start()} waits for the first connection, so that events right after it are seen. */
     private static final Duration CONNECT_WAIT = Duration.ofSeconds(5);
 
-    private final DockerClient streams;
+    private final DockerEngine engine;
     private final Consumer<RuntimeEvent> listener;
     private final Clock clock;
     private final Runnable onClose;
+    /** Counted down when the first connection opened or failed, so that {@link #start()} stops waiting. */
+    private final CountDownLatch firstAttempt = new CountDownLatch(1);
     private volatile boolean closed;
-    private volatile Callback current;
+    private volatile EngineStream<EventMessage> current;
     private Thread thread;
     /** Docker's time of the last delivered event, in nanoseconds since the epoch, to resume and de-duplicate. */
     private long lastTimeNano;
     private String lastKey = "";
 
-    DockerEventStream(DockerClient streams, Consumer<RuntimeEvent> listener, Clock clock, Runnable onClose) {
-        this.streams = streams;
+    DockerEventStream(DockerEngine engine, Consumer<RuntimeEvent> listener, Clock clock, Runnable onClose) {
+        this.engine = engine;
         this.listener = Objects.requireNonNull(listener, "listener");
         this.clock = clock;
         this.onClose = onClose;
@@ -54,10 +57,9 @@ final class DockerEventStream implements AutoCloseable {
     void start() {
         Instant now = clock.instant();
         lastTimeNano = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        Callback first = connect();
-        thread = Thread.ofVirtual().name("docker-events").start(() -> run(first));
+        thread = Thread.ofVirtual().name("docker-events").start(this::run);
         try {
-            if (!first.awaitStarted(CONNECT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!firstAttempt.await(CONNECT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 log.warn("Docker's event stream did not open within {}; events will come once it does", CONNECT_WAIT);
             }
         } catch (InterruptedException e) {
@@ -65,83 +67,75 @@ final class DockerEventStream implements AutoCloseable {
         }
     }
 
-    private void run(Callback first) {
+    private void run() {
         Duration retry = FIRST_RETRY;
-        Callback callback = first;
         while (!closed) {
-            try {
-                callback.awaitCompletion();
-            } catch (InterruptedException e) {
-                if (closed) {
-                    break;
+            boolean delivered = false;
+            String ended = "closed by the daemon";
+            try (EngineStream<EventMessage> stream = connect()) {
+                firstAttempt.countDown();
+                for (EventMessage event; !closed && (event = stream.next()) != null; ) {
+                    delivered = true;
+                    deliver(event);
                 }
-                Thread.currentThread().interrupt();
-                break;
             } catch (RuntimeException e) {
-                // awaitCompletion rethrows the stream's error; the failure is logged below.
+                ended = DockerErrors.message(e);
+            } finally {
+                firstAttempt.countDown();
             }
             if (closed) {
                 break;
             }
-            if (callback.delivered) {
+            if (delivered) {
                 retry = FIRST_RETRY;
             }
-            log.warn("Docker's event stream ended ({}); reconnecting in {}", callback.failure == null
-                    ? "closed by the daemon" : DockerErrors.message(callback.failure), retry);
+            log.warn("Docker's event stream ended ({}); reconnecting in {}", ended, retry);
             try {
                 Thread.sleep(retry);
             } catch (InterruptedException e) {
                 break;
             }
             retry = retry.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : retry.multipliedBy(2);
-            if (!closed) {
-                try {
-                    callback = connect();
-                } catch (RuntimeException e) {
-                    callback = new Callback();
-                    callback.onError(e);
-                }
-            }
         }
     }
 
-    private Callback connect() {
-        Callback callback = new Callback();
-        current = callback;
+    /** Opens the stream from the last delivered event on (Docker's {@code since} is inclusive). */
+    private EngineStream<EventMessage> connect() {
         String since = (lastTimeNano / 1_000_000_000L) + "." + String.format("%09d", lastTimeNano % 1_000_000_000L);
-        streams.eventsCmd()
-                .withEventTypeFilter(EventType.CONTAINER)
-                .withLabelFilter(DockerLabels.CONTAINER_TYPE)
-                .withSince(since)
-                .exec(callback);
-        return callback;
+        EngineStream<EventMessage> stream = engine.events(since, Map.of("type", List.of("container"),
+                "label", List.of(DockerLabels.CONTAINER_TYPE)));
+        current = stream;
+        if (closed) {
+            stream.close(); // closed while it opened: close() did not see it
+        }
+        return stream;
     }
 
-    private synchronized void deliver(Event event) {
-        RuntimeEvent.Type type = switch (event.getAction() == null ? "" : event.getAction()) {
+    private synchronized void deliver(EventMessage event) {
+        RuntimeEvent.Type type = switch (event.action() == null ? "" : event.action()) {
             case "create" -> RuntimeEvent.Type.CREATED;
             case "start" -> RuntimeEvent.Type.STARTED;
             case "die" -> RuntimeEvent.Type.STOPPED;
             case "destroy" -> RuntimeEvent.Type.DELETED;
             default -> null;
         };
-        if (type == null || event.getActor() == null || event.getActor().getId() == null) {
+        if (type == null || event.actor() == null || event.actor().id() == null) {
             return;
         }
-        long timeNano = event.getTimeNano() != null ? event.getTimeNano()
-                : event.getTime() != null ? event.getTime() * 1_000_000_000L : lastTimeNano;
-        String key = event.getActor().getId() + "/" + event.getAction() + "/" + timeNano;
+        long timeNano = event.timeNano() != null ? event.timeNano()
+                : event.time() != null ? event.time() * 1_000_000_000L : lastTimeNano;
+        String key = event.actor().id() + "/" + event.action() + "/" + timeNano;
         if (timeNano < lastTimeNano || key.equals(lastKey)) {
             return; // replayed after a reconnect
         }
         lastTimeNano = timeNano;
         lastKey = key;
-        Map<String, String> attributes = event.getActor().getAttributes();
+        Map<String, String> attributes = event.actor().attributes();
         String podUid = attributes == null ? null : attributes.get(Labels.POD_UID);
         try {
-            listener.accept(new RuntimeEvent(event.getActor().getId(), podUid, type));
+            listener.accept(new RuntimeEvent(event.actor().id(), podUid, type));
         } catch (RuntimeException e) {
-            log.warn("A runtime event listener failed on {} of {}", type, event.getActor().getId(), e);
+            log.warn("A runtime event listener failed on {} of {}", type, event.actor().id(), e);
         }
     }
 
@@ -151,31 +145,13 @@ final class DockerEventStream implements AutoCloseable {
             return;
         }
         closed = true;
-        Callback callback = current;
-        if (callback != null) {
-            try {
-                callback.close();
-            } catch (IOException e) {
-                log.debug("Closing Docker's event stream failed", e);
-            }
+        EngineStream<EventMessage> stream = current;
+        if (stream != null) {
+            stream.close();
         }
         if (thread != null) {
             thread.interrupt();
         }
         onClose.run();
-    }
-
-    private final class Callback extends QuietCallback<Event> {
-        volatile boolean delivered;
-
-        @Override
-        public void onNext(Event event) {
-            if (closed) {
-                return;
-            }
-            delivered = true;
-            deliver(event);
-        }
-
     }
 }

@@ -1,10 +1,11 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.InspectExecResponse;
-import com.github.dockerjava.api.model.Frame;
-import com.github.dockerjava.api.model.StreamType;
 import io.jkubelet.core.runtime.ExecResult;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.ExecConfig;
+import io.jkubelet.docker.engine.ExecInspect;
+import io.jkubelet.docker.engine.HijackedStream;
+import io.jkubelet.docker.engine.LogFrames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code execSync} on Docker: create an exec, attach to its output, and wait for it no longer than the timeout.
@@ -33,13 +33,11 @@ final class DockerExec {
     /** How long Docker may take to mark a finished exec as not running. */
     private static final Duration EXIT_CODE_WAIT = Duration.ofSeconds(5);
 
-    private final DockerClient requests;
-    private final DockerClient streams;
+    private final DockerEngine engine;
     private final boolean daemonIsLocal;
 
-    DockerExec(DockerClient requests, DockerClient streams, boolean daemonIsLocal) {
-        this.requests = requests;
-        this.streams = streams;
+    DockerExec(DockerEngine engine, boolean daemonIsLocal) {
+        this.engine = engine;
         this.daemonIsLocal = daemonIsLocal;
     }
 
@@ -47,53 +45,35 @@ final class DockerExec {
         if (command == null || command.isEmpty()) {
             throw new IllegalArgumentException("exec in container " + containerId + ": the command is empty");
         }
-        String execId;
-        try {
-            execId = requests.execCreateCmd(containerId).withCmd(command.toArray(String[]::new))
-                    .withAttachStdout(true).withAttachStderr(true).withAttachStdin(false).withTty(false)
-                    .exec().getId();
-        } catch (RuntimeException e) {
-            throw DockerErrors.translate("exec " + command + " in container " + containerId, e);
-        }
+        String what = "exec " + command + " in container " + containerId;
+        ExecConfig config = new ExecConfig(false, true, true, false, command, null, null, null);
+        String execId = DockerCalls.call(what, () -> engine.execs().create(containerId, config).id());
         OutputCollector output = new OutputCollector();
-        try {
-            streams.execStartCmd(execId).withDetach(false).withTty(false).exec(output);
-            boolean finished = output.awaitCompletion(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
-            if (!finished) {
+        try (HijackedStream stream = DockerCalls.call(what, () -> engine.execs().start(execId, false))) {
+            Thread reader = Thread.ofVirtual().name("exec-output").start(() -> output.readAll(stream));
+            if (!reader.join(Duration.ofMillis(Math.max(1, timeout.toMillis())))) {
                 killTimedOut(containerId, execId, command, timeout);
                 return new ExecResult(-1, output.stdout(), output.stderr(), true);
             }
             if (output.failure != null) {
-                throw DockerErrors.translate("exec " + command + " in container " + containerId, output.failure);
+                throw new DockerCallException(what + ": reading its output failed: " + output.failure.getMessage(), 0,
+                        output.failure);
             }
             return new ExecResult(exitCode(containerId, execId), output.stdout(), output.stderr(), false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             killTimedOut(containerId, execId, command, timeout);
-            throw new IllegalStateException("exec " + command + " in container " + containerId + " was interrupted", e);
-        } catch (RuntimeException e) {
-            throw e instanceof io.jkubelet.core.runtime.NotFoundException || e instanceof DockerCallException
-                    ? e : DockerErrors.translate("exec " + command + " in container " + containerId, e);
-        } finally {
-            try {
-                output.close();
-            } catch (IOException e) {
-                log.debug("Closing the output stream of exec {} failed", execId, e);
-            }
+            throw new IllegalStateException(what + " was interrupted", e);
         }
     }
 
     int exitCode(String containerId, String execId) throws InterruptedException {
         long deadline = System.nanoTime() + EXIT_CODE_WAIT.toNanos();
         while (true) {
-            InspectExecResponse inspect;
-            try {
-                inspect = requests.inspectExecCmd(execId).exec();
-            } catch (RuntimeException e) {
-                throw DockerErrors.translate("inspect exec " + execId + " in container " + containerId, e);
-            }
-            if (!Boolean.TRUE.equals(inspect.isRunning()) && inspect.getExitCodeLong() != null) {
-                return inspect.getExitCodeLong().intValue();
+            ExecInspect inspect = DockerCalls.call("inspect exec " + execId + " in container " + containerId,
+                    () -> engine.execs().inspect(execId));
+            if (!Boolean.TRUE.equals(inspect.running()) && inspect.exitCode() != null) {
+                return inspect.exitCode().intValue();
             }
             if (System.nanoTime() > deadline) {
                 throw new DockerCallException("exec " + execId + " in container " + containerId
@@ -110,9 +90,9 @@ final class DockerExec {
             return;
         }
         try {
-            InspectExecResponse inspect = requests.inspectExecCmd(execId).exec();
-            Long pid = inspect.getPidLong();
-            if (!Boolean.TRUE.equals(inspect.isRunning()) || pid == null || pid <= 0) {
+            ExecInspect inspect = engine.execs().inspect(execId);
+            Long pid = inspect.pid();
+            if (!Boolean.TRUE.equals(inspect.running()) || pid == null || pid <= 0) {
                 return;
             }
             if (!belongsToContainer(pid, containerId)) {
@@ -141,25 +121,34 @@ final class DockerExec {
     }
 
     /** Collects stdout and stderr up to {@link #MAX_OUTPUT_BYTES} together. */
-    private static final class OutputCollector extends QuietCallback<Frame> {
+    private static final class OutputCollector {
         private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         private int kept;
+        /** Why the output could not be read to its end, or null. */
+        volatile IOException failure;
 
-        @Override
-        public synchronized void onNext(Frame frame) {
-            byte[] payload = frame.getPayload();
-            if (payload == null) {
-                return;
+        /** Reads the exec's frames until its output ends, the stream is closed or it breaks. */
+        void readAll(HijackedStream stream) {
+            LogFrames frames = new LogFrames(stream.output());
+            try {
+                for (LogFrames.Frame frame; (frame = frames.next()) != null; ) {
+                    keep(frame);
+                }
+            } catch (IOException e) {
+                failure = e;
             }
+        }
+
+        private synchronized void keep(LogFrames.Frame frame) {
+            byte[] payload = frame.payload();
             int n = Math.min(payload.length, MAX_OUTPUT_BYTES - kept);
             if (n <= 0) {
                 return;
             }
-            (frame.getStreamType() == StreamType.STDERR ? stderr : stdout).write(payload, 0, n);
+            (frame.stream() == LogFrames.StreamType.STDERR ? stderr : stdout).write(payload, 0, n);
             kept += n;
         }
-
 
         synchronized byte[] stdout() {
             return stdout.toByteArray();

@@ -1,7 +1,7 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Info;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.SystemInfo;
 
 /**
  * What {@code docker info} says about the engine's host, read once: none of it changes while the engine runs, and
@@ -18,11 +18,11 @@ final class DockerHost {
      */
     record Settings(String cgroupDriver, String rootDir, String storageDriver) {}
 
-    private final DockerClient requests;
+    private final DockerEngine engine;
     private volatile Settings settings;
 
-    DockerHost(DockerClient requests) {
-        this.requests = requests;
+    DockerHost(DockerEngine engine) {
+        this.engine = engine;
     }
 
     /** @throws RuntimeException translated by {@link DockerErrors} when Docker does not answer */
@@ -30,10 +30,10 @@ final class DockerHost {
         Settings s = settings;
         if (s == null) {
             try {
-                Info info = requests.infoCmd().exec();
-                String driver = info.getCGroupDriver() == null || info.getCGroupDriver().isEmpty()
-                        ? DEFAULT_CGROUP_DRIVER : info.getCGroupDriver();
-                s = new Settings(driver, info.getDockerRootDir(), info.getDriver());
+                SystemInfo info = engine.info();
+                String driver = info.cgroupDriver() == null || info.cgroupDriver().isEmpty()
+                        ? DEFAULT_CGROUP_DRIVER : info.cgroupDriver();
+                s = new Settings(driver, info.dockerRootDir(), info.driver());
             } catch (RuntimeException e) {
                 throw DockerErrors.translate("docker info", e);
             }

@@ -1,60 +1,46 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.InspectImageResponse;
-import com.github.dockerjava.api.model.AuthConfig;
-import com.github.dockerjava.api.model.PullResponseItem;
 import io.jkubelet.core.runtime.FilesystemUsage;
 import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImagePullException;
 import io.jkubelet.core.runtime.LocalFileSystems;
 import io.jkubelet.core.runtime.RegistryAuth;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.jkubelet.docker.engine.AuthConfig;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.Durations;
+import io.jkubelet.docker.engine.EngineStream;
+import io.jkubelet.docker.engine.ImageInspect;
+import io.jkubelet.docker.engine.ImageSummary;
+import io.jkubelet.docker.engine.ProgressMessage;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileStore;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** The image half of the adapter (dockershim's docker_image.go). Stateless and thread-safe. */
 final class DockerImages {
-    private static final Logger log = LoggerFactory.getLogger(DockerImages.class);
-
     /** How often a pull's progress is looked at (dockershim reported it every 10 s). */
     private static final Duration PROGRESS_CHECK = Duration.ofSeconds(10);
 
-    private final DockerClient requests;
-    private final DockerClient streams;
+    private final DockerEngine engine;
     private final Duration progressDeadline;
 
     /** @param progressDeadline how long a pull may go without progress before it is cancelled */
-    DockerImages(DockerClient requests, DockerClient streams, Duration progressDeadline) {
-        this.requests = requests;
-        this.streams = streams;
+    DockerImages(DockerEngine engine, Duration progressDeadline) {
+        this.engine = engine;
         this.progressDeadline = progressDeadline;
     }
 
     List<Image> list() {
-        List<com.github.dockerjava.api.model.Image> images;
-        try {
-            images = requests.listImagesCmd().exec();
-        } catch (RuntimeException e) {
-            throw DockerErrors.translate("list images", e);
-        }
+        List<ImageSummary> images = DockerCalls.call("list images", () -> engine.images().list(false, Map.of()));
         List<Image> result = new ArrayList<>();
-        for (com.github.dockerjava.api.model.Image i : images) {
+        for (ImageSummary i : images) {
             // The list has no user; dockershim left it out too (the status call has it).
-            result.add(new Image(i.getId(), real(i.getRepoTags()), real(i.getRepoDigests()),
-                    i.getSize() == null ? 0 : i.getSize(), null, ""));
+            result.add(new Image(i.id(), real(i.repoTags()), real(i.repoDigests()),
+                    i.size() == null ? 0 : i.size(), null, ""));
         }
         return result;
     }
@@ -63,10 +49,10 @@ final class DockerImages {
         return inspect(reference).map(DockerImages::toImage);
     }
 
-    Optional<InspectImageResponse> inspect(String reference) {
+    Optional<ImageInspect> inspect(String reference) {
         requireReference(reference);
         try {
-            return Optional.of(requests.inspectImageCmd(reference).exec());
+            return Optional.of(engine.images().inspect(reference));
         } catch (RuntimeException e) {
             if (DockerErrors.isNotFound(e)) {
                 return Optional.empty();
@@ -82,51 +68,48 @@ final class DockerImages {
     String pull(String reference, RegistryAuth auth) {
         requireReference(reference);
         String normalized = withDefaultTag(reference);
-        PullCallback callback = new PullCallback();
+        // Without credentials the pull goes without any: the kubelet looks credentials up itself (its keyring,
+        // pull secrets), and sends nothing of ~/.docker/config.json.
+        AuthConfig credentials = auth == null ? null : new AuthConfig(auth.username(), auth.password(), null,
+                auth.serverAddress(), auth.identityToken(), null);
+        EngineStream<ProgressMessage> stream;
         try {
-            // Without credentials the pull goes without any: the kubelet looks credentials up itself (its
-            // keyring, pull secrets), and docker-java would otherwise add those of ~/.docker/config.json.
-            AuthConfig credentials = auth == null ? new AuthConfig() : new AuthConfig()
-                    .withUsername(auth.username())
-                    .withPassword(auth.password())
-                    .withRegistryAddress(auth.serverAddress())
-                    .withIdentityToken(auth.identityToken());
-            streams.pullImageCmd(normalized).withAuthConfig(credentials).exec(callback);
-            awaitWithProgress(callback, reference);
-        } catch (ImagePullException stalled) {
-            throw stalled;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            closeQuietly(callback);
-            throw new ImagePullException("pull of image " + reference + " was interrupted", e);
+            stream = engine.images().pull(normalized, credentials);
         } catch (RuntimeException e) {
             throw new ImagePullException(pullMessage(e), e);
         }
-        if (callback.failure != null) {
-            throw new ImagePullException(pullMessage(callback.failure), callback.failure);
+        PullProgress progress = new PullProgress(stream);
+        try {
+            awaitWithProgress(progress, reference);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stream.close();
+            throw new ImagePullException("pull of image " + reference + " was interrupted", e);
         }
-        if (callback.error != null) {
-            throw new ImagePullException(callback.error, null);
+        if (progress.failure != null) {
+            throw new ImagePullException(pullMessage(progress.failure), progress.failure);
         }
-        InspectImageResponse image = inspect(normalized).orElseThrow(() -> new ImagePullException(
+        if (progress.error != null) {
+            throw new ImagePullException(progress.error, null);
+        }
+        ImageInspect image = inspect(normalized).orElseThrow(() -> new ImagePullException(
                 "image " + reference + " is not present after Docker reported a successful pull", null));
-        return image.getRepoDigests() != null && !image.getRepoDigests().isEmpty()
-                ? image.getRepoDigests().getFirst() : image.getId();
+        return image.repoDigests() != null && !image.repoDigests().isEmpty()
+                ? image.repoDigests().getFirst() : image.id();
     }
 
     /**
      * Waits for a pull as long as it makes progress (dockershim's progress reporter): one that has said nothing new for
-     * the progress deadline is cancelled, since a stalled registry connection would otherwise hold the pod's worker
-     * (and with serialized pulls every other pull) for ever.
+     * the progress deadline is cancelled by closing its stream, since a stalled registry connection would otherwise
+     * hold the pod's worker (and with serialized pulls every other pull) for ever.
      */
-    private void awaitWithProgress(PullCallback callback, String reference) throws InterruptedException {
+    private void awaitWithProgress(PullProgress progress, String reference) throws InterruptedException {
         long check = Math.min(PROGRESS_CHECK.toMillis(), progressDeadline.toMillis());
-        // Not docker-java's timed awaitCompletion: it closes the stream whenever it returns.
-        while (!callback.ended.await(check, TimeUnit.MILLISECONDS)) {
-            if (System.nanoTime() - callback.lastProgressNanos > progressDeadline.toNanos()) {
-                closeQuietly(callback);
+        while (!progress.reader.join(Duration.ofMillis(check))) {
+            if (System.nanoTime() - progress.lastProgressNanos > progressDeadline.toNanos()) {
+                progress.stream.close();
                 throw new ImagePullException("cancel pulling image " + reference + " because of no progress for "
-                        + RequestTimeouts.text(progressDeadline) + ", latest progress: \"" + callback.lastProgress + "\"",
+                        + Durations.text(progressDeadline) + ", latest progress: \"" + progress.lastProgress + "\"",
                         null);
             }
         }
@@ -139,12 +122,12 @@ final class DockerImages {
      * built on it, and then the image keeps all its names.
      */
     void remove(String reference) {
-        Optional<InspectImageResponse> found = inspect(reference);
+        Optional<ImageInspect> found = inspect(reference);
         if (found.isEmpty()) {
             return;
         }
-        InspectImageResponse image = found.get();
-        boolean byId = image.getId().equals(reference) || image.getId().equals("sha256:" + reference);
+        ImageInspect image = found.get();
+        boolean byId = image.id().equals(reference) || image.id().equals("sha256:" + reference);
         if (!byId) {
             removeReference(reference, reference);
             return;
@@ -152,7 +135,7 @@ final class DockerImages {
         // One request does it when the image has names in one repository at most; Docker refuses, and changes
         // nothing, when the image is in use, has child images or has names in several repositories.
         try {
-            requests.removeImageCmd(image.getId()).withNoPrune(false).exec();
+            engine.images().remove(image.id(), false, false);
             return;
         } catch (RuntimeException e) {
             if (DockerErrors.isNotFound(e)) {
@@ -164,15 +147,15 @@ final class DockerImages {
         }
         // Names in several repositories are taken off one by one, as dockershim did. Docker would take them off
         // an image it then refuses to delete, so what makes it refuse is checked first.
-        refuseWhileNeeded(image.getId());
+        refuseWhileNeeded(image.id());
         List<String> references = new ArrayList<>();
-        if (image.getRepoTags() != null) {
-            references.addAll(image.getRepoTags());
+        if (image.repoTags() != null) {
+            references.addAll(image.repoTags());
         }
-        if (image.getRepoDigests() != null) {
-            references.addAll(image.getRepoDigests());
+        if (image.repoDigests() != null) {
+            references.addAll(image.repoDigests());
         }
-        references.add(image.getId());
+        references.add(image.id());
         for (String ref : references) {
             removeReference(ref, reference);
         }
@@ -180,7 +163,7 @@ final class DockerImages {
 
     private void removeReference(String ref, String asked) {
         try {
-            requests.removeImageCmd(ref).withNoPrune(false).exec();
+            engine.images().remove(ref, false, false);
         } catch (RuntimeException e) {
             if (!DockerErrors.isNotFound(e)) {
                 throw DockerErrors.translate("remove image " + asked, e);
@@ -191,14 +174,14 @@ final class DockerImages {
     /** Fails, in Docker's words, when a container was made from the image or an image is built on it. */
     private void refuseWhileNeeded(String id) {
         String shortId = id.substring(id.indexOf(':') + 1, Math.min(id.length(), id.indexOf(':') + 13));
-        var users = DockerCalls.call("list containers of image " + id, () -> requests.listContainersCmd()
-                .withShowAll(true).withAncestorFilter(List.of(id)).withLimit(1).exec());
+        var users = DockerCalls.call("list containers of image " + id,
+                () -> engine.containers().list(true, Map.of("ancestor", List.of(id))));
         if (!users.isEmpty()) {
             throw new DockerCallException("conflict: unable to delete " + shortId
-                    + " (must be forced) - image is being used by container " + users.getFirst().getId(), 409, null);
+                    + " (must be forced) - image is being used by container " + users.getFirst().id(), 409, null);
         }
-        var all = DockerCalls.call("list images", () -> requests.listImagesCmd().withShowAll(true).exec());
-        if (all.stream().anyMatch(i -> id.equals(i.getParentId()))) {
+        var all = DockerCalls.call("list images", () -> engine.images().list(true, Map.of()));
+        if (all.stream().anyMatch(i -> id.equals(i.parentId()))) {
             throw new DockerCallException("conflict: unable to delete " + shortId
                     + " (cannot be forced) - image has dependent child images", 409, null);
         }
@@ -209,12 +192,7 @@ final class DockerImages {
      * its inodes when {@code stat} can tell them.
      */
     FilesystemUsage fsInfo() {
-        String root;
-        try {
-            root = requests.infoCmd().exec().getDockerRootDir();
-        } catch (RuntimeException e) {
-            throw DockerErrors.translate("docker info", e);
-        }
+        String root = DockerCalls.call("docker info", () -> engine.info().dockerRootDir());
         if (root == null || root.isEmpty()) {
             throw new DockerCallException("docker info: Docker reports no DockerRootDir", 0, null);
         }
@@ -231,8 +209,8 @@ final class DockerImages {
         }
     }
 
-    static Image toImage(InspectImageResponse i) {
-        String user = i.getConfig() == null || i.getConfig().getUser() == null ? "" : i.getConfig().getUser();
+    static Image toImage(ImageInspect i) {
+        String user = i.config() == null || i.config().user() == null ? "" : i.config().user();
         // "user:group" -> user; a number is a uid, anything else a user name (dockershim's getUserFromImageUser).
         int colon = user.indexOf(':');
         String name = colon >= 0 ? user.substring(0, colon) : user;
@@ -245,8 +223,8 @@ final class DockerImages {
                 username = name;
             }
         }
-        return new Image(i.getId(), real(i.getRepoTags()), real(i.getRepoDigests()),
-                i.getSize() == null ? 0 : i.getSize(), uid, username);
+        return new Image(i.id(), real(i.repoTags()), real(i.repoDigests()),
+                i.size() == null ? 0 : i.size(), uid, username);
     }
 
     /** {@code busybox} means {@code busybox:latest}: Docker would pull every tag of the repository otherwise. */
@@ -259,14 +237,7 @@ final class DockerImages {
     }
 
     private static String pullMessage(Throwable e) {
-        String message = DockerErrors.message(e);
-        // docker-java's wrapper around Docker's own words.
-        return message.startsWith("Could not pull image: ") ? message.substring("Could not pull image: ".length())
-                : message;
-    }
-
-    private static List<String> real(String[] refs) {
-        return refs == null ? List.of() : real(Arrays.asList(refs));
+        return DockerErrors.message(e);
     }
 
     private static List<String> real(List<String> refs) {
@@ -280,49 +251,41 @@ final class DockerImages {
         }
     }
 
-    private static void closeQuietly(PullCallback callback) {
-        try {
-            callback.close();
-        } catch (IOException e) {
-            log.debug("Closing a pull stream failed", e);
-        }
-    }
-
-    /** Reads the pull's progress stream; Docker reports a failed pull as an error item in it. */
-    private static final class PullCallback extends QuietCallback<PullResponseItem> {
+    /**
+     * Reads the pull's progress stream on a virtual thread of its own, so the caller can watch the progress and close
+     * the stream when it stalls. Docker reports a failed pull as an error message in the stream.
+     */
+    private static final class PullProgress {
+        final EngineStream<ProgressMessage> stream;
+        final Thread reader;
         volatile String error;
+        /** Why the stream broke (not when it was closed for no progress: the caller says that). */
+        volatile RuntimeException failure;
         /** When Docker last said something new about the pull; the pull's start at first. */
         volatile long lastProgressNanos = System.nanoTime();
         volatile String lastProgress = "";
-        /** Counted down when the stream ends, either way. */
-        final CountDownLatch ended = new CountDownLatch(1);
 
-        @Override
-        public void onComplete() {
-            super.onComplete();
-            ended.countDown();
+        PullProgress(EngineStream<ProgressMessage> stream) {
+            this.stream = stream;
+            this.reader = Thread.ofVirtual().name("image-pull").start(this::read);
         }
 
-        @Override
-        public void onError(Throwable throwable) {
-            super.onError(throwable);
-            ended.countDown();
-        }
-
-        @Override
-        public void onNext(PullResponseItem item) {
-            String progress = (item.getId() == null ? "" : item.getId() + ": ")
-                    + (item.getStatus() == null ? "" : item.getStatus())
-                    + (item.getProgress() == null ? "" : " " + item.getProgress());
-            if (!progress.equals(lastProgress)) {
-                lastProgress = progress;
-                lastProgressNanos = System.nanoTime();
-            }
-            if (item.isErrorIndicated() && error == null) {
-                error = item.getErrorDetail() != null && item.getErrorDetail().getMessage() != null
-                        ? item.getErrorDetail().getMessage() : item.getError();
+        private void read() {
+            try (stream) {
+                for (ProgressMessage m = stream.next(); m != null; m = stream.next()) {
+                    String progress = (m.id() == null ? "" : m.id() + ": ") + (m.status() == null ? "" : m.status())
+                            + (m.progress() == null ? "" : " " + m.progress());
+                    if (!progress.equals(lastProgress)) {
+                        lastProgress = progress;
+                        lastProgressNanos = System.nanoTime();
+                    }
+                    if (m.failed() && error == null) {
+                        error = m.failure();
+                    }
+                }
+            } catch (RuntimeException e) {
+                failure = e;
             }
         }
-
     }
 }

@@ -2,7 +2,9 @@ package io.jkubelet.docker;
 
 import io.jkubelet.core.runtime.Labels;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -73,5 +75,17 @@ final class DockerLabels {
         Map<String, String> merged = new HashMap<>(labels);
         annotations.forEach((k, v) -> merged.put(ANNOTATION_PREFIX + k, v));
         return merged;
+    }
+
+    /**
+     * A list call's filters for containers with all these labels: {@code label} to {@code key=value} for each, which
+     * Docker matches all of.
+     */
+    static Map<String, List<String>> filterFor(Map<String, String> labels) {
+        List<String> values = new ArrayList<>();
+        labels.forEach((k, v) -> values.add(v == null ? k : k + "=" + v));
+        Map<String, List<String>> filters = new HashMap<>();
+        filters.put("label", values);
+        return filters;
     }
 }

@@ -1,32 +1,27 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.exception.NotModifiedException;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.Durations;
+import io.jkubelet.docker.engine.EngineCallException;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Stopping and removing Docker containers as the port wants it: idempotent (a stopped container stops, a gone
  * one is removed, without error), the stop timeout in whole seconds rounded up.
  */
 final class DockerRemovals {
-    private final DockerClient requests;
-    private final DockerClient streams;
+    private final DockerEngine engine;
     private final Duration requestTimeout;
 
     /**
-     * @param streams the client without a response timeout: a stop lasts as long as the container's grace
      * @param requestTimeout {@code runtimeRequestTimeout}, which a stop may take beyond the grace period (upstream's
-     *     deadline for {@code StopContainer})
+     *     deadline for {@code StopContainer}); the engine's short calls are bounded by the same
      */
-    DockerRemovals(DockerClient requests, DockerClient streams, Duration requestTimeout) {
-        this.requests = requests;
-        this.streams = streams;
+    DockerRemovals(DockerEngine engine, Duration requestTimeout) {
+        this.engine = engine;
         this.requestTimeout = requestTimeout;
     }
 
@@ -36,29 +31,17 @@ final class DockerRemovals {
      */
     void stop(String id, Duration timeout, boolean missingIsFine) {
         int seconds = (int) Math.min(Integer.MAX_VALUE, Math.max(0, (timeout.toMillis() + 999) / 1000));
-        FutureTask<Void> call = new FutureTask<>(() -> {
-            streams.stopContainerCmd(id).withTimeout(seconds).exec();
-            return null;
-        });
-        Thread.ofVirtual().name("docker-stop-" + id).start(call);
-        Duration deadline = Duration.ofSeconds(seconds).plus(requestTimeout);
         try {
-            call.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            call.cancel(true);
+            engine.containers().stop(id, Duration.ofSeconds(seconds));
+        } catch (EngineCallException.NotModified e) {
+            // 304: nothing to do, which is what an idempotent stop wants.
+        } catch (EngineCallException.Timeout e) {
             throw new DockerCallException("stop container " + id + ": Docker did not answer within "
-                    + RequestTimeouts.text(deadline) + " (the grace period " + seconds + "s and runtimeRequestTimeout "
-                    + RequestTimeouts.text(requestTimeout) + ")", 0, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping container " + id, e);
-        } catch (ExecutionException e) {
-            Throwable failure = e.getCause();
-            if (failure instanceof NotModifiedException) {
-                return; // 304: nothing to do, which is what an idempotent stop wants.
-            }
-            if (!(missingIsFine && DockerErrors.isNotFound(failure))) {
-                throw DockerErrors.translate("stop container " + id, failure);
+                    + Durations.text(Duration.ofSeconds(seconds).plus(requestTimeout)) + " (the grace period " + seconds
+                    + "s and runtimeRequestTimeout " + Durations.text(requestTimeout) + ")", 0, e);
+        } catch (EngineCallException e) {
+            if (!(missingIsFine && DockerErrors.isNotFound(e))) {
+                throw DockerErrors.translate("stop container " + id, e);
             }
         }
     }
@@ -76,7 +59,7 @@ final class DockerRemovals {
 
     void remove(String id, String kind) {
         try {
-            requests.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+            engine.containers().remove(id, true, true);
         } catch (RuntimeException e) {
             if (DockerErrors.isNotFound(e)) {
                 return;

@@ -1,13 +1,12 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.InspectImageResponse;
-import com.github.dockerjava.api.command.ListContainersCmd;
-import com.github.dockerjava.api.model.Version;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.docker.engine.ContainerInspect;
+import io.jkubelet.docker.engine.ContainerSummary;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.SystemVersion;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.ContainerStatus;
 import io.jkubelet.core.runtime.ExecResult;
@@ -51,7 +50,7 @@ import java.util.function.Consumer;
  * CRI annotations are labels prefixed {@code annotation.}; and each container's CRI log path is a symlink to
  * Docker's json log file.
  *
- * <p>Thread-safe: the adapter keeps no state of its own beyond open event streams, and docker-java's client
+ * <p>Thread-safe: the adapter keeps no state of its own beyond open event streams, and the engine client
  * is thread-safe. Every failure is a {@link NotFoundException} (Docker answered 404), an
  * {@link ImagePullException} (pulls), a {@link DockerCallException} naming the call, its object and Docker's
  * message, or an {@link IllegalArgumentException} for a config Docker cannot express.
@@ -61,8 +60,8 @@ import java.util.function.Consumer;
 public final class DockerRuntime implements RuntimeService, ImageService, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DockerRuntime.class);
 
-    private final DockerClient requests;
-    private final DockerClient streams;
+    /** jkubelet's own Engine API client (issue 14 replaced docker-java with it). */
+    private final DockerEngine engine;
     private final String endpoint;
     private final DockerRuntimeOptions options;
     private final Clock clock;
@@ -80,24 +79,21 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     private final DockerHost host;
 
     /**
-     * @param requests a client for short calls (bounded by {@link DockerRuntimeOptions#requestTimeout()})
-     * @param streams a client without a response timeout, for stops, pulls, execs and the event stream
+     * @param engine the daemon's client, short calls bounded by {@link DockerRuntimeOptions#requestTimeout()}
      * @param endpoint where the daemon listens, for messages and to know whether it is on this host
      */
-    public DockerRuntime(DockerClient requests, DockerClient streams, String endpoint, DockerRuntimeOptions options,
-                         Clock clock) {
-        this.requests = Objects.requireNonNull(requests, "requests");
-        this.streams = Objects.requireNonNull(streams, "streams");
+    public DockerRuntime(DockerEngine engine, String endpoint, DockerRuntimeOptions options, Clock clock) {
+        this.engine = Objects.requireNonNull(engine, "engine");
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.images = new DockerImages(requests, streams, options.imagePullProgressDeadline());
-        this.exec = new DockerExec(requests, streams, endpoint.startsWith("unix://"));
-        this.host = new DockerHost(requests);
-        this.stats = new DockerStats(requests, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
-        this.streaming = new DockerStreaming(requests, endpoint, exec, this::podSandboxStatus);
-        this.removals = new DockerRemovals(requests, streams, options.requestTimeout());
-        this.sandboxes = new DockerSandboxes(requests, options, host, images, removals, stopper, this::removeContainer);
+        this.images = new DockerImages(engine, options.imagePullProgressDeadline());
+        this.exec = new DockerExec(engine, endpoint.startsWith("unix://"));
+        this.host = new DockerHost(engine);
+        this.stats = new DockerStats(engine, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
+        this.streaming = new DockerStreaming(engine, exec, this::podSandboxStatus);
+        this.removals = new DockerRemovals(engine, options.requestTimeout());
+        this.sandboxes = new DockerSandboxes(engine, options, host, images, removals, stopper, this::removeContainer);
     }
 
     /**
@@ -122,8 +118,8 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
 
     @Override
     public RuntimeVersion version() {
-        Version v = DockerCalls.call("docker version", () -> requests.versionCmd().exec());
-        return new RuntimeVersion("docker", v.getVersion(), v.getApiVersion());
+        SystemVersion v = DockerCalls.call("docker version", engine::version);
+        return new RuntimeVersion("docker", v.version(), v.apiVersion());
     }
 
     // ------------------------------------------------------------------ sandboxes
@@ -163,7 +159,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
                 host.cgroupDriverFor(sandboxConfig == null ? null : sandboxConfig.cgroupParent()));
         try {
             String id = DockerCalls.call("create container " + spec.name(),
-                    () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+                    () -> engine.containers().create(spec.name(), spec.toConfig()).id());
             String logPath = spec.labels().get(DockerLabels.CONTAINER_LOG_PATH);
             if (logPath != null && !logPath.isEmpty()) {
                 pendingLogLinks.put(id, logPath);
@@ -181,7 +177,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         DockerCalls.requireId(containerId, "container");
         RuntimeException startFailure = null;
         try {
-            requests.startContainerCmd(containerId).exec();
+            engine.containers().start(containerId);
         } catch (RuntimeException e) {
             startFailure = e;
         }
@@ -197,14 +193,14 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
             }
             return;
         }
-        InspectContainerResponse inspected;
+        ContainerInspect inspected;
         try {
-            inspected = requests.inspectContainerCmd(containerId).exec();
+            inspected = engine.containers().inspect(containerId);
         } catch (RuntimeException e) {
             throw DockerErrors.translate("start container " + containerId, startFailure != null ? startFailure : e);
         }
         ContainerLogLinks.link(containerId,
-                DockerStatuses.labelsOf(inspected).get(DockerLabels.CONTAINER_LOG_PATH), inspected.getLogPath());
+                DockerStatuses.labelsOf(inspected).get(DockerLabels.CONTAINER_LOG_PATH), inspected.logPath());
         if (startFailure != null) {
             throw DockerErrors.translate("start container " + containerId, startFailure);
         }
@@ -222,9 +218,9 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     public void removeContainer(String containerId) {
         DockerCalls.requireId(containerId, "container");
         pendingLogLinks.remove(containerId);
-        InspectContainerResponse inspected;
+        ContainerInspect inspected;
         try {
-            inspected = requests.inspectContainerCmd(containerId).exec();
+            inspected = engine.containers().inspect(containerId);
         } catch (RuntimeException e) {
             if (DockerErrors.isNotFound(e)) {
                 return;
@@ -247,22 +243,22 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         if (f.podSandboxId() != null) {
             labels.put(DockerLabels.SANDBOX_ID, f.podSandboxId());
         }
-        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(true).withLabelFilter(labels);
+        Map<String, List<String>> filters = DockerLabels.filterFor(labels);
         if (f.id() != null) {
-            cmd.withIdFilter(List.of(f.id()));
+            filters.put("id", List.of(f.id()));
         }
         if (f.state() != null && f.state() != ContainerState.CONTAINER_UNKNOWN) {
-            cmd.withStatusFilter(List.of(switch (f.state()) {
+            filters.put("status", List.of(switch (f.state()) {
                 case CONTAINER_CREATED -> "created";
                 case CONTAINER_RUNNING -> "running";
                 default -> "exited";
             }));
         }
         List<Container> result = new ArrayList<>();
-        for (com.github.dockerjava.api.model.Container c : DockerCalls.call("list containers", cmd::exec)) {
+        for (ContainerSummary c : DockerCalls.call("list containers", () -> engine.containers().list(true, filters))) {
             Optional<Container> converted = DockerStatuses.listedContainer(c);
             if (converted.isEmpty()) {
-                log.debug("Skipping container {}: its name {} is not a container name", c.getId(), c.getNames());
+                log.debug("Skipping container {}: its name {} is not a container name", c.id(), c.names());
             } else if (f.state() != ContainerState.CONTAINER_UNKNOWN || converted.get().state() == f.state()) {
                 result.add(converted.get());
             }
@@ -273,13 +269,14 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public ContainerStatus containerStatus(String containerId) {
         DockerCalls.requireId(containerId, "container");
-        InspectContainerResponse r = DockerCalls.call("inspect container " + containerId,
-                () -> requests.inspectContainerCmd(containerId).exec());
+        ContainerInspect r = DockerCalls.call("inspect container " + containerId,
+                () -> engine.containers().inspect(containerId));
         if (!DockerStatuses.isContainer(DockerStatuses.labelsOf(r))) {
             throw new NotFoundException("container " + containerId + " not found: it is not a pod's container");
         }
-        InspectImageResponse image = r.getImageId() == null ? null : images.inspect(r.getImageId()).orElse(null);
-        return DockerStatuses.containerStatus(r, image);
+        List<String> repoDigests = r.image() == null ? List.of() : images.inspect(r.image())
+                .map(i -> i.repoDigests() == null ? List.<String>of() : i.repoDigests()).orElse(List.of());
+        return DockerStatuses.containerStatus(r, repoDigests);
     }
 
     @Override
@@ -315,7 +312,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public AutoCloseable watchEvents(Consumer<RuntimeEvent> listener) {
         DockerEventStream[] holder = new DockerEventStream[1];
-        DockerEventStream stream = new DockerEventStream(streams, listener, clock, () -> eventStreams.remove(holder[0]));
+        DockerEventStream stream = new DockerEventStream(engine, listener, clock, () -> eventStreams.remove(holder[0]));
         holder[0] = stream;
         eventStreams.add(stream);
         stream.start();
@@ -374,13 +371,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
             stream.close();
         }
         stopper.shutdownNow();
-        for (DockerClient client : List.of(requests, streams)) {
-            try {
-                client.close();
-            } catch (IOException e) {
-                log.debug("Closing the Docker client for {} failed", endpoint, e);
-            }
-        }
+        engine.close();
     }
 
     // ------------------------------------------------------------------ helpers

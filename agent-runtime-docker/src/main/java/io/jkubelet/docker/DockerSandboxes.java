@@ -1,14 +1,14 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.ListContainersCmd;
 import io.jkubelet.core.runtime.ImagePullException;
 import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxFilter;
 import io.jkubelet.core.runtime.PodSandboxState;
+import io.jkubelet.docker.engine.ContainerInspect;
+import io.jkubelet.docker.engine.ContainerSummary;
+import io.jkubelet.docker.engine.DockerEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +31,7 @@ final class DockerSandboxes {
     /** Docker's status filter values other than "running", i.e. a sandbox that is not ready. */
     private static final List<String> NOT_RUNNING = List.of("created", "restarting", "removing", "paused", "exited", "dead");
 
-    private final DockerClient requests;
+    private final DockerEngine engine;
     private final DockerRuntimeOptions options;
     private final DockerHost host;
     private final DockerImages images;
@@ -43,9 +43,9 @@ final class DockerSandboxes {
      * @param stopper         where the app containers are stopped in parallel; owned by the caller
      * @param removeContainer removes one app container as the port does (its log link first)
      */
-    DockerSandboxes(DockerClient requests, DockerRuntimeOptions options, DockerHost host, DockerImages images,
+    DockerSandboxes(DockerEngine engine, DockerRuntimeOptions options, DockerHost host, DockerImages images,
                     DockerRemovals removals, ExecutorService stopper, Consumer<String> removeContainer) {
-        this.requests = requests;
+        this.engine = engine;
         this.host = host;
         this.options = options;
         this.images = images;
@@ -59,9 +59,9 @@ final class DockerSandboxes {
         CreateSpec spec = CreateSpecs.sandbox(config, options, host.cgroupDriverFor(config.cgroupParent()));
         ensureSandboxImage(config.image());
         String id = DockerCalls.call("create sandbox " + spec.name(),
-                () -> spec.applyTo(requests.createContainerCmd(spec.image())).exec().getId());
+                () -> engine.containers().create(spec.name(), spec.toConfig()).id());
         try {
-            requests.startContainerCmd(id).exec();
+            engine.containers().start(id);
         } catch (RuntimeException e) {
             throw DockerErrors.translate("start sandbox container " + id + " for pod "
                     + config.metadata().namespace() + "/" + config.metadata().name(), e);
@@ -72,8 +72,8 @@ final class DockerSandboxes {
     void stop(String podSandboxId) {
         require(podSandboxId);
         List<Future<?>> stops = new ArrayList<>();
-        for (com.github.dockerjava.api.model.Container c : containersOf(podSandboxId, true)) {
-            stops.add(stopper.submit(() -> removals.stop(c.getId(), options.sandboxStopGracePeriod(), true)));
+        for (ContainerSummary c : containersOf(podSandboxId, true)) {
+            stops.add(stopper.submit(() -> removals.stop(c.id(), options.sandboxStopGracePeriod(), true)));
         }
         for (Future<?> stop : stops) {
             DockerRemovals.awaitStop(stop);
@@ -83,8 +83,8 @@ final class DockerSandboxes {
 
     void remove(String podSandboxId) {
         DockerCalls.requireId(podSandboxId, "pod sandbox");
-        for (com.github.dockerjava.api.model.Container c : containersOf(podSandboxId, false)) {
-            removeContainer.accept(c.getId());
+        for (ContainerSummary c : containersOf(podSandboxId, false)) {
+            removeContainer.accept(c.id());
         }
         removals.remove(podSandboxId, "sandbox");
     }
@@ -96,37 +96,37 @@ final class DockerSandboxes {
             labels.putAll(f.labelSelector());
         }
         labels.put(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_SANDBOX);
-        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(true).withLabelFilter(labels);
+        Map<String, List<String>> filters = DockerLabels.filterFor(labels);
         if (f.id() != null) {
-            cmd.withIdFilter(List.of(f.id()));
+            filters.put("id", List.of(f.id()));
         }
         if (f.state() != null) {
-            cmd.withStatusFilter(f.state() == PodSandboxState.SANDBOX_READY ? List.of("running") : NOT_RUNNING);
+            filters.put("status", f.state() == PodSandboxState.SANDBOX_READY ? List.of("running") : NOT_RUNNING);
         }
         List<PodSandbox> result = new ArrayList<>();
-        for (com.github.dockerjava.api.model.Container c : DockerCalls.call("list sandboxes", cmd::exec)) {
+        for (ContainerSummary c : DockerCalls.call("list sandboxes", () -> engine.containers().list(true, filters))) {
             DockerStatuses.listedSandbox(c).ifPresentOrElse(result::add,
-                    () -> log.debug("Skipping container {}: its name {} is not a sandbox name", c.getId(), c.getNames()));
+                    () -> log.debug("Skipping container {}: its name {} is not a sandbox name", c.id(), c.names()));
         }
         return result;
     }
 
     /** The sandbox's inspection; NotFound when there is none or the container is not a sandbox. */
-    InspectContainerResponse require(String podSandboxId) {
+    ContainerInspect require(String podSandboxId) {
         DockerCalls.requireId(podSandboxId, "pod sandbox");
-        InspectContainerResponse r = DockerCalls.call("inspect pod sandbox " + podSandboxId,
-                () -> requests.inspectContainerCmd(podSandboxId).exec());
+        ContainerInspect r = DockerCalls.call("inspect pod sandbox " + podSandboxId,
+                () -> engine.containers().inspect(podSandboxId));
         if (!DockerStatuses.isSandbox(DockerStatuses.labelsOf(r))) {
             throw new NotFoundException("pod sandbox " + podSandboxId + " not found: it is not a sandbox");
         }
         return r;
     }
 
-    private List<com.github.dockerjava.api.model.Container> containersOf(String sandboxId, boolean runningOnly) {
-        ListContainersCmd cmd = requests.listContainersCmd().withShowAll(!runningOnly)
-                .withLabelFilter(Map.of(DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_CONTAINER,
-                        DockerLabels.SANDBOX_ID, sandboxId));
-        return DockerCalls.call("list containers of sandbox " + sandboxId, cmd::exec);
+    private List<ContainerSummary> containersOf(String sandboxId, boolean runningOnly) {
+        Map<String, List<String>> filters = DockerLabels.filterFor(Map.of(
+                DockerLabels.CONTAINER_TYPE, DockerLabels.TYPE_CONTAINER, DockerLabels.SANDBOX_ID, sandboxId));
+        return DockerCalls.call("list containers of sandbox " + sandboxId,
+                () -> engine.containers().list(!runningOnly, filters));
     }
 
     /** dockershim's ensureSandboxImageExists: pull the pause image only when it is not here. */

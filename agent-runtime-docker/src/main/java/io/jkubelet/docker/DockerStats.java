@@ -1,7 +1,5 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.InspectContainerResponse;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerResourceSpec;
 import io.jkubelet.core.runtime.ContainerStats;
@@ -15,6 +13,8 @@ import io.jkubelet.core.cadvisor.DirUsage;
 import io.jkubelet.core.cadvisor.NetDev;
 import io.jkubelet.core.cadvisor.LazyCgroupReader;
 import io.jkubelet.core.cadvisor.CgroupSample;
+import io.jkubelet.docker.engine.ContainerInspect;
+import io.jkubelet.docker.engine.DockerEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +39,7 @@ import java.util.stream.Collectors;
 final class DockerStats {
     private static final Logger log = LoggerFactory.getLogger(DockerStats.class);
 
-    private final DockerClient requests;
+    private final DockerEngine engine;
     private final Clock clock;
     private final Path proc;
     private final DockerHost host;
@@ -53,18 +53,18 @@ final class DockerStats {
 
     /** The parts of {@code docker inspect} that stats need. */
     record Inspected(String id, long pid, Instant startedAt, String cgroupParent, String name, String image) {
-        static Inspected of(InspectContainerResponse r) {
-            Long pid = r.getState() == null ? null : r.getState().getPidLong();
-            return new Inspected(r.getId(), pid == null ? 0 : pid,
-                    r.getState() == null ? null : DockerStatuses.time(r.getState().getStartedAt()),
-                    r.getHostConfig() == null ? null : r.getHostConfig().getCgroupParent(),
-                    r.getName() == null ? r.getId() : r.getName().replaceFirst("^/", ""),
-                    r.getConfig() == null ? "" : r.getConfig().getImage());
+        static Inspected of(ContainerInspect r) {
+            Long pid = r.state() == null ? null : r.state().pid();
+            return new Inspected(r.id(), pid == null ? 0 : pid,
+                    r.state() == null ? null : DockerStatuses.time(r.state().startedAt()),
+                    r.hostConfig() == null ? null : r.hostConfig().cgroupParent(),
+                    r.name() == null ? r.id() : r.name().replaceFirst("^/", ""),
+                    r.config() == null ? "" : r.config().image());
         }
     }
 
-    DockerStats(DockerClient requests, DockerHost host, Clock clock, Path proc, Path cgroupRoot) {
-        this.requests = requests;
+    DockerStats(DockerEngine engine, DockerHost host, Clock clock, Path proc, Path cgroupRoot) {
+        this.engine = engine;
         this.host = host;
         this.clock = clock;
         this.proc = proc;
@@ -102,7 +102,7 @@ final class DockerStats {
             return Optional.of(known);
         }
         try {
-            Inspected fresh = Inspected.of(requests.inspectContainerCmd(id).exec());
+            Inspected fresh = Inspected.of(engine.containers().inspect(id));
             inspected.put(id, fresh);
             return Optional.of(fresh);
         } catch (RuntimeException e) {

@@ -1,9 +1,5 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.InspectImageResponse;
-import com.github.dockerjava.api.model.ContainerNetwork;
-import com.github.dockerjava.api.model.HostConfig;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.ContainerState;
@@ -15,6 +11,9 @@ import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.PodSandboxStatus;
+import io.jkubelet.docker.engine.ContainerInspect;
+import io.jkubelet.docker.engine.ContainerSummary;
+import io.jkubelet.docker.engine.HostConfig;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -45,47 +44,48 @@ final class DockerStatuses {
         return labels != null && DockerLabels.TYPE_CONTAINER.equals(labels.get(DockerLabels.CONTAINER_TYPE));
     }
 
-    static Map<String, String> labelsOf(InspectContainerResponse r) {
-        return r.getConfig() == null || r.getConfig().getLabels() == null ? Map.of() : r.getConfig().getLabels();
+    static Map<String, String> labelsOf(ContainerInspect r) {
+        return r.config() == null || r.config().labels() == null ? Map.of() : r.config().labels();
     }
 
-    static PodSandboxStatus sandboxStatus(InspectContainerResponse r) {
-        PodSandboxMetadata metadata = DockerNames.parseSandboxName(r.getName()).orElseThrow(
-                () -> new IllegalStateException("container " + r.getId() + " is labelled a sandbox but its name \""
-                        + r.getName() + "\" is not a sandbox name"));
-        boolean running = Boolean.TRUE.equals(r.getState().getRunning());
-        NamespaceOptions ns = namespaceOptions(r.getHostConfig());
+    static PodSandboxStatus sandboxStatus(ContainerInspect r) {
+        PodSandboxMetadata metadata = DockerNames.parseSandboxName(r.name()).orElseThrow(
+                () -> new IllegalStateException("container " + r.id() + " is labelled a sandbox but its name \""
+                        + r.name() + "\" is not a sandbox name"));
+        boolean running = r.state() != null && Boolean.TRUE.equals(r.state().running());
+        NamespaceOptions ns = namespaceOptions(r.hostConfig());
         String ip = running && ns.network() != NamespaceMode.NODE ? ip(r) : "";
         DockerLabels.Extracted extracted = DockerLabels.extract(labelsOf(r));
-        return new PodSandboxStatus(r.getId(), metadata,
+        return new PodSandboxStatus(r.id(), metadata,
                 running ? PodSandboxState.SANDBOX_READY : PodSandboxState.SANDBOX_NOTREADY,
-                time(r.getCreated()), ip, List.of(), ns, extracted.labels(), extracted.annotations());
+                time(r.created()), ip, List.of(), ns, extracted.labels(), extracted.annotations());
     }
 
     /**
      * The status of an app container.
      *
-     * @param image the container's image as inspected, or {@code null} when it is gone
+     * @param imageRepoDigests the repo digests of the container's image ({@code docker image inspect}'s
+     *        RepoDigests), empty when the image is gone or came from no registry
      */
-    static ContainerStatus containerStatus(InspectContainerResponse r, InspectImageResponse image) {
-        ContainerMetadata metadata = DockerNames.parseContainerName(r.getName()).orElseThrow(
-                () -> new IllegalStateException("container " + r.getId() + " is labelled a pod's container but its"
-                        + " name \"" + r.getName() + "\" is not a container name"));
-        InspectContainerResponse.ContainerState s = r.getState();
-        Instant createdAt = time(r.getCreated());
-        Instant startedAt = time(s.getStartedAt());
-        Instant finishedAt = time(s.getFinishedAt());
-        int exitCode = s.getExitCodeLong() == null ? 0 : s.getExitCodeLong().intValue();
+    static ContainerStatus containerStatus(ContainerInspect r, List<String> imageRepoDigests) {
+        ContainerMetadata metadata = DockerNames.parseContainerName(r.name()).orElseThrow(
+                () -> new IllegalStateException("container " + r.id() + " is labelled a pod's container but its"
+                        + " name \"" + r.name() + "\" is not a container name"));
+        ContainerInspect.ContainerState s = r.state();
+        Instant createdAt = time(r.created());
+        Instant startedAt = time(s.startedAt());
+        Instant finishedAt = time(s.finishedAt());
+        int exitCode = s.exitCode() == null ? 0 : s.exitCode().intValue();
         ContainerState state;
         String reason = "";
         String message = "";
-        if (Boolean.TRUE.equals(s.getRunning())) {
+        if (Boolean.TRUE.equals(s.running())) {
             state = ContainerState.CONTAINER_RUNNING;
         } else {
             if (finishedAt != null) {
                 // It ran and exited.
                 state = ContainerState.CONTAINER_EXITED;
-                if (Boolean.TRUE.equals(s.getOOMKilled())) {
+                if (Boolean.TRUE.equals(s.oomKilled())) {
                     // An application that handles the OOM kill gracefully may even exit 0.
                     reason = REASON_OOM_KILLED;
                 } else {
@@ -101,36 +101,36 @@ final class DockerStatuses {
             } else {
                 state = ContainerState.CONTAINER_CREATED;
             }
-            message = s.getError() == null ? "" : s.getError();
+            message = s.error() == null ? "" : s.error();
         }
         DockerLabels.Extracted extracted = DockerLabels.extract(labelsOf(r));
         // The reference the container was created from, as dockershim reports it (r.Config.Image): an image
         // may carry many tags, and its "first" one says nothing about what the pod asked for.
-        String imageName = r.getConfig().getImage();
+        String imageName = r.config().image();
         String logPath = labelsOf(r).getOrDefault(DockerLabels.CONTAINER_LOG_PATH, "");
-        return new ContainerStatus(r.getId(), metadata, state, createdAt, startedAt, finishedAt, exitCode,
-                imageName, pullableImageId(r.getImageId(), image), reason, message, extracted.labels(),
+        return new ContainerStatus(r.id(), metadata, state, createdAt, startedAt, finishedAt, exitCode,
+                imageName, pullableImageId(r.image(), imageRepoDigests), reason, message, extracted.labels(),
                 extracted.annotations(), mounts(r), logPath);
     }
 
     /** A sandbox as {@code docker ps} lists it, or empty when its name is not a sandbox name. */
-    static Optional<PodSandbox> listedSandbox(com.github.dockerjava.api.model.Container c) {
+    static Optional<PodSandbox> listedSandbox(ContainerSummary c) {
         return DockerNames.parseSandboxName(firstName(c)).map(metadata -> {
-            DockerLabels.Extracted extracted = DockerLabels.extract(c.getLabels());
-            PodSandboxState state = "running".equals(c.getState())
+            DockerLabels.Extracted extracted = DockerLabels.extract(c.labels());
+            PodSandboxState state = "running".equals(c.state())
                     ? PodSandboxState.SANDBOX_READY : PodSandboxState.SANDBOX_NOTREADY;
-            return new PodSandbox(c.getId(), metadata, state, Instant.ofEpochSecond(c.getCreated()),
+            return new PodSandbox(c.id(), metadata, state, Instant.ofEpochSecond(created(c)),
                     extracted.labels(), extracted.annotations());
         });
     }
 
     /** A container as {@code docker ps} lists it, or empty when its name is not a container name. */
-    static Optional<Container> listedContainer(com.github.dockerjava.api.model.Container c) {
+    static Optional<Container> listedContainer(ContainerSummary c) {
         return DockerNames.parseContainerName(firstName(c)).map(metadata -> {
-            DockerLabels.Extracted extracted = DockerLabels.extract(c.getLabels());
-            String sandboxId = c.getLabels() == null ? "" : c.getLabels().getOrDefault(DockerLabels.SANDBOX_ID, "");
-            return new Container(c.getId(), sandboxId, metadata, c.getImage(), c.getImageId(),
-                    listedState(c.getState()), Instant.ofEpochSecond(c.getCreated()),
+            DockerLabels.Extracted extracted = DockerLabels.extract(c.labels());
+            String sandboxId = c.labels() == null ? "" : c.labels().getOrDefault(DockerLabels.SANDBOX_ID, "");
+            return new Container(c.id(), sandboxId, metadata, c.image(), c.imageId(),
+                    listedState(c.state()), Instant.ofEpochSecond(created(c)),
                     extracted.labels(), extracted.annotations());
         });
     }
@@ -153,9 +153,9 @@ final class DockerStatuses {
      * {@code docker-pullable://<repo>@sha256:...} when the image came from a registry, else
      * {@code docker://sha256:...}.
      */
-    static String pullableImageId(String imageId, InspectImageResponse image) {
-        if (image != null && image.getRepoDigests() != null && !image.getRepoDigests().isEmpty()) {
-            return "docker-pullable://" + image.getRepoDigests().getFirst();
+    static String pullableImageId(String imageId, List<String> imageRepoDigests) {
+        if (imageRepoDigests != null && !imageRepoDigests.isEmpty()) {
+            return "docker-pullable://" + imageRepoDigests.getFirst();
         }
         return "docker://" + imageId;
     }
@@ -165,38 +165,38 @@ final class DockerStatuses {
             return NamespaceOptions.POD_DEFAULT;
         }
         return new NamespaceOptions(
-                CreateSpecs.MODE_HOST.equals(hc.getNetworkMode()) ? NamespaceMode.NODE : NamespaceMode.POD,
-                CreateSpecs.MODE_HOST.equals(hc.getPidMode()) ? NamespaceMode.NODE : NamespaceMode.CONTAINER,
-                CreateSpecs.MODE_HOST.equals(hc.getIpcMode()) ? NamespaceMode.NODE : NamespaceMode.POD);
+                CreateSpecs.MODE_HOST.equals(hc.networkMode()) ? NamespaceMode.NODE : NamespaceMode.POD,
+                CreateSpecs.MODE_HOST.equals(hc.pidMode()) ? NamespaceMode.NODE : NamespaceMode.CONTAINER,
+                CreateSpecs.MODE_HOST.equals(hc.ipcMode()) ? NamespaceMode.NODE : NamespaceMode.POD);
     }
 
     /** The sandbox's IP on Docker's network (the default bridge), or empty. */
-    static String ip(InspectContainerResponse r) {
-        if (r.getNetworkSettings() == null) {
+    static String ip(ContainerInspect r) {
+        if (r.networkSettings() == null) {
             return "";
         }
-        Map<String, ContainerNetwork> networks = r.getNetworkSettings().getNetworks();
+        Map<String, ContainerInspect.EndpointSettings> networks = r.networkSettings().networks();
         if (networks != null) {
-            for (ContainerNetwork n : networks.values()) {
-                if (n.getIpAddress() != null && !n.getIpAddress().isEmpty()) {
-                    return n.getIpAddress();
+            for (ContainerInspect.EndpointSettings n : networks.values()) {
+                if (n.ipAddress() != null && !n.ipAddress().isEmpty()) {
+                    return n.ipAddress();
                 }
             }
         }
-        String ip = r.getNetworkSettings().getIpAddress();
+        String ip = r.networkSettings().ipAddress();
         return ip == null ? "" : ip;
     }
 
-    static List<Mount> mounts(InspectContainerResponse r) {
+    static List<Mount> mounts(ContainerInspect r) {
         List<Mount> mounts = new ArrayList<>();
-        if (r.getMounts() == null) {
+        if (r.mounts() == null) {
             return mounts;
         }
-        for (InspectContainerResponse.Mount m : r.getMounts()) {
-            String mode = m.getMode() == null ? "" : m.getMode();
+        for (ContainerInspect.MountPoint m : r.mounts()) {
+            String mode = m.mode() == null ? "" : m.mode();
             String propagation = mode.contains("rshared") ? "rshared" : mode.contains("rslave") ? "rslave" : "private";
-            mounts.add(new Mount(m.getDestination() == null ? "" : m.getDestination().getPath(), m.getSource(),
-                    !Boolean.TRUE.equals(m.getRW()), propagation));
+            mounts.add(new Mount(m.destination() == null ? "" : m.destination(), m.source(),
+                    !Boolean.TRUE.equals(m.rw()), propagation));
         }
         return mounts;
     }
@@ -214,7 +214,11 @@ final class DockerStatuses {
         }
     }
 
-    private static String firstName(com.github.dockerjava.api.model.Container c) {
-        return c.getNames() == null || c.getNames().length == 0 ? null : c.getNames()[0];
+    private static String firstName(ContainerSummary c) {
+        return c.names() == null || c.names().isEmpty() ? null : c.names().getFirst();
+    }
+
+    private static long created(ContainerSummary c) {
+        return c.created() == null ? 0 : c.created();
     }
 }

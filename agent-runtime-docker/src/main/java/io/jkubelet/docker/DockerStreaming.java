@@ -1,7 +1,10 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.InspectContainerResponse;
+import io.jkubelet.docker.engine.ContainerInspect;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.ExecConfig;
+import io.jkubelet.docker.engine.HijackedStream;
+import io.jkubelet.docker.engine.LogFrames;
 import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.PodIpPortForward;
 import io.jkubelet.core.runtime.SocketStreams;
@@ -10,7 +13,6 @@ import io.jkubelet.core.runtime.TerminalSize;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -25,8 +27,8 @@ import java.util.function.Function;
  * Streaming exec, attach and port-forward on Docker (the part of the CRI streaming server that dockershim
  * served).
  *
- * <p>Exec and attach: the exec is created, inspected and resized through docker-java; its start, and an
- * attach, run over a {@link HijackedStream}. Without a TTY, Docker multiplexes stdout and stderr in
+ * <p>Exec and attach: the exec is created, started and resized through jkubelet's Engine API client; its start,
+ * and an attach, run over a {@link HijackedStream}. Without a TTY, Docker multiplexes stdout and stderr in
  * 8-byte-headed frames; with one, the output is the terminal's raw bytes.
  *
  * <p>Port-forward: the agent connects to the pod's IP ({@code 127.0.0.1} for a {@code hostNetwork} pod).
@@ -38,17 +40,12 @@ import java.util.function.Function;
 final class DockerStreaming {
     private static final Logger log = LoggerFactory.getLogger(DockerStreaming.class);
 
-    /** Docker's multiplexed stream header: stream type, three zero bytes, big-endian payload length. */
-    private static final int FRAME_HEADER = 8;
-
-    private final DockerClient requests;
-    private final String endpoint;
+    private final DockerEngine engine;
     private final DockerExec exec;
     private final Function<String, PodSandboxStatus> sandboxStatus;
 
-    DockerStreaming(DockerClient requests, String endpoint, DockerExec exec, Function<String, PodSandboxStatus> sandboxStatus) {
-        this.requests = requests;
-        this.endpoint = endpoint;
+    DockerStreaming(DockerEngine engine, DockerExec exec, Function<String, PodSandboxStatus> sandboxStatus) {
+        this.engine = engine;
         this.exec = exec;
         this.sandboxStatus = sandboxStatus;
     }
@@ -58,47 +55,28 @@ final class DockerStreaming {
             throw new IllegalArgumentException("exec in container " + containerId + ": the command is empty");
         }
         String what = "exec " + command + " in container " + containerId;
-        String execId;
-        try {
-            execId = requests.execCreateCmd(containerId).withCmd(command.toArray(String[]::new))
-                    .withAttachStdin(io.stdin() != null).withAttachStdout(io.stdout() != null)
-                    .withAttachStderr(io.stderr() != null).withTty(io.tty()).exec().getId();
-        } catch (RuntimeException e) {
-            throw DockerErrors.translate(what, e);
-        }
-        try (HijackedStream stream = open("/exec/" + execId + "/start", "{\"Detach\":false,\"Tty\":" + io.tty() + "}", what)) {
-            pump(stream, io, io.tty(), size -> requests.resizeExecCmd(execId).withSize(size.height(), size.width()).exec());
+        ExecConfig config = new ExecConfig(io.stdin() != null, io.stdout() != null, io.stderr() != null, io.tty(),
+                command, null, null, null);
+        String execId = DockerCalls.call(what, () -> engine.execs().create(containerId, config).id());
+        try (HijackedStream stream = DockerCalls.call(what, () -> engine.execs().start(execId, io.tty()))) {
+            pump(stream, io, io.tty(), size -> engine.execs().resize(execId, size.height(), size.width()));
         }
         return exec.exitCode(containerId, execId);
     }
 
     void attach(String containerId, StreamingIo io) throws InterruptedException {
         String what = "attach to container " + containerId;
-        InspectContainerResponse inspect;
-        try {
-            inspect = requests.inspectContainerCmd(containerId).exec();
-        } catch (RuntimeException e) {
-            throw DockerErrors.translate(what, e);
-        }
+        ContainerInspect inspect = DockerCalls.call(what, () -> engine.containers().inspect(containerId));
         // The output's framing follows the container's own TTY setting, not the client's request.
-        boolean containerTty = inspect.getConfig() != null && Boolean.TRUE.equals(inspect.getConfig().getTty());
-        String path = "/containers/" + containerId + "/attach?stream=1&stdin=" + flag(io.stdin() != null)
-                + "&stdout=" + flag(io.stdout() != null) + "&stderr=" + flag(io.stderr() != null);
-        try (HijackedStream stream = open(path, "", what)) {
-            pump(stream, io, containerTty, size -> requests.resizeContainerCmd(containerId).withSize(size.height(), size.width()).exec());
+        boolean containerTty = inspect.config() != null && Boolean.TRUE.equals(inspect.config().tty());
+        try (HijackedStream stream = DockerCalls.call(what, () -> engine.containers().attach(containerId,
+                io.stdin() != null, io.stdout() != null, io.stderr() != null))) {
+            pump(stream, io, containerTty, size -> engine.containers().resize(containerId, size.height(), size.width()));
         }
     }
 
     void portForward(String podSandboxId, int port, InputStream in, OutputStream out) throws IOException, InterruptedException {
         PodIpPortForward.forward(sandboxStatus.apply(podSandboxId), port, in, out);
-    }
-
-    private HijackedStream open(String path, String body, String what) {
-        try {
-            return HijackedStream.open(endpoint, path, body, what);
-        } catch (IOException e) {
-            throw new DockerCallException(what + ": " + e.getMessage(), 0, e);
-        }
     }
 
     /**
@@ -169,29 +147,11 @@ final class DockerStreaming {
 
     /** Splits Docker's multiplexed output into stdout and stderr (a null target drops its bytes). */
     static void demultiplex(InputStream from, OutputStream stdout, OutputStream stderr) throws IOException {
-        byte[] header = new byte[FRAME_HEADER];
-        byte[] buf = new byte[32 * 1024];
-        while (true) {
-            int got = from.readNBytes(header, 0, FRAME_HEADER);
-            if (got == 0) {
-                return;
-            }
-            if (got < FRAME_HEADER) {
-                throw new EOFException("Docker's output stream ended inside a frame header");
-            }
-            int length = ((header[4] & 0xFF) << 24) | ((header[5] & 0xFF) << 16) | ((header[6] & 0xFF) << 8) | (header[7] & 0xFF);
-            OutputStream target = header[0] == 2 ? stderr : stdout;
-            while (length > 0) {
-                int n = from.read(buf, 0, Math.min(buf.length, length));
-                if (n < 0) {
-                    throw new EOFException("Docker's output stream ended inside a frame");
-                }
-                if (target != null) {
-                    target.write(buf, 0, n);
-                }
-                length -= n;
-            }
+        LogFrames frames = new LogFrames(from);
+        for (LogFrames.Frame frame; (frame = frames.next()) != null; ) {
+            OutputStream target = frame.stream() == LogFrames.StreamType.STDERR ? stderr : stdout;
             if (target != null) {
+                target.write(frame.payload());
                 target.flush();
             }
         }
@@ -203,7 +163,4 @@ final class DockerStreaming {
         return e;
     }
 
-    private static String flag(boolean value) {
-        return value ? "1" : "0";
-    }
 }

@@ -1,10 +1,5 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.model.Capability;
-import com.github.dockerjava.api.model.ExposedPort;
-import com.github.dockerjava.api.model.HostConfig;
-import com.github.dockerjava.api.model.Ports;
-import com.github.dockerjava.api.model.RestartPolicy;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.DnsConfig;
@@ -18,6 +13,10 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.runtime.SecurityProfile;
+import io.jkubelet.docker.engine.ContainerConfig.HealthConfig;
+import io.jkubelet.docker.engine.HostConfig;
+import io.jkubelet.docker.engine.HostConfig.PortBinding;
+import io.jkubelet.docker.engine.HostConfig.RestartPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,21 +49,25 @@ class CreateSpecsTest {
         assertThat(spec.name()).isEqualTo("k8s_POD_web_default_uid-1_0");
         assertThat(spec.hostname()).isEqualTo("web-host");
         assertThat(spec.image()).isEqualTo("pause:3.9");
-        assertThat(hc.getNetworkMode()).isEqualTo("default");
-        assertThat(hc.getIpcMode()).isEqualTo("shareable");
-        assertThat(hc.getPidMode()).isNull();
-        assertThat(hc.getOomScoreAdj()).isEqualTo(3);
-        assertThat(hc.getCgroupParent()).isEqualTo("/kubepods/besteffort/poduid-1");
-        assertThat(hc.getSysctls()).containsEntry("net.ipv4.ip_unprivileged_port_start", "0");
-        assertThat(hc.getDns()).containsExactly("10.96.0.10");
-        assertThat(hc.getDnsSearch()).containsExactly("default.svc.cluster.local");
-        assertThat(hc.getDnsOptions()).containsExactly("ndots:5");
-        assertThat(hc.getCpuShares()).isEqualTo(2);
-        assertThat(hc.getRestartPolicy()).isEqualTo(RestartPolicy.noRestart());
-        assertThat(spec.exposedPorts()).containsExactly(ExposedPort.tcp(80), ExposedPort.udp(53));
-        Map<ExposedPort, Ports.Binding[]> bindings = hc.getPortBindings().getBindings();
-        assertThat(bindings.get(ExposedPort.tcp(80))).containsExactly(new Ports.Binding("127.0.0.1", "8080"));
-        assertThat(bindings.get(ExposedPort.udp(53))).containsExactly(new Ports.Binding(null, "5353"));
+        assertThat(hc.networkMode()).isEqualTo("default");
+        assertThat(hc.ipcMode()).isEqualTo("shareable");
+        assertThat(hc.pidMode()).isNull();
+        assertThat(hc.oomScoreAdj()).isEqualTo(3);
+        assertThat(hc.cgroupParent()).isEqualTo("/kubepods/besteffort/poduid-1");
+        assertThat(hc.sysctls()).containsEntry("net.ipv4.ip_unprivileged_port_start", "0");
+        assertThat(hc.dns()).containsExactly("10.96.0.10");
+        assertThat(hc.dnsSearch()).containsExactly("default.svc.cluster.local");
+        assertThat(hc.dnsOptions()).containsExactly("ndots:5");
+        assertThat(hc.cpuShares()).isEqualTo(2L);
+        assertThat(hc.restartPolicy()).isEqualTo(RestartPolicy.no());
+        assertThat(spec.exposedPorts()).containsExactly("80/tcp", "53/udp");
+        assertThat(spec.toConfig().exposedPorts()).containsOnlyKeys("80/tcp", "53/udp");
+        Map<String, List<PortBinding>> bindings = hc.portBindings();
+        assertThat(bindings.get("80/tcp")).containsExactly(new PortBinding("127.0.0.1", "8080"));
+        assertThat(bindings.get("53/udp")).containsExactly(new PortBinding(null, "5353"));
+        assertThat(hc.logConfig().type()).isEqualTo("json-file");
+        // Docker's own health checks would compete with the kubelet's probes.
+        assertThat(spec.toConfig().healthcheck()).isEqualTo(new HealthConfig(List.of("NONE")));
     }
 
     @Test
@@ -76,11 +79,11 @@ class CreateSpecsTest {
                 pod.oomScoreAdj(), pod.image(), pod.privileged(), pod.sysctls());
         ContainerConfig app = container(null, new LinuxContainerResources(0, 0, 0, 0, 0));
 
-        assertThat(CreateSpecs.sandbox(sliced, OPTIONS, "systemd").hostConfig().getCgroupParent())
+        assertThat(CreateSpecs.sandbox(sliced, OPTIONS, "systemd").hostConfig().cgroupParent())
                 .isEqualTo("kubepods-besteffort-poduid_1.slice");
-        assertThat(CreateSpecs.container("s", app, sliced, OPTIONS, "systemd").hostConfig().getCgroupParent())
+        assertThat(CreateSpecs.container("s", app, sliced, OPTIONS, "systemd").hostConfig().cgroupParent())
                 .isEqualTo("kubepods-besteffort-poduid_1.slice");
-        assertThat(CreateSpecs.container("s", app, pod, OPTIONS, "cgroupfs").hostConfig().getCgroupParent())
+        assertThat(CreateSpecs.container("s", app, pod, OPTIONS, "cgroupfs").hostConfig().cgroupParent())
                 .isEqualTo("/kubepods/besteffort/poduid-1");
     }
 
@@ -89,9 +92,9 @@ class CreateSpecsTest {
         CreateSpec spec = CreateSpecs.sandbox(sandbox(
                 new NamespaceOptions(NamespaceMode.NODE, NamespaceMode.NODE, NamespaceMode.NODE), List.of()), OPTIONS, "cgroupfs");
 
-        assertThat(spec.hostConfig().getNetworkMode()).isEqualTo("host");
-        assertThat(spec.hostConfig().getPidMode()).isEqualTo("host");
-        assertThat(spec.hostConfig().getIpcMode()).isEqualTo("host");
+        assertThat(spec.hostConfig().networkMode()).isEqualTo("host");
+        assertThat(spec.hostConfig().pidMode()).isEqualTo("host");
+        assertThat(spec.hostConfig().ipcMode()).isEqualTo("host");
         assertThat(spec.hostname()).isNull();
     }
 
@@ -112,25 +115,25 @@ class CreateSpecsTest {
         assertThat(spec.workingDir()).isEqualTo("/srv");
         assertThat(spec.user()).isEqualTo("1000:3000");
         assertThat(spec.labels()).containsEntry("io.kubernetes.container.logpath", "/var/log/pods/default_web_uid-1/app/1.log");
-        assertThat(hc.getNetworkMode()).isEqualTo("container:sandbox-id");
-        assertThat(hc.getIpcMode()).isEqualTo("container:sandbox-id");
-        assertThat(hc.getPidMode()).isNull();
-        assertThat(hc.getUtSMode()).isNull();
-        assertThat(hc.getMemory()).isEqualTo(64L << 20);
-        assertThat(hc.getMemorySwap()).isEqualTo(64L << 20);
-        assertThat(hc.getCpuShares()).isEqualTo(256);
-        assertThat(hc.getCpuQuota()).isEqualTo(50_000L);
-        assertThat(hc.getCpuPeriod()).isEqualTo(100_000L);
-        assertThat(hc.getOomScoreAdj()).isEqualTo(5);
-        assertThat(hc.getGroupAdd()).containsExactly("2000", "2001");
-        assertThat(hc.getReadonlyRootfs()).isTrue();
-        assertThat(hc.getCapAdd()).containsExactly(Capability.NET_ADMIN, Capability.SYS_TIME);
-        assertThat(hc.getCapDrop()).containsExactly(Capability.ALL);
-        assertThat(hc.getSecurityOpts()).containsExactly("seccomp=unconfined", "no-new-privileges");
-        assertThat(hc.getCgroupParent()).isEqualTo("/kubepods/besteffort/poduid-1");
-        assertThat(hc.getBinds()).extracting(Object::toString)
+        assertThat(hc.networkMode()).isEqualTo("container:sandbox-id");
+        assertThat(hc.ipcMode()).isEqualTo("container:sandbox-id");
+        assertThat(hc.pidMode()).isNull();
+        assertThat(hc.utsMode()).isNull();
+        assertThat(hc.memory()).isEqualTo(64L << 20);
+        assertThat(hc.memorySwap()).isEqualTo(64L << 20);
+        assertThat(hc.cpuShares()).isEqualTo(256L);
+        assertThat(hc.cpuQuota()).isEqualTo(50_000L);
+        assertThat(hc.cpuPeriod()).isEqualTo(100_000L);
+        assertThat(hc.oomScoreAdj()).isEqualTo(5);
+        assertThat(hc.groupAdd()).containsExactly("2000", "2001");
+        assertThat(hc.readonlyRootfs()).isTrue();
+        assertThat(hc.capAdd()).containsExactly("NET_ADMIN", "SYS_TIME");
+        assertThat(hc.capDrop()).containsExactly("ALL");
+        assertThat(hc.securityOpt()).containsExactly("seccomp=unconfined", "no-new-privileges");
+        assertThat(hc.cgroupParent()).isEqualTo("/kubepods/besteffort/poduid-1");
+        assertThat(hc.binds())
                 .containsExactly("/var/lib/kubelet/pods/uid-1/volumes/data:/data:ro", "/mnt/shared:/shared:rw,rslave");
-        assertThat(hc.getLogConfig().getType().getType()).isEqualTo("json-file");
+        assertThat(hc.logConfig().type()).isEqualTo("json-file");
     }
 
     @ParameterizedTest
@@ -142,14 +145,14 @@ class CreateSpecsTest {
         HostConfig hc = CreateSpecs.container("sandbox-id", container(sc, new LinuxContainerResources(0, 0, 0, 0, 0)),
                 sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS, "cgroupfs").hostConfig();
 
-        assertThat(hc.getUtSMode()).isEqualTo(uts);
-        assertThat(hc.getPidMode()).isEqualTo(switch (pid) {
+        assertThat(hc.utsMode()).isEqualTo(uts);
+        assertThat(hc.pidMode()).isEqualTo(switch (pid) {
             case POD -> "container:sandbox-id";
             case NODE -> "host";
             case CONTAINER -> null;
         });
         // The host's IPC, when asked, comes through the sandbox: containers always join the sandbox's.
-        assertThat(hc.getIpcMode()).isEqualTo("container:sandbox-id");
+        assertThat(hc.ipcMode()).isEqualTo("container:sandbox-id");
     }
 
     @Test
@@ -162,11 +165,11 @@ class CreateSpecsTest {
         HostConfig pause = CreateSpecs.sandbox(pod, rotating, "cgroupfs").hostConfig();
 
         // Exact bytes: Docker would read "10Mi" or "10m" as 10,000,000.
-        assertThat(hc.getLogConfig().getConfig()).containsExactlyInAnyOrderEntriesOf(
+        assertThat(hc.logConfig().config()).containsExactlyInAnyOrderEntriesOf(
                 Map.of("max-size", "10485760", "max-file", "5"));
-        assertThat(pause.getLogConfig().getConfig()).isEmpty();
+        assertThat(pause.logConfig().config()).isEmpty();
         assertThat(CreateSpecs.container("sandbox-id", app, pod, OPTIONS.withLogRotation(-1, 5), "cgroupfs")
-                .hostConfig().getLogConfig().getConfig()).isEmpty();
+                .hostConfig().logConfig().config()).isEmpty();
         assertThat(OPTIONS.withLogRotation(0, 2).logOptions()).containsEntry("max-size", "1");
     }
 
@@ -183,8 +186,8 @@ class CreateSpecsTest {
         assertThat(securityOpts(SecurityProfile.localhost(profile.toString()), pod))
                 .containsExactly("seccomp={\"defaultAction\":\"SCMP_ACT_LOG\",\"syscalls\":[]}");
         assertThat(CreateSpecs.sandbox(withSeccomp(pod, SecurityProfile.RUNTIME_DEFAULT), OPTIONS, "cgroupfs")
-                .hostConfig().getSecurityOpts()).isEmpty();
-        assertThat(CreateSpecs.sandbox(pod, OPTIONS, "cgroupfs").hostConfig().getSecurityOpts())
+                .hostConfig().securityOpt()).isEmpty();
+        assertThat(CreateSpecs.sandbox(pod, OPTIONS, "cgroupfs").hostConfig().securityOpt())
                 .containsExactly("seccomp=unconfined");
     }
 
@@ -215,7 +218,7 @@ class CreateSpecsTest {
         LinuxContainerSecurityContext sc = new LinuxContainerSecurityContext(null, null, List.of(), false, false,
                 List.of(), List.of(), NamespaceOptions.POD_DEFAULT, false, profile);
         return CreateSpecs.container("s", container(sc, new LinuxContainerResources(0, 0, 0, 0, 0)), pod, OPTIONS,
-                "cgroupfs").hostConfig().getSecurityOpts();
+                "cgroupfs").hostConfig().securityOpt();
     }
 
     private static PodSandboxConfig withSeccomp(PodSandboxConfig c, SecurityProfile profile) {

@@ -1,7 +1,6 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.exception.ConflictException;
-import com.github.dockerjava.api.exception.NotFoundException;
+import io.jkubelet.docker.engine.EngineAnswers;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -15,7 +14,7 @@ class DockerErrorsAndFactoryTest {
     @Test
     void notFoundBecomesThePortsNotFoundWithDockersMessage() {
         RuntimeException e = DockerErrors.translate("inspect container abc",
-                new NotFoundException("{\"message\":\"No such container: abc\"}\n"));
+                EngineAnswers.error("GET /containers/abc/json", 404, "No such container: abc"));
 
         assertThat(e).isInstanceOf(io.jkubelet.core.runtime.NotFoundException.class)
                 .hasMessage("inspect container abc: No such container: abc");
@@ -24,7 +23,8 @@ class DockerErrorsAndFactoryTest {
     @Test
     void otherAnswersNameTheCallTheObjectAndDockersMessage() {
         RuntimeException e = DockerErrors.translate("create container k8s_app_web_ns_uid_0",
-                new ConflictException("{\"message\":\"Conflict. The container name \\\"/k8s_app_web_ns_uid_0\\\" is already in use\"}\n"));
+                EngineAnswers.error("POST /containers/create", 409,
+                        "Conflict. The container name \"/k8s_app_web_ns_uid_0\" is already in use"));
 
         assertThat(e).isInstanceOf(DockerCallException.class).hasMessage(
                 "create container k8s_app_web_ns_uid_0: Conflict. The container name \"/k8s_app_web_ns_uid_0\" is already in use");

@@ -1,60 +1,61 @@
 package io.jkubelet.docker;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
-import com.github.dockerjava.api.command.EventsCmd;
-import com.github.dockerjava.api.model.Event;
-import com.github.dockerjava.api.model.EventActor;
 import io.jkubelet.core.runtime.RuntimeEvent;
+import io.jkubelet.docker.engine.DockerEngine;
+import io.jkubelet.docker.engine.ScriptedDaemon;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.Proxy;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BiConsumer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The event stream's own logic against a scripted {@code /events}: the mapping of Docker actions, the
- * reconnect after the stream ends, resuming from the last event and not delivering it twice.
+ * The event stream's own logic against a scripted daemon's {@code /events}: the mapping of Docker actions, the
+ * reconnect after the stream ends, resuming from the last event and not delivering it twice, the filters asked.
  */
 class DockerEventStreamTest {
 
     private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
+    private static final Pattern QUERY = Pattern.compile("GET /v1\\.41/events\\?since=([^&]*)&filters=(\\S*) HTTP");
     private final List<String> sinceAsked = new CopyOnWriteArrayList<>();
+    private final List<String> filtersAsked = new CopyOnWriteArrayList<>();
     private final List<RuntimeEvent> delivered = new CopyOnWriteArrayList<>();
 
     @Test
-    void mapsKubeletContainerEventsAndReconnectsWhereTheLostStreamStopped() {
+    void mapsKubeletContainerEventsAndReconnectsWhereTheLostStreamStopped() throws Exception {
         long t1 = START.getEpochSecond() * 1_000_000_000L + 5;
-        List<BiConsumer<Integer, ResultCallback<Event>>> connections = new ArrayList<>();
-        // First connection: a create, a start, an exec (ignored), then the daemon goes away.
-        connections.add((n, cb) -> {
-            cb.onStart(() -> { });
-            cb.onNext(event("c1", "create", t1));
-            cb.onNext(event("c1", "start", t1 + 1));
-            cb.onNext(event("c1", "exec_start: sh -c true", t1 + 2));
-            cb.onComplete();
-        });
-        // Second connection: Docker replays the last event (since is inclusive), then a die and a destroy.
-        connections.add((n, cb) -> {
-            cb.onStart(() -> { });
-            cb.onNext(event("c1", "start", t1 + 1));
-            cb.onNext(event("c1", "die", t1 + 3));
-            cb.onNext(event("c1", "destroy", t1 + 4));
-        });
-        DockerClient docker = scriptedDocker(connections);
-
-        try (DockerEventStream stream = new DockerEventStream(docker, delivered::add,
-                Clock.fixed(START, ZoneOffset.UTC), () -> { })) {
+        AtomicInteger connections = new AtomicInteger();
+        try (ScriptedDaemon daemon = ScriptedDaemon.unix(request -> {
+            if (request.startsWith("GET /_ping")) {
+                return ScriptedDaemon.PING;
+            }
+            Matcher m = QUERY.matcher(request);
+            if (!m.find()) {
+                return "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+            }
+            sinceAsked.add(URLDecoder.decode(m.group(1), StandardCharsets.UTF_8));
+            filtersAsked.add(URLDecoder.decode(m.group(2), StandardCharsets.UTF_8));
+            // First connection: a create, a start, an exec (ignored), then the daemon ends the stream.
+            // Second: Docker replays the last event (since is inclusive), then a die and a destroy, and stays open.
+            return connections.getAndIncrement() == 0
+                    ? stream(event("c1", "create", t1), event("c1", "start", t1 + 1),
+                            event("c1", "exec_start: sh -c true", t1 + 2)) + "0\r\n\r\n"
+                    : stream(event("c1", "start", t1 + 1), event("c1", "die", t1 + 3), event("c1", "destroy", t1 + 4));
+        }, true);
+             DockerEngine engine = DockerEngine.connect(daemon.endpoint(), Duration.ofMinutes(1));
+             DockerEventStream stream = new DockerEventStream(engine, delivered::add, Clock.fixed(START, ZoneOffset.UTC),
+                     () -> { })) {
             stream.start();
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> delivered.size() >= 4);
         }
@@ -67,53 +68,24 @@ class DockerEventStreamTest {
         assertThat(sinceAsked).hasSizeGreaterThanOrEqualTo(2);
         assertThat(sinceAsked.get(0)).isEqualTo(START.getEpochSecond() + ".000000000");
         assertThat(sinceAsked.get(1)).isEqualTo(START.getEpochSecond() + ".000000006");
+        assertThat(filtersAsked.getFirst()).contains("\"type\":[\"container\"]")
+                .contains("\"label\":[\"" + DockerLabels.CONTAINER_TYPE + "\"]");
     }
 
-    private static Event event(String id, String action, long timeNano) {
-        return new Event("", id, "", timeNano / 1_000_000_000L)
-                .withAction(action).withTimenano(timeNano)
-                .withEventActor(new EventActor().withId(id).withAttributes(Map.of("io.kubernetes.pod.uid", "uid-1")));
+    private static String event(String id, String action, long timeNano) {
+        return "{\"Type\":\"container\",\"Action\":\"" + action + "\",\"Actor\":{\"ID\":\"" + id
+                + "\",\"Attributes\":{\"io.kubernetes.pod.uid\":\"uid-1\"}},\"time\":" + timeNano / 1_000_000_000L
+                + ",\"timeNano\":" + timeNano + "}\n";
     }
 
-    /** A DockerClient whose eventsCmd() plays the given connections in turn; the last one stays open. */
-    private DockerClient scriptedDocker(List<BiConsumer<Integer, ResultCallback<Event>>> connections) {
-        int[] opened = {0};
-        return (DockerClient) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DockerClient.class},
-                (proxy, method, args) -> {
-                    if (!method.getName().equals("eventsCmd")) {
-                        throw new UnsupportedOperationException(method.getName());
-                    }
-                    return eventsCmd(opened, connections);
-                });
-    }
-
-    private EventsCmd eventsCmd(int[] opened, List<BiConsumer<Integer, ResultCallback<Event>>> connections) {
-        return (EventsCmd) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {EventsCmd.class},
-                (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "withSince" -> {
-                            sinceAsked.add((String) args[0]);
-                            return proxy;
-                        }
-                        case "exec" -> {
-                            @SuppressWarnings("unchecked")
-                            ResultCallback<Event> callback = (ResultCallback<Event>) args[0];
-                            int n = opened[0]++;
-                            if (n < connections.size()) {
-                                Thread.ofVirtual().start(() -> connections.get(n).accept(n, callback));
-                            }
-                            return callback;
-                        }
-                        case "close" -> {
-                            return null;
-                        }
-                        default -> {
-                            if (method.getName().startsWith("with")) {
-                                return proxy;
-                            }
-                            throw new UnsupportedOperationException(method.getName());
-                        }
-                    }
-                });
+    /** A chunked answer's head and one chunk per event, not ended. */
+    private static String stream(String... events) {
+        StringBuilder answer = new StringBuilder("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n");
+        for (String e : events) {
+            answer.append(Integer.toHexString(e.getBytes(StandardCharsets.UTF_8).length)).append("\r\n").append(e)
+                    .append("\r\n");
+        }
+        return answer.toString();
     }
 }

@@ -13,17 +13,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,14 +23,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Pulls from a real registry on loopback: Debian's docker-registry, started by {@code jk_ensure_registry}
  * (bin/lib/common.sh) on 127.0.0.1:5000 (open) and 127.0.0.1:5001 (htpasswd), both serving
- * jkubelet/busybox:1.0 and jkubelet/pause:3.9. The set-up runs that function when the registries do not answer.
+ * jkubelet/busybox:1.0 and jkubelet/pause:3.9 ({@link TestRegistries}).
  */
 @Tag("docker")
 class DockerImagePullTest {
-    private static final String OPEN = "127.0.0.1:5000";
-    private static final String AUTH = "127.0.0.1:5001";
-    private static final String USER = "jkubelet";
-    private static final String PASSWORD = "jkubelet-registry-secret";
+    private static final String OPEN = TestRegistries.OPEN;
+    private static final String AUTH = TestRegistries.AUTH;
+    private static final String USER = TestRegistries.USER;
+    private static final String PASSWORD = TestRegistries.PASSWORD;
 
     private static DockerRuntime runtime;
     /** Local references a test pulled, removed afterwards by reference so the shared local images stay. */
@@ -47,9 +39,7 @@ class DockerImagePullTest {
 
     @BeforeAll
     static void registriesAndRuntime() throws Exception {
-        if (status(OPEN) != 200 || status(AUTH) != 401) {
-            ensureRegistries();
-        }
+        TestRegistries.ensure();
         runtime = DockerTestSupport.connect();
     }
 
@@ -144,39 +134,5 @@ class DockerImagePullTest {
     private String pulling(String reference) {
         pulled.add(reference);
         return reference;
-    }
-
-    private static int status(String registry) {
-        try {
-            return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
-                    .send(HttpRequest.newBuilder(URI.create("http://" + registry + "/v2/"))
-                            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding())
-                    .statusCode();
-        } catch (IOException e) {
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
-        }
-    }
-
-    /** Runs jk_ensure_registry from the project's bin/lib/common.sh. */
-    private static void ensureRegistries() throws Exception {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("bin/lib/common.sh"))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new IllegalStateException("bin/lib/common.sh not found above " + Path.of("").toAbsolutePath());
-        }
-        Process p = new ProcessBuilder("bash", "-c", "source bin/lib/common.sh && jk_ensure_registry")
-                .directory(dir.toFile()).redirectErrorStream(true).start();
-        boolean done = p.waitFor(5, TimeUnit.MINUTES);
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!done || p.exitValue() != 0) {
-            p.destroyForcibly();
-            throw new IllegalStateException("jk_ensure_registry failed; the pull tests need the local registries:\n"
-                    + output);
-        }
     }
 }

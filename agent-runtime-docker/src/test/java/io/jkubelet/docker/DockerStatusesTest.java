@@ -1,28 +1,25 @@
 package io.jkubelet.docker;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.InspectImageResponse;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.ContainerStatus;
 import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.PodSandboxStatus;
+import io.jkubelet.docker.engine.ContainerInspect;
+import io.jkubelet.docker.engine.EngineAnswers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Instant;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** dockershim's reading of Docker's container states, from inspect answers as Docker writes them. */
 class DockerStatusesTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private static final String ZERO = "0001-01-01T00:00:00Z";
 
     @ParameterizedTest(name = "running={0} exit={1} oom={2} finished={3} -> {4} {5}")
@@ -36,10 +33,10 @@ class DockerStatusesTest {
             "false, 0,   false, " + ZERO + ",                   CONTAINER_CREATED, ''"})
     void stateAndReasonAreDockershims(boolean running, int exitCode, boolean oom, String finishedAt,
                                       ContainerState state, String reason) throws Exception {
-        InspectContainerResponse r = container(running, exitCode, oom, finishedAt,
+        ContainerInspect r = container(running, exitCode, oom, finishedAt,
                 reason.equals("ContainerCannotRun") ? "exec: \\\"/nope\\\": no such file" : "");
 
-        ContainerStatus status = DockerStatuses.containerStatus(r, null);
+        ContainerStatus status = DockerStatuses.containerStatus(r, List.of());
 
         assertThat(status.state()).isEqualTo(state);
         assertThat(status.reason()).isEqualTo(reason);
@@ -53,12 +50,8 @@ class DockerStatusesTest {
 
     @Test
     void timesLabelsMountsAndImageComeFromInspect() throws Exception {
-        InspectContainerResponse r = container(false, 0, false, "2026-12-01T10:00:05.5Z", "");
-        InspectImageResponse image = JSON.readValue("""
-                {"Id":"sha256:abc","RepoTags":["busybox:1.36","busybox:latest"],
-                 "RepoDigests":["busybox@sha256:def"]}""", InspectImageResponse.class);
-
-        ContainerStatus status = DockerStatuses.containerStatus(r, image);
+        ContainerInspect r = container(false, 0, false, "2026-12-01T10:00:05.5Z", "");
+        ContainerStatus status = DockerStatuses.containerStatus(r, List.of("busybox@sha256:def"));
 
         assertThat(status.metadata().name()).isEqualTo("app");
         assertThat(status.metadata().attempt()).isEqualTo(4);
@@ -69,7 +62,7 @@ class DockerStatusesTest {
         assertThat(status.annotations()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("hash", "1a"));
         assertThat(status.logPath()).isEqualTo("/var/log/pods/ns_web_uid/app/4.log");
         // What the container was created from (Config.Image), not whichever tag the image lists first.
-        assertThat(status.image()).isEqualTo(r.getConfig().getImage());
+        assertThat(status.image()).isEqualTo(r.config().image());
         assertThat(status.imageRef()).isEqualTo("docker-pullable://busybox@sha256:def");
         assertThat(status.mounts()).containsExactly(new Mount("/data", "/srv/data", true, "private"),
                 new Mount("/shared", "/mnt/shared", false, "rslave"));
@@ -77,14 +70,14 @@ class DockerStatusesTest {
 
     @Test
     void sandboxStatusReadsTheBridgeIpAndTheNamespaces() throws Exception {
-        InspectContainerResponse r = JSON.readValue("""
+        ContainerInspect r = EngineAnswers.read("""
                 {"Id":"s1","Name":"/k8s_POD_web_ns_uid_1","Created":"2026-12-01T09:59:59Z",
                  "State":{"Running":true,"ExitCode":0,"StartedAt":"2026-12-01T10:00:00Z","FinishedAt":"%s"},
                  "Config":{"Image":"pause:3.9","Labels":{"io.kubernetes.docker.type":"podsandbox",
                    "io.kubernetes.container.name":"POD","app":"web","annotation.seen":"now"}},
                  "HostConfig":{"NetworkMode":"default","IpcMode":"shareable","PidMode":""},
                  "NetworkSettings":{"IPAddress":"172.17.0.5","Networks":{"bridge":{"IPAddress":"172.17.0.5"}}}}
-                """.formatted(ZERO), InspectContainerResponse.class);
+                """.formatted(ZERO), ContainerInspect.class);
 
         PodSandboxStatus status = DockerStatuses.sandboxStatus(r);
 
@@ -104,10 +97,10 @@ class DockerStatusesTest {
         assertThat(DockerStatuses.listedState(docker)).isEqualTo(cri);
     }
 
-    private static InspectContainerResponse container(boolean running, int exitCode, boolean oom, String finishedAt,
+    private static ContainerInspect container(boolean running, int exitCode, boolean oom, String finishedAt,
                                                       String error) throws Exception {
         String startedAt = finishedAt.equals(ZERO) && !running ? ZERO : "2026-12-01T10:00:01Z";
-        return JSON.readValue("""
+        return EngineAnswers.read("""
                 {"Id":"c1","Name":"/k8s_app_web_ns_uid_4","Created":"2026-12-01T10:00:00.123456789Z",
                  "Image":"sha256:abc",
                  "State":{"Running":%s,"ExitCode":%d,"OOMKilled":%s,"Error":"%s",
@@ -117,6 +110,6 @@ class DockerStatusesTest {
                    "app":"web","annotation.hash":"1a"}},
                  "Mounts":[{"Source":"/srv/data","Destination":"/data","Mode":"ro","RW":false},
                            {"Source":"/mnt/shared","Destination":"/shared","Mode":"rslave","RW":true}]}
-                """.formatted(running, exitCode, oom, error, startedAt, finishedAt), InspectContainerResponse.class);
+                """.formatted(running, exitCode, oom, error, startedAt, finishedAt), ContainerInspect.class);
     }
 }

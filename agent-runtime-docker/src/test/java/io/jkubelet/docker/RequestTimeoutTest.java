@@ -1,6 +1,7 @@
 package io.jkubelet.docker;
 
 import io.jkubelet.core.runtime.ImagePullException;
+import io.jkubelet.docker.engine.Durations;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,7 @@ class RequestTimeoutTest {
                     out.flush();
                     return;
                 }
-                if (requestLine.startsWith("GET /images/")) {
+                if (requestLine.startsWith("GET ") && requestLine.contains("/images/")) {
                     String body = "{\"message\":\"No such image\"}";
                     out.write(("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: "
                             + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
@@ -149,10 +150,10 @@ class RequestTimeoutTest {
 
     @Test
     void durationsArePrintedAsTheKubeletsFlagsPrintThem() {
-        assertThat(RequestTimeouts.text(Duration.ofMinutes(2))).isEqualTo("2m0s");
-        assertThat(RequestTimeouts.text(Duration.ofSeconds(30))).isEqualTo("30s");
-        assertThat(RequestTimeouts.text(Duration.ofMillis(1500))).isEqualTo("1.5s");
-        assertThat(RequestTimeouts.text(Duration.ofMillis(250))).isEqualTo("250ms");
-        assertThat(RequestTimeouts.text(Duration.ofMinutes(90))).isEqualTo("1h30m0s");
+        assertThat(Durations.text(Duration.ofMinutes(2))).isEqualTo("2m0s");
+        assertThat(Durations.text(Duration.ofSeconds(30))).isEqualTo("30s");
+        assertThat(Durations.text(Duration.ofMillis(1500))).isEqualTo("1.5s");
+        assertThat(Durations.text(Duration.ofMillis(250))).isEqualTo("250ms");
+        assertThat(Durations.text(Duration.ofMinutes(90))).isEqualTo("1h30m0s");
     }
 }

@@ -40,7 +40,7 @@ public final class KubeletLogging implements AutoCloseable {
     /** zap's {@code BufferedWriteSyncer} size is an int; component-base caps the quantity at 2 GiB. */
     private static final long MAX_BUFFER = Integer.MAX_VALUE - 8;
     /** Libraries whose INFO and DEBUG say nothing an operator of the node needs. */
-    private static final String[] QUIET_LIBRARIES = {"com.github.dockerjava", "org.apache.hc", "io.netty"};
+    private static final String[] QUIET_LIBRARIES = {"io.netty"};
 
     private final VerbosityFilter verbosity;
     private final Optional<OutputStream> infoBuffer;

@@ -132,10 +132,10 @@ class KubeletLoggingTest {
     @Test
     void otherLibrariesKeepTheirLevels() {
         apply(LoggingConfiguration.builder().verbosity(10));
-        context.getLogger("com.github.dockerjava.core.DefaultDockerClientConfig").info("docker-java detail");
-        context.getLogger("com.github.dockerjava.core.DefaultDockerClientConfig").warn("docker-java warning");
+        context.getLogger("io.netty.channel.DefaultChannelPipeline").info("netty detail");
+        context.getLogger("io.netty.channel.DefaultChannelPipeline").warn("netty warning");
 
-        assertThat(lines(errors)).hasSize(1).first().asString().endsWith("DefaultDockerClientConfig] docker-java warning");
+        assertThat(lines(errors)).hasSize(1).first().asString().endsWith("DefaultChannelPipeline] netty warning");
     }
 
     @Test
