@@ -105,7 +105,7 @@ final class KubeletApp implements AutoCloseable {
         KubeletFlags flags = server.flags();
         KubeletConfiguration config = server.config();
         String nodeName = nodeName(flags);
-        List<String> hostIps = NodeIps.resolve(flags.nodeIps(), NodeIps.hostAddresses());
+        List<String> hostIps = NodeIps.resolve(flags.nodeIps(), nodeName, HostNetwork.system());
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
                 KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
         // What the configuration asks and jkubelet does not do, once each, before anything acts on it.

@@ -4,18 +4,17 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code --node-ip} as upstream reads it ({@code ParseNodeIPArgument} and the node address setter): one IP or a
- * dual-stack pair; unset or {@code 0.0.0.0}, the node's default IPv4 address, or its IPv6 one when it has no IPv4
- * address; {@code ::}, the default IPv6 address first. The default address is the first of an interface that is up
- * (not loopback, not link-local, not Docker's bridges or veths).
+ * dual-stack pair; unset, {@code 0.0.0.0} or {@code ::}, the address upstream's setter chooses ({@link #resolve}).
  */
 final class NodeIps {
     private static final Logger log = LoggerFactory.getLogger(NodeIps.class);
@@ -63,36 +62,62 @@ final class NodeIps {
         }
     }
 
-    /** The node's IPs: those given, or, unset or unspecified, the default address of the preferred family. */
-    static List<String> resolve(List<String> given, List<InetAddress> hostAddresses) {
+    /**
+     * The node's IPs as upstream's node address setter chooses its InternalIP: those given; else, unset or unspecified,
+     * the node's name when it is an IP; else the first address the node's name resolves to that could be the node's
+     * (not loopback, link-local, multicast or unspecified, and on one of this machine's interfaces), of the preferred
+     * family if it has one; else the address of the interface of the default route ({@link HostInterfaces}). IPv4 is
+     * preferred unless the given IP is {@code ::}. When nothing is found upstream's setter fails at every status
+     * update; jkubelet says so once and takes loopback.
+     */
+    static List<String> resolve(List<String> given, String nodeName, HostNetwork network) {
         if (!given.isEmpty() && !(given.size() == 1 && isUnspecified(given.get(0)))) {
             return given;
         }
         boolean preferIpv6 = !given.isEmpty() && given.get(0).contains(":");
-        Optional<InetAddress> preferred = hostAddresses.stream()
-                .filter(a -> (a instanceof Inet6Address) == preferIpv6).findFirst();
-        Optional<InetAddress> chosen = preferred.or(() -> hostAddresses.stream().findFirst());
-        return List.of(chosen.map(NodeIps::format).orElse(preferIpv6 ? "::1" : "127.0.0.1"));
+        if (FlagValues.isIpLiteral(nodeName)) {
+            return List.of(format(HostInterfaces.literal(nodeName)));
+        }
+        try {
+            Optional<InetAddress> named = byName(nodeName, network, preferIpv6);
+            InetAddress chosen = named.isPresent() ? named.get() : HostInterfaces.choose(network, preferIpv6);
+            return List.of(format(chosen));
+        } catch (HostInterfaces.NoHostAddressException | IOException e) {
+            String fallback = preferIpv6 ? "::1" : "127.0.0.1";
+            log.warn("can't get ip address of node {}. error: {}; its address is {} (--node-ip sets it)", nodeName,
+                    e.getMessage(), fallback);
+            return List.of(fallback);
+        }
     }
 
-    /** The addresses of this machine's interfaces that can be the node's default address, in interface order. */
-    static List<InetAddress> hostAddresses() {
-        List<InetAddress> addresses = new ArrayList<>();
-        try {
-            for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
-                if (!ni.isUp() || ni.isLoopback() || ni.getName().startsWith("docker") || ni.getName().startsWith("veth")) {
-                    continue;
-                }
-                for (InetAddress addr : ni.inetAddresses().toList()) {
-                    if (!addr.isLoopbackAddress() && !addr.isLinkLocalAddress()) {
-                        addresses.add(addr);
-                    }
-                }
-            }
-        } catch (IOException e) {
-            log.warn("Cannot list network interfaces: {}", e.getMessage());
+    /** Upstream's {@code net.LookupIP(node.Name)} step: the first valid address, of the preferred family if any is. */
+    private static Optional<InetAddress> byName(String nodeName, HostNetwork network, boolean preferIpv6)
+            throws IOException {
+        List<InetAddress> resolved = network.lookup(nodeName);
+        if (resolved.isEmpty()) {
+            return Optional.empty();
         }
-        return addresses;
+        Set<InetAddress> onThisMachine = new HashSet<>();
+        network.interfaces().forEach(i -> onThisMachine.addAll(i.addresses()));
+        InetAddress first = null;
+        for (InetAddress a : resolved) {
+            if (!couldBeTheNodes(a, onThisMachine)) {
+                continue;
+            }
+            if ((a instanceof Inet6Address) == preferIpv6) {
+                return Optional.of(a);
+            }
+            if (first == null) {
+                first = a;
+            }
+        }
+        return Optional.ofNullable(first);
+    }
+
+    /** Upstream's {@code validateNodeIP}. */
+    private static boolean couldBeTheNodes(InetAddress a, Set<InetAddress> onThisMachine) {
+        return !a.isLoopbackAddress() && !a.isMulticastAddress() && !a.isLinkLocalAddress() && !a.isAnyLocalAddress()
+                && onThisMachine.contains(a);
     }
 
     /** As Go prints an IP: IPv6 in RFC 5952's short form ({@code 2001:db8::5}), without a zone. */
