@@ -85,8 +85,10 @@ final class CriImages implements ImageService {
     }
 
     /**
-     * The runtime's image file system: where it is from the runtime; its size, free and used space from this
-     * machine, as upstream's kubelet takes them from cAdvisor (image GC compares what the file system has left).
+     * The runtime's image file system as upstream's CRI stats provider reports it: where it is and what the runtime's
+     * images and containers' layers use of it (bytes and inodes) from the runtime; its size, free space and inodes from
+     * this machine, as upstream's kubelet takes them from cAdvisor (image GC compares what the file system has left).
+     * The file system's own used space would count whatever else lives on it as the runtime's.
      */
     @Override
     public FilesystemUsage imageFsInfo() {
@@ -98,12 +100,16 @@ final class CriImages implements ImageService {
         }
         CriApi.FilesystemUsage fs = response.getImageFilesystems(0);
         String mountpoint = fs.getFsId().getMountpoint();
+        FilesystemUsage local;
         try {
-            return LocalFileSystems.usage(mountpoint);
+            local = LocalFileSystems.usage(mountpoint);
         } catch (IOException e) {
             throw new CriCallException("image file system " + mountpoint + " of the runtime at " + calls.imageEndpoint()
                     + " is not on this machine: " + e.getMessage(), e);
         }
+        return new FilesystemUsage(mountpoint, local.capacityBytes(), local.availableBytes(),
+                fs.hasUsedBytes() ? fs.getUsedBytes().getValue() : -1, local.inodes(), local.inodesFree(),
+                fs.hasInodesUsed() ? fs.getInodesUsed().getValue() : -1);
     }
 
     private static CriApi.ImageSpec spec(String image) {
