@@ -27,14 +27,19 @@ final class E2ePods {
 
     /** Pod "private": the sleeper "p" from {@code image}, pulled every time. */
     static String privateImage(String image) {
+        return sleeperOf("private", "p", image, "Always");
+    }
+
+    /** Pod {@code pod}: the sleeper {@code container} from {@code image} with {@code imagePullPolicy}. */
+    static String sleeperOf(String pod, String container, String image, String imagePullPolicy) {
         return """
                 apiVersion: v1
                 kind: Pod
-                metadata: {name: private}
+                metadata: {name: %s}
                 spec:
                   containers:
-                  - {name: p, image: %s, imagePullPolicy: Always, command: ["sh", "-c", "%s"]}
-                """.formatted(image, SLEEPER);
+                  - {name: %s, image: %s, imagePullPolicy: %s, command: ["sh", "-c", "%s"]}
+                """.formatted(pod, container, image, imagePullPolicy, SLEEPER);
     }
 
     /** Whether container {@code name} waits for a pull that failed. */
