@@ -8,6 +8,7 @@ import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxFilter;
+import io.jkubelet.core.runtime.testing.RuntimePods;
 import io.jkubelet.cri.CriRuntime;
 import org.junit.jupiter.api.Test;
 
@@ -109,32 +110,48 @@ class ContainerdPodsIT extends ContainerdTestBase {
 
     @Test
     void aHostNetworkPodServesOnTheNodesAddresses() throws Exception {
-        startAgent();
-        int port = Agent.freePort();
-        agent.writeManifest("host.yaml", """
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: host}
-                spec:
-                  hostNetwork: true
-                  containers:
-                  - name: web
-                    image: %s
-                    command: ["sh", "-c", "mkdir -p /www && echo on-the-node > /www/index.html && exec httpd -f -p 127.0.0.1:%d -h /www"]
-                """.formatted(IMAGE, port));
-        Pod pod = awaitPod("host", Duration.ofSeconds(90), ContainerdTestBase::running);
-        // The pod has the node's address (the runtime gave its sandbox none), and its server listens on the node's
-        // loopback.
-        assertThat(pod.getStatus().getPodIP()).isNotEmpty().isEqualTo(pod.getStatus().getHostIP());
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        String body = await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/index.html")).build(),
-                HttpResponse.BodyHandlers.ofString()).body(), b -> !b.isEmpty());
-        assertThat(body).isEqualTo("on-the-node\n");
+        // A pod on the CNI bridge first: the bridge is then up, and the newest interface the machine lists.
+        String bridgeNode = nodePrefix() + "bridge-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         try (CriRuntime runtime = cri()) {
-            PodSandbox sandbox = runtime.listPodSandbox(new PodSandboxFilter(null, null,
-                    Map.of(Labels.NODE_NAME, agent.nodeName))).getFirst();
-            assertThat(runtime.podSandboxStatus(sandbox.id()).ip()).isNullOrEmpty();
+            new RuntimePods(runtime, bridgeNode, "docker.io/jkubelet/pause:3.9").sandbox("bridge-user",
+                    dir.resolve("bridge-logs"));
+        }
+        try {
+            startAgent();
+            int port = Agent.freePort();
+            agent.writeManifest("host.yaml", """
+                    apiVersion: v1
+                    kind: Pod
+                    metadata: {name: host}
+                    spec:
+                      hostNetwork: true
+                      containers:
+                      - name: web
+                        image: %s
+                        command: ["sh", "-c", "mkdir -p /www && echo on-the-node > /www/index.html && exec httpd -f -p 127.0.0.1:%d -h /www"]
+                    """.formatted(IMAGE, port));
+            Pod pod = awaitPod("host", Duration.ofSeconds(90), ContainerdTestBase::running);
+            // The pod has the node's address (the runtime gave its sandbox none), and its server listens on the
+            // node's loopback.
+            assertThat(pod.getStatus().getPodIP()).isNotEmpty().isEqualTo(pod.getStatus().getHostIP());
+            // Without --node-ip and with a node name no resolver knows, the node's address is upstream's choice:
+            // that of the interface the default route leaves through, as `ip route` says; not the CNI bridge's
+            // (10.88.0.1), which the pods on it bring up.
+            assertThat(pod.getStatus().getHostIP()).isEqualTo(defaultRouteAddress()).doesNotStartWith("10.88.");
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            String body = await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/index.html")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body(), b -> !b.isEmpty());
+            assertThat(body).isEqualTo("on-the-node\n");
+            try (CriRuntime runtime = cri()) {
+                PodSandbox sandbox = runtime.listPodSandbox(new PodSandboxFilter(null, null,
+                        Map.of(Labels.NODE_NAME, agent.nodeName))).getFirst();
+                assertThat(runtime.podSandboxStatus(sandbox.id()).ip()).isNullOrEmpty();
+            }
+        } finally {
+            try (CriRuntime runtime = cri()) {
+                RuntimePods.removeAll(runtime, bridgeNode);
+            }
         }
     }
 
@@ -175,5 +192,23 @@ class ContainerdPodsIT extends ContainerdTestBase {
             return runtime.listPodSandbox(new PodSandboxFilter(null, null, Map.of(Labels.NODE_NAME, nodeName)))
                     .stream().map(PodSandbox::id).toList();
         }
+    }
+
+    /** The first global IPv4 address of the interface of the default route: {@code ip -4 route show default}. */
+    private static String defaultRouteAddress() throws Exception {
+        String route = run("ip", "-4", "route", "show", "default");
+        String[] words = route.trim().split("\\s+");
+        String dev = words[List.of(words).indexOf("dev") + 1];
+        String addr = run("ip", "-4", "-o", "addr", "show", "dev", dev, "scope", "global");
+        String[] fields = addr.trim().split("\\s+");
+        String cidr = fields[List.of(fields).indexOf("inet") + 1];
+        return cidr.substring(0, cidr.indexOf('/'));
+    }
+
+    private static String run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
+        return out;
     }
 }
