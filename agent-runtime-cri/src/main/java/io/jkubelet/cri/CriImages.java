@@ -7,13 +7,19 @@ import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.LocalFileSystems;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.cri.v1.CriApi;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
-/** The CRI {@code ImageService}: list, status, pull (with the registry's credentials), remove, and the image fs. */
+/**
+ * The CRI {@code ImageService}: list, status, pull (with the registry's credentials), remove, the image fs, and the
+ * runtime's own sandbox image.
+ */
 final class CriImages implements ImageService {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private final CriCalls calls;
 
     CriImages(CriCalls calls) {
@@ -110,6 +116,22 @@ final class CriImages implements ImageService {
         return new FilesystemUsage(mountpoint, local.capacityBytes(), local.availableBytes(),
                 fs.hasUsedBytes() ? fs.getUsedBytes().getValue() : -1, local.inodes(), local.inodesFree(),
                 fs.hasInodesUsed() ? fs.getInodesUsed().getValue() : -1);
+    }
+
+    /**
+     * The runtime's own sandbox image, from its verbose {@code Status} (containerd's {@code config.sandboxImage}, its
+     * {@code sandbox_image}): every sandbox runs it, and a runtime of the CRI of 1.20 cannot mark it pinned. None when
+     * the runtime does not tell.
+     */
+    @Override
+    public List<String> pinnedImages() {
+        String config = calls.runtime("Status", null, s -> s.status(CriApi.StatusRequest.newBuilder().setVerbose(true)
+                .build())).getInfoMap().get("config");
+        if (config == null) {
+            return List.of();
+        }
+        String sandboxImage = JSON.readTree(config).path("sandboxImage").asText("");
+        return sandboxImage.isEmpty() ? List.of() : List.of(sandboxImage);
     }
 
     private static CriApi.ImageSpec spec(String image) {

@@ -279,6 +279,11 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
     }
 
     @Override
+    public List<String> pinnedImages() {
+        return images.pinnedImages();
+    }
+
+    @Override
     public void close() {
         calls.close();
     }

@@ -23,7 +23,8 @@ import java.util.Set;
  * Removes unused images (upstream {@code realImageGCManager}): when the image file system is at or above the high
  * threshold, the least recently used ones until it is down to the low threshold, and, with a maximum age, those
  * unused for longer. An image some container uses (whatever its state, on whichever node of the runtime), the
- * sandbox image, and an image first seen less than the minimum age ago are never removed. Thread-safe; passes
+ * sandbox image (the kubelet's and the runtime's own, {@link ImageService#pinnedImages}), and an image first seen
+ * less than the minimum age ago are never removed. Thread-safe; passes
  * run one at a time.
  */
 public final class ImageGCManager {
@@ -151,6 +152,10 @@ public final class ImageGCManager {
             inUse.add(c.imageRef());
         }
         images.imageStatus(sandboxImage).ifPresent(i -> inUse.add(i.id()));
+        // The runtime's own sandbox image, when it is not the one the kubelet was told of: every sandbox runs it.
+        for (String pinned : images.pinnedImages()) {
+            images.imageStatus(pinned).ifPresent(i -> inUse.add(i.id()));
+        }
         records.detect(images.listImages(), inUse, now);
         return inUse;
     }

@@ -42,4 +42,10 @@ public final class InstrumentedImageService implements ImageService {
     public FilesystemUsage imageFsInfo() {
         return InstrumentedRuntimeService.record(metrics, "image_fs_info", delegate::imageFsInfo);
     }
+
+    /** A CRI runtime answers from its {@code Status}: counted as that call. */
+    @Override
+    public List<String> pinnedImages() {
+        return InstrumentedRuntimeService.record(metrics, "status", delegate::pinnedImages);
+    }
 }

@@ -26,4 +26,13 @@ public interface ImageService {
 
     /** The file system holding images: capacity and usage, for stats and image GC. */
     FilesystemUsage imageFsInfo();
+
+    /**
+     * The images the runtime keeps for itself, which image GC never removes (upstream's {@code Image.pinned}, which
+     * the CRI of Kubernetes 1.20 does not carry): a CRI runtime's own sandbox image, the image of every sandbox it
+     * runs. A decorator must pass this on. None by default (Docker: the kubelet names the sandbox image itself).
+     */
+    default List<String> pinnedImages() {
+        return List.of();
+    }
 }

@@ -150,6 +150,21 @@ class ImageGCManagerTest {
     }
 
     @Test
+    void theRuntimesOwnSandboxImageIsNeverRemovedThoughTheKubeletNamesAnother() throws Exception {
+        // containerd runs every sandbox from its sandbox_image, whatever --pod-infra-container-image says.
+        runtime.addImage("registry.k8s.io/pause:3.9", 900);
+        runtime.addImage("a:1", 900);
+        runtime.setPinnedImages(java.util.List.of("registry.k8s.io/pause:3.9"));
+        ImageGCManager gc = manager(new ImageGCPolicy(50, 0, Duration.ZERO, Duration.ZERO));
+
+        assertThatThrownBy(() -> gc.garbageCollect(began)).isInstanceOf(ImageGCManager.ImageGCException.class);
+
+        assertThat(present("a:1")).isFalse();
+        assertThat(present("registry.k8s.io/pause:3.9")).isTrue();
+        assertThat(present(PAUSE)).isTrue();
+    }
+
+    @Test
     void anImageThatCannotBeRemovedDoesNotStopTheOthersAndFailsThePass() throws Exception {
         runtime.addImage("a:1", 450);
         runtime.addImage("b:1", 450);

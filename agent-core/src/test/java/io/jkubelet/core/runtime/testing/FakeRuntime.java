@@ -151,6 +151,7 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     private final List<Consumer<RuntimeEvent>> listeners = new CopyOnWriteArrayList<>();
     /** When set, every sandbox is created but cannot start: it is left behind not ready, as Docker leaves it. */
     private String sandboxStartError;
+    private List<String> pinnedImages = List.of();
     private FilesystemUsage imageFs = new FilesystemUsage("/var/lib/fake-runtime", 100L << 30, 60L << 30, 40L << 30,
             1_000_000, 900_000, 100_000);
     private long nextId;
@@ -263,6 +264,11 @@ public final class FakeRuntime implements RuntimeService, ImageService {
 
     public synchronized void setImageFsInfo(FilesystemUsage usage) {
         this.imageFs = Objects.requireNonNull(usage, "usage");
+    }
+
+    /** The images this runtime keeps for itself, as a CRI runtime's own sandbox image. */
+    public synchronized void setPinnedImages(List<String> images) {
+        this.pinnedImages = List.copyOf(images);
     }
 
     /** Says how this command line (container command + args, or exec command) behaves. */
@@ -649,6 +655,12 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     public synchronized FilesystemUsage imageFsInfo() {
         record("imageFsInfo");
         return imageFs;
+    }
+
+    @Override
+    public synchronized List<String> pinnedImages() {
+        record("pinnedImages");
+        return pinnedImages;
     }
 
     // ---------------------------------------------------------------- internals

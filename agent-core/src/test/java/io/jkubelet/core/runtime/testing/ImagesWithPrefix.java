@@ -51,4 +51,9 @@ public final class ImagesWithPrefix implements ImageService {
     public FilesystemUsage imageFsInfo() {
         return delegate.imageFsInfo();
     }
+
+    @Override
+    public List<String> pinnedImages() {
+        return delegate.pinnedImages();
+    }
 }
