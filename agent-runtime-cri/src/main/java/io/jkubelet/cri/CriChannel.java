@@ -1,12 +1,13 @@
 package io.jkubelet.cri;
 
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.unix.DomainSocketAddress;
 
 import java.util.concurrent.TimeUnit;
 
@@ -28,7 +29,8 @@ final class CriChannel implements AutoCloseable {
                     + ": Netty's epoll transport is not available here (" + Epoll.unavailabilityCause() + ")");
         }
         this.endpoint = endpoint;
-        this.group = new EpollEventLoopGroup(1, Thread.ofPlatform().name("cri-grpc-", 0).daemon().factory());
+        this.group = new MultiThreadIoEventLoopGroup(1, Thread.ofPlatform().name("cri-grpc-", 0).daemon().factory(),
+                EpollIoHandler.newFactory());
         this.channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(endpoint.socket().toString()))
                 .eventLoopGroup(group)
                 .channelType(EpollDomainSocketChannel.class)

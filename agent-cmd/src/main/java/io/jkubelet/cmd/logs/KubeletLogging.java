@@ -72,8 +72,9 @@ public final class KubeletLogging implements AutoCloseable {
             context.getLogger(library).setLevel(Level.WARN);
         }
         // gRPC asks every channel for SO_KEEPALIVE, which the CRI endpoint's unix socket does not have: a warning per
-        // connection that says nothing.
-        context.getLogger("io.grpc.netty.shaded.io.netty.bootstrap.Bootstrap").setLevel(Level.ERROR);
+        // connection that says nothing. (gRPC runs on the servers' Netty: the logger is theirs too, and their options
+        // all apply.)
+        context.getLogger("io.netty.bootstrap.Bootstrap").setLevel(Level.ERROR);
         VerbosityFilter filter = new VerbosityFilter(config.verbosity(), VModule.of(config.vmodule()));
         filter.setContext(context);
         filter.start();
