@@ -152,6 +152,28 @@ public final class SpdyClient implements AutoCloseable {
         return texts(data);
     }
 
+    /**
+     * The data received on stream {@code id} until it contains {@code text} (what other streams receive meanwhile is
+     * dropped).
+     */
+    public String readUntil(int id, String text) throws InterruptedException {
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        while (!data.toString(StandardCharsets.UTF_8).contains(text)) {
+            Object f = frames.poll(20, TimeUnit.SECONDS);
+            if (f == null || f.equals("closed")) {
+                throw new AssertionError("connection ended or silent before \"" + text + "\" on stream " + id + "; got "
+                        + data.toString(StandardCharsets.UTF_8));
+            }
+            if (f instanceof SpdyDataFrame d) {
+                if (d.streamId() == id) {
+                    data.writeBytes(ByteBufUtil.getBytes(d.content()));
+                }
+                d.release();
+            }
+        }
+        return data.toString(StandardCharsets.UTF_8);
+    }
+
     private static Map<Integer, String> texts(Map<Integer, ByteArrayOutputStream> data) {
         Map<Integer, String> texts = new HashMap<>();
         data.forEach((k, v) -> texts.put(k, v.toString(StandardCharsets.UTF_8)));
