@@ -52,15 +52,7 @@ public final class SpdyClient implements AutoCloseable {
         }
         out.write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        ByteArrayOutputStream answer = new ByteArrayOutputStream();
-        while (!answer.toString(StandardCharsets.ISO_8859_1).contains("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            answer.write(b);
-        }
-        head = answer.toString(StandardCharsets.ISO_8859_1);
+        head = ScriptedStreamingServer.readHead(in);
         if (head.startsWith("HTTP/1.1 101")) {
             Thread.ofVirtual().start(this::readFrames);
         }
