@@ -44,12 +44,15 @@ class StreamProxyTest {
         runtime = new UrlRuntime("http://127.0.0.1:" + backend.port());
     }
 
+    private static Pod web() {
+        return new PodBuilder().withNewMetadata().withName("web").withNamespace("default").withUid("uid-1").endMetadata()
+                .withNewSpec().addNewContainer().withName("app").endContainer().endSpec().build();
+    }
+
     @BeforeEach
     void start() throws Exception {
-        Pod web = new PodBuilder().withNewMetadata().withName("web").withNamespace("default").withUid("uid-1").endMetadata()
-                .withNewSpec().addNewContainer().withName("app").endContainer().endSpec().build();
         Router.Builder router = Router.builder();
-        new StreamingHandlers(() -> List.of(web), runtime, sessions).install(router);
+        new StreamingHandlers(() -> List.of(web()), runtime, sessions).install(router);
         server = HttpServer.start(HttpServerConfig.kubeletDefaults("secure", InetAddress.getLoopbackAddress(), 0), router.build());
     }
 
@@ -111,6 +114,36 @@ class StreamProxyTest {
             send(client, "late");
             client.shutdownOutput();
             assertThat(session.readToEnd()).isEqualTo("late");
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sessions.open() == 0);
+    }
+
+    @Test
+    void overTlsEachSidesEndReachesTheOtherAndTheOtherWayStaysOpen() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("stream-proxy-tls");
+        io.jkubelet.server.tls.TlsContext tls = io.jkubelet.server.tls.ServerTls.context(
+                io.jkubelet.server.tls.ServingCertificate.resolve("", "", dir, "node-a", java.time.Instant.now()), "",
+                List.of(), List.of());
+        Router.Builder router = Router.builder();
+        new StreamingHandlers(() -> List.of(web()), runtime, sessions).install(router);
+        try (HttpServer secure = HttpServer.start(HttpServerConfig.kubeletDefaults("secure", InetAddress.getLoopbackAddress(), 0),
+                router.build(), tls.sslContext(), null);
+             javax.net.ssl.SSLSocket client = (javax.net.ssl.SSLSocket) io.jkubelet.server.tls.TestPki.clientContext(null)
+                     .getSocketFactory().createSocket(InetAddress.getLoopbackAddress(), secure.port())) {
+            client.setSoTimeout(20_000);
+            send(client, "POST /exec/default/web/app?command=cat&input=1&output=1 HTTP/1.1\r\nHost: node-a\r\n"
+                    + "Connection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n");
+            ScriptedStreamingServer.Connection session = backend.next();
+            session.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: SPDY/3.1\r\n\r\n");
+            assertThat(ScriptedStreamingServer.readHead(client.getInputStream())).startsWith("HTTP/1.1 101 ");
+
+            send(client, "to the process");
+            client.shutdownOutput();
+            assertThat(session.readToEnd()).isEqualTo("to the process");
+
+            session.write("last output");
+            session.socket().shutdownOutput();
+            assertThat(new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1)).isEqualTo("last output");
         }
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sessions.open() == 0);
     }
