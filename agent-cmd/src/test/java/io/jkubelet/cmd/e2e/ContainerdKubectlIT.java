@@ -17,6 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Tag("containerd")
 class ContainerdKubectlIT extends RealClusterBase {
+    /** Not KubectlIT's {@code box}: the test classes of a run share one control plane. */
+    private static final String POD = "ctrd-box";
 
     static String[] agentArgs() {
         return new String[] {"--container-runtime-endpoint", ContainerdTestBase.ENDPOINT};
@@ -25,9 +27,9 @@ class ContainerdKubectlIT extends RealClusterBase {
     @BeforeAll
     static void aPodToWorkIn() {
         // busybox httpd serves /www on the pod's loopback only; the container writes a numbered line every 0.2 s.
-        createShellPod("box", "mkdir -p /www && echo loopback-page > /www/index.html && httpd -p 127.0.0.1:8080 -h /www;"
+        createShellPod(POD, "mkdir -p /www && echo loopback-page > /www/index.html && httpd -p 127.0.0.1:8080 -h /www;"
                 + " i=0; while true; do i=$((i+1)); echo line $i; sleep 0.2; done");
-        awaitRunning("box");
+        awaitRunning(POD);
     }
 
     /** The pods are the agent's on containerd: they go once it has stopped (the base class stops it again, idly). */
@@ -45,18 +47,18 @@ class ContainerdKubectlIT extends RealClusterBase {
     void execWithStdinEndsWhenKubectlsInputEnds() {
         String input = "one\ntwo\n".repeat(5000);
 
-        assertThat(kubectl.runWithInput(input, "exec", "-i", "box", "--", "cat").ok().out()).isEqualTo(input);
-        assertThat(kubectl.runWithInput("one\ntwo\n", "exec", "-i", "box", "--", "wc", "-l").ok().out().strip())
+        assertThat(kubectl.runWithInput(input, "exec", "-i", POD, "--", "cat").ok().out()).isEqualTo(input);
+        assertThat(kubectl.runWithInput("one\ntwo\n", "exec", "-i", POD, "--", "wc", "-l").ok().out().strip())
                 .isEqualTo("2");
     }
 
     @Test
     void attachStreamsTheRunningContainersOutput() throws Exception {
-        assertAttachShowsNewLines("box");
+        assertAttachShowsNewLines(POD);
     }
 
     @Test
     void portForwardReachesAServerOnThePodsLoopback() throws Exception {
-        assertPortForwardServes("box", 8080, 2, "loopback-page\n");
+        assertPortForwardServes(POD, 8080, 2, "loopback-page\n");
     }
 }
