@@ -2,6 +2,7 @@ package io.jkubelet.cmd;
 
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.StreamingIo;
+import io.jkubelet.core.runtime.StreamingRuntime;
 import io.jkubelet.server.streaming.ContainerStreaming;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +13,7 @@ import java.util.Optional;
 /**
  * The streaming endpoints' view of the runtime: containers and sandboxes are looked up among the pods
  * the runtime runs (the PLEG's last relist, as upstream's {@code findContainer} reads its runtime cache),
- * and the streams go straight to the runtime port.
+ * and the streams go straight to the runtime port, or to the runtime's streaming server when it has one.
  */
 final class KubeletStreaming implements ContainerStreaming {
 
@@ -32,6 +33,11 @@ final class KubeletStreaming implements ContainerStreaming {
     @Override
     public Optional<String> findSandbox(String podUid) {
         return containers.findSandbox(podUid);
+    }
+
+    @Override
+    public Optional<StreamingRuntime> streamingRuntime() {
+        return runtime.streamingRuntime();
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.PodSandboxStats;
-import io.jkubelet.core.runtime.PodIpPortForward;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerStatus;
@@ -22,11 +21,9 @@ import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.core.runtime.RuntimeEvent;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
-import io.jkubelet.core.runtime.StreamingIo;
+import io.jkubelet.core.runtime.StreamingRuntime;
 import io.jkubelet.cri.v1.CriApi;
 
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -215,20 +212,10 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
         }
     }
 
+    /** Exec, attach and port-forward are served by the runtime's streaming server (see {@link CriStreaming}). */
     @Override
-    public int exec(String containerId, List<String> command, StreamingIo io) throws InterruptedException {
-        return streaming.exec(containerId, command, io);
-    }
-
-    @Override
-    public void attach(String containerId, StreamingIo io) throws InterruptedException {
-        streaming.attach(containerId, io);
-    }
-
-    @Override
-    public void portForward(String podSandboxId, int port, InputStream in, OutputStream out)
-            throws java.io.IOException, InterruptedException {
-        PodIpPortForward.forward(podSandboxStatus(podSandboxId), port, in, out);
+    public Optional<StreamingRuntime> streamingRuntime() {
+        return Optional.of(streaming);
     }
 
     @Override

@@ -1,71 +1,56 @@
 package io.jkubelet.cri;
 
-import io.jkubelet.core.runtime.StreamingIo;
+import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.core.runtime.StreamingRuntime;
 import io.jkubelet.core.runtime.testing.RuntimePods;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.net.URI;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Attach through containerd's streaming server, stdin through exec, and port-forward, on the real containerd (exec's
- * output and exit code are in the runtime contract).
+ * The URLs of exec, attach and port-forward sessions on containerd's streaming server, on the real containerd (the
+ * sessions themselves, proxied there by the kubelet's server, are in ContainerdStreamingIT).
  */
 class CriStreamingTest extends CriPodsTestBase {
 
     @Test
-    void attachStreamsTheMainProcesssOutputUntilItEnds() throws Exception {
-        RuntimePods.Sandbox sandbox = pods.sandbox("attach");
-        String id = sandbox.create("app", 0, CriTestSupport.BUSYBOX, List.of("sh", "-c", "sleep 2; echo attached; sleep 1"));
-        runtime.startContainer(id);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-        runtime.attach(id, new StreamingIo(null, out, new ByteArrayOutputStream(), false, null));
-
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("attached\n");
-    }
-
-    @Test
-    void execCopiesTheClientsStdinToTheCommand() throws Exception {
-        RuntimePods.Sandbox sandbox = pods.sandbox("stdin");
+    void execAttachAndPortForwardAreSessionsOnTheRuntimesStreamingServer() {
+        RuntimePods.Sandbox sandbox = pods.sandbox("urls");
         String id = sandbox.running("app", 0, CriTestSupport.BUSYBOX);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StreamingRuntime server = runtime.streamingRuntime().orElseThrow();
 
-        int code = runtime.exec(id, List.of("sh", "-c", "read line; echo got $line; exit 4"),
-                new StreamingIo(new ByteArrayInputStream("hello\n".getBytes(StandardCharsets.UTF_8)), out, null, false, null));
+        URI exec = server.getExec(id, List.of("cat"), true, true, false, false);
+        URI attach = server.getAttach(id, false, true, true, false);
+        URI forward = server.getPortForward(sandbox.id, List.of(8080));
 
-        assertThat(code).isEqualTo(4);
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("got hello\n");
+        assertThat(List.of(exec, attach, forward)).allSatisfy(url -> {
+            assertThat(url.getScheme()).isEqualTo("http");
+            assertThat(url.getHost()).isNotEmpty();
+            assertThat(url.getPort()).isPositive();
+        });
+        assertThat(exec.getPath()).startsWith("/exec/");
+        assertThat(attach.getPath()).startsWith("/attach/");
+        assertThat(forward.getPath()).startsWith("/portforward/");
+        assertThat(exec.getPath()).as("one-time tokens").isNotEqualTo(server.getExec(id, List.of("cat"), true, true,
+                false, false).getPath());
     }
 
     @Test
-    void portForwardReachesAServerInThePod() throws Exception {
-        RuntimePods.Sandbox sandbox = pods.sandbox("forward");
-        String id = sandbox.create("web", 0, CriTestSupport.BUSYBOX, List.of("sh", "-c",
-                "mkdir -p /tmp/www && echo forwarded > /tmp/www/index.html && exec httpd -f -p 8080 -h /tmp/www"));
-        runtime.startContainer(id);
-
-        String answer = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions().until(() -> get(sandbox.id), a -> a.contains("forwarded"));
-
-        assertThat(answer).startsWith("HTTP/1.1 200 OK");
-        assertThatThrownBy(() -> runtime.portForward(sandbox.id, 9, InputStream.nullInputStream(), new ByteArrayOutputStream()))
-                .isInstanceOf(IOException.class).hasMessageContaining(":9: ");
+    void theKubeletServesNoSessionItselfOnAStreamingServersRuntime() {
+        assertThatThrownBy(() -> runtime.exec("any", List.of("true"), null))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("streamingRuntime()");
     }
 
-    private String get(String sandboxId) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        runtime.portForward(sandboxId, 8080,
-                new ByteArrayInputStream("GET /index.html HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)), out);
-        return out.toString(StandardCharsets.UTF_8);
+    @Test
+    void anUnknownContainerOrSandboxIsNotFound() {
+        StreamingRuntime server = runtime.streamingRuntime().orElseThrow();
+        assertThatThrownBy(() -> server.getAttach("0123456789abcdef-unknown", false, true, false, false))
+                .isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> server.getPortForward("0123456789abcdef-unknown", List.of(80)))
+                .isInstanceOf(NotFoundException.class);
     }
 }

@@ -5,10 +5,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,36 +54,12 @@ class KubectlIT extends RealClusterBase {
 
     @Test
     void attachStreamsTheRunningContainersOutput() throws Exception {
-        Process attach = kubectlProcess("attach", "box", "-c", "app");
-        try {
-            String first = readLine(attach, l -> l.startsWith("line "));
-            int n = Integer.parseInt(first.substring("line ".length()).strip());
-            String later = readLine(attach, l -> l.startsWith("line "));
-            assertThat(Integer.parseInt(later.substring("line ".length()).strip())).isGreaterThan(n);
-        } finally {
-            attach.destroy();
-            attach.waitFor(10, TimeUnit.SECONDS);
-        }
+        assertAttachShowsNewLines("box");
     }
 
     @Test
     void portForwardReachesAPortInThePod() throws Exception {
-        int local = Agent.freePort();
-        Process forward = kubectlProcess("port-forward", "pod/box", local + ":8080");
-        try {
-            readLine(forward, l -> l.startsWith("Forwarding from 127.0.0.1:" + local));
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            for (int i = 0; i < 3; i++) { // three connections over one forwarding session
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + local + "/index.html"))
-                        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-                assertThat(r.statusCode()).isEqualTo(200);
-                assertThat(r.body()).isEqualTo("page\n");
-            }
-            assertThat(forward.isAlive()).isTrue();
-        } finally {
-            forward.destroy();
-            forward.waitFor(10, TimeUnit.SECONDS);
-        }
+        assertPortForwardServes("box", 8080, 3, "page\n");
     }
 
     @Test
@@ -145,34 +117,6 @@ class KubectlIT extends RealClusterBase {
         assertThat(previous).startsWith("run ");
         assertThat(current).startsWith("run ").isNotEqualTo(previous);
         kubectl.run("delete", "pod", "restarts", "--wait=false").ok();
-    }
-
-    // ---- kubectl as a process that keeps running ----
-
-    private static Process kubectlProcess(String... args) throws IOException {
-        List<String> cmd = new java.util.ArrayList<>(List.of(Kubectl.binary(), "--kubeconfig", cluster.adminKubeconfig.toString()));
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    }
-
-    /** Reads the process's output up to the first line that matches; fails after 30 s. */
-    private static String readLine(Process p, java.util.function.Predicate<String> wanted) throws Exception {
-        var reader = p.inputReader(StandardCharsets.UTF_8);
-        var line = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                StringBuilder seen = new StringBuilder();
-                for (String l; (l = reader.readLine()) != null; ) {
-                    if (wanted.test(l)) {
-                        return l;
-                    }
-                    seen.append(l).append('\n');
-                }
-                throw new AssertionError("output ended without the line wanted; got:\n" + seen);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        return line.get(30, TimeUnit.SECONDS);
     }
 
     /** Runs {@code command} under script(1), a pseudo-terminal, typing {@code input}; everything it printed. */

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInfo;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 
@@ -242,5 +244,68 @@ abstract class RealClusterBase {
     /** The output of {@code kubectl exec NAME -- sh -c SCRIPT}. */
     static String exec(String name, String script) {
         return kubectl.run("exec", name, "--", "sh", "-c", script).ok().out();
+    }
+
+    // ---- kubectl as a process that keeps running ----
+
+    static Process kubectlProcess(String... args) throws IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Kubectl.binary(), "--kubeconfig", cluster.adminKubeconfig.toString()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    /** Reads the process's output up to the first line that matches; fails after 30 s. */
+    static String readLine(Process p, java.util.function.Predicate<String> wanted) throws Exception {
+        var reader = p.inputReader(StandardCharsets.UTF_8);
+        var line = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                StringBuilder seen = new StringBuilder();
+                for (String l; (l = reader.readLine()) != null; ) {
+                    if (wanted.test(l)) {
+                        return l;
+                    }
+                    seen.append(l).append('\n');
+                }
+                throw new AssertionError("output ended without the line wanted; got:\n" + seen);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        return line.get(30, TimeUnit.SECONDS);
+    }
+
+    /** {@code kubectl attach} to container {@code app} of a pod that writes {@code line <n>}: newer lines come. */
+    static void assertAttachShowsNewLines(String pod) throws Exception {
+        Process attach = kubectlProcess("attach", pod, "-c", "app");
+        try {
+            String first = readLine(attach, l -> l.startsWith("line "));
+            int n = Integer.parseInt(first.substring("line ".length()).strip());
+            String later = readLine(attach, l -> l.startsWith("line "));
+            org.assertj.core.api.Assertions.assertThat(Integer.parseInt(later.substring("line ".length()).strip())).isGreaterThan(n);
+        } finally {
+            attach.destroy();
+            attach.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** {@code kubectl port-forward} to the pod's {@code port}: {@code connections} GETs of /index.html answer {@code page}. */
+    static void assertPortForwardServes(String pod, int port, int connections, String page) throws Exception {
+        int local = Agent.freePort();
+        Process forward = kubectlProcess("port-forward", "pod/" + pod, local + ":" + port);
+        try {
+            readLine(forward, l -> l.startsWith("Forwarding from 127.0.0.1:" + local));
+            java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            for (int i = 0; i < connections; i++) { // several connections over one forwarding session
+                java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create("http://127.0.0.1:" + local + "/index.html")).timeout(Duration.ofSeconds(10)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                org.assertj.core.api.Assertions.assertThat(r.statusCode()).isEqualTo(200);
+                org.assertj.core.api.Assertions.assertThat(r.body()).isEqualTo(page);
+            }
+            org.assertj.core.api.Assertions.assertThat(forward.isAlive()).isTrue();
+        } finally {
+            forward.destroy();
+            forward.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 }

@@ -124,7 +124,29 @@ public final class InstrumentedRuntimeService implements RuntimeService {
         return record(metrics, "exec_sync", () -> delegate.execSync(containerId, command, timeout));
     }
 
-    // The streaming calls last as long as their sessions, so they are passed through uncounted: upstream's
+    /** The streaming server's calls, each counted as upstream's runtime operation of its name. */
+    @Override
+    public java.util.Optional<io.jkubelet.core.runtime.StreamingRuntime> streamingRuntime() {
+        return delegate.streamingRuntime().map(server -> new io.jkubelet.core.runtime.StreamingRuntime() {
+            @Override
+            public java.net.URI getExec(String containerId, List<String> command, boolean stdin, boolean stdout,
+                    boolean stderr, boolean tty) {
+                return record(metrics, "exec", () -> server.getExec(containerId, command, stdin, stdout, stderr, tty));
+            }
+
+            @Override
+            public java.net.URI getAttach(String containerId, boolean stdin, boolean stdout, boolean stderr, boolean tty) {
+                return record(metrics, "attach", () -> server.getAttach(containerId, stdin, stdout, stderr, tty));
+            }
+
+            @Override
+            public java.net.URI getPortForward(String podSandboxId, List<Integer> ports) {
+                return record(metrics, "port_forward", () -> server.getPortForward(podSandboxId, ports));
+            }
+        });
+    }
+
+    // The kubelet's own sessions last as long as they do, so they are passed through uncounted: upstream's
     // runtime operations of these names only hand out a streaming URL.
     @Override
     public int exec(String containerId, List<String> command, io.jkubelet.core.runtime.StreamingIo io)

@@ -16,6 +16,10 @@ public interface RuntimeService {
     /** {@link #execSync}'s timeout for none: the command may run for as long as it runs. */
     Duration NO_TIMEOUT = Duration.ofMillis(Long.MAX_VALUE);
 
+    /** What {@link #exec}, {@link #attach} and {@link #portForward} throw on a runtime with a streaming server. */
+    String SESSIONS_ON_STREAMING_SERVER =
+            "this runtime serves exec, attach and port-forward on its streaming server: see streamingRuntime()";
+
     /** The runtime's name and version, e.g. {@code docker} and {@code 20.10.24}. */
     RuntimeVersion version();
 
@@ -66,9 +70,17 @@ public interface RuntimeService {
     ExecResult execSync(String containerId, List<String> command, Duration timeout);
 
     /**
-     * Runs {@code command} in a running container with the client's streams attached (CRI {@code Exec}
-     * served through the streaming server), and blocks until the command has exited and its output has
-     * been written.
+     * The runtime's streaming server, when it has one (a CRI runtime): exec, attach and port-forward sessions are then
+     * proxied to the URLs it gives, and {@link #exec}, {@link #attach} and {@link #portForward} are not offered.
+     */
+    default java.util.Optional<StreamingRuntime> streamingRuntime() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Runs {@code command} in a running container with the client's streams attached, the kubelet serving the
+     * client's protocol (dockershim's {@code DirectStreamingRuntime}), and blocks until the command has exited and its
+     * output has been written. Not offered by a runtime with a {@linkplain #streamingRuntime() streaming server}.
      *
      * <p>Interrupting the calling thread means the client went away: the call stops streaming and
      * returns promptly (throwing {@link InterruptedException}); the command itself may go on running in
@@ -77,27 +89,32 @@ public interface RuntimeService {
      * @return the command's exit code
      * @throws NotFoundException when the container does not exist
      */
-    int exec(String containerId, List<String> command, StreamingIo io) throws InterruptedException;
+    default int exec(String containerId, List<String> command, StreamingIo io) throws InterruptedException {
+        throw new UnsupportedOperationException(SESSIONS_ON_STREAMING_SERVER);
+    }
 
     /**
-     * Attaches the client's streams to the container's main process (CRI {@code Attach}) and blocks until
+     * Attaches the client's streams to the container's main process, as {@link #exec}, and blocks until
      * the process's output ends (it exited) or the calling thread is interrupted (the client went away;
      * the process goes on running).
      *
      * @throws NotFoundException when the container does not exist
      */
-    void attach(String containerId, StreamingIo io) throws InterruptedException;
+    default void attach(String containerId, StreamingIo io) throws InterruptedException {
+        throw new UnsupportedOperationException(SESSIONS_ON_STREAMING_SERVER);
+    }
 
     /**
-     * Connects {@code in} and {@code out} to TCP {@code port} in the sandbox's network namespace (CRI
-     * {@code PortForward}) and copies bytes both ways until either side closes or the calling thread is
+     * Connects {@code in} and {@code out} to TCP {@code port} of the sandbox, as {@link #exec}, and copies bytes both ways until either side closes or the calling thread is
      * interrupted.
      *
      * @throws NotFoundException when the sandbox does not exist
      * @throws java.io.IOException when the port cannot be reached; the message names it
      */
-    void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
-            throws java.io.IOException, InterruptedException;
+    default void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
+            throws java.io.IOException, InterruptedException {
+        throw new UnsupportedOperationException(SESSIONS_ON_STREAMING_SERVER);
+    }
 
     /**
      * Asks the runtime to reopen the container's log file (CRI {@code ReopenContainerLog}) after the kubelet moved it

@@ -1,6 +1,7 @@
 package io.jkubelet.server.streaming;
 
 import io.jkubelet.core.runtime.StreamingIo;
+import io.jkubelet.core.runtime.StreamingRuntime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -43,6 +44,14 @@ public interface ContainerStreaming {
             throw new IOException("no container runtime");
         }
     };
+
+    /**
+     * The runtime's streaming server, when it has one: sessions are then proxied to the URLs it gives ({@link
+     * StreamProxy}) instead of being served through {@link #exec}, {@link #attach} and {@link #portForward}.
+     */
+    default Optional<StreamingRuntime> streamingRuntime() {
+        return Optional.empty();
+    }
 
     /** The id of the running container {@code containerName} of pod {@code namespace/podName} on the runtime. */
     Optional<String> findRunningContainer(String namespace, String podName, String containerName);

@@ -1,6 +1,8 @@
 package io.jkubelet.server.streaming;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.runtime.NotFoundException;
+import io.jkubelet.core.runtime.StreamingRuntime;
 import io.jkubelet.server.http.Handler;
 import io.jkubelet.server.http.Request;
 import io.jkubelet.server.http.Response;
@@ -11,6 +13,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * container or sandbox on the runtime (500 {@code container not found ("name")}), then the upgrade: a
  * request that is not a WebSocket upgrade gets 500 {@code Upgrade request required}, subprotocols of which
  * none is supported 403, and a session over the {@linkplain StreamingSessions cap} 429.
+ *
+ * <p>On a runtime with a streaming server (a CRI runtime) the session is proxied there after the same checks, as
+ * upstream's kubelet does by default ({@link StreamProxy}); on Docker the kubelet serves it itself.
  */
 public final class StreamingHandlers {
 
@@ -102,6 +108,12 @@ public final class StreamingHandlers {
             return Response.restfulError(400, "no command given: add one command= query parameter per argument");
         }
         String name = (exec ? "exec " : "attach ") + namespace + "/" + podName + "/" + containerName;
+        Optional<StreamingRuntime> server = runtime.streamingRuntime();
+        if (server.isPresent()) {
+            return proxyStream(request, name, () -> exec
+                    ? server.get().getExec(containerId.get(), command, options.stdin(), options.stdout(), options.stderr(), options.tty())
+                    : server.get().getAttach(containerId.get(), options.stdin(), options.stdout(), options.stderr(), options.tty()));
+        }
         RemoteCommandSession session = new RemoteCommandSession(runtime, containerId.get(), exec ? command : null, options);
         SpdyPlan spdy = new SpdyPlan(RemoteCommandSession.SPDY_PROTOCOLS, RemoteCommandSession::readsSpdyStream,
                 session::overSpdy);
@@ -135,11 +147,51 @@ public final class StreamingHandlers {
         }
         List<Integer> ports = options.ports();
         String name = "portForward " + namespace + "/" + podName + " " + ports;
+        Optional<StreamingRuntime> server = runtime.streamingRuntime();
+        if (server.isPresent()) {
+            return proxyStream(request, name, () -> server.get().getPortForward(sandbox.get(), ports));
+        }
         PortForwardSession session = new PortForwardSession(runtime, sandbox.get());
         SpdyPlan spdy = new SpdyPlan(List.of(PortForwardSession.SPDY_PROTOCOL), type -> type.equals("data"),
                 version -> session::overSpdy);
         return upgrade(request, ChannelProtocol.PORT_FORWARD, PortForwardSession.readableChannels(ports), name, spdy,
                 channels -> session.overWebSocket(channels, ports));
+    }
+
+    /**
+     * Upstream's {@code proxyStream}: the session's URL from the runtime (its error as {@code streaming.WriteError}
+     * answers it: 404 for a missing container or sandbox, else 500, with the error's text), then the client's upgrade
+     * request proxied there; a request that is no upgrade gets the proxy's 500 {@code Upgrade request required}.
+     */
+    private Response proxyStream(Request request, String name, Supplier<URI> url) {
+        URI location;
+        try {
+            location = url.get();
+        } catch (NotFoundException e) {
+            return Response.restfulError(404, e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("{}: the runtime gave no streaming URL: {}", name, e.getMessage());
+            return Response.restfulError(500, e.getMessage());
+        }
+        if (!isUpgradeRequest(request)) {
+            return Response.goError(500, "Upgrade request required");
+        }
+        if (!sessions.tryOpen()) {
+            return tooManySessions(name);
+        }
+        return Response.upgrade(new StreamProxy(name, location, request, sessions));
+    }
+
+    /** The answer of a session over the cap, logged as a warning at most once a minute. */
+    private Response tooManySessions(String name) {
+        if (sessions.warnAboutRefusal()) {
+            log.warn("{}: refused (429), {} streaming sessions are open already, the most allowed", name,
+                    sessions.maxSessions());
+        } else {
+            log.debug("{}: refused (429), {} streaming sessions are open already", name, sessions.maxSessions());
+        }
+        return Response.restfulError(429, "maximum number of in-flight requests exceeded")
+                .withHeader("Retry-After", RETRY_AFTER_SECONDS);
     }
 
     /** What an SPDY session serves: its protocol versions, the stream types it reads, its body per version. */
@@ -177,14 +229,7 @@ public final class StreamingHandlers {
             return Response.goError(400, "unable to upgrade: missing upgrade headers in request: " + request.headers());
         }
         if (!sessions.tryOpen()) {
-            if (sessions.warnAboutRefusal()) {
-                log.warn("{}: refused (429), {} streaming sessions are open already, the most allowed", name,
-                        sessions.maxSessions());
-            } else {
-                log.debug("{}: refused (429), {} streaming sessions are open already", name, sessions.maxSessions());
-            }
-            return Response.restfulError(429, "maximum number of in-flight requests exceeded")
-                    .withHeader("Retry-After", RETRY_AFTER_SECONDS);
+            return tooManySessions(name);
         }
         return Response.upgrade(new SpdySession(name, chosen, spdy.readable(), sessions, spdy.body().apply(chosen)));
     }
@@ -241,14 +286,7 @@ public final class StreamingHandlers {
         }
         if (!sessions.tryOpen()) {
             handshakeRequest.release();
-            if (sessions.warnAboutRefusal()) {
-                log.warn("{}: refused (429), {} streaming sessions are open already, the most allowed", name,
-                        sessions.maxSessions());
-            } else {
-                log.debug("{}: refused (429), {} streaming sessions are open already", name, sessions.maxSessions());
-            }
-            return Response.restfulError(429, "maximum number of in-flight requests exceeded")
-                    .withHeader("Retry-After", RETRY_AFTER_SECONDS);
+            return tooManySessions(name);
         }
         return Response.upgrade(new WebSocketSession(name, handshaker, handshakeRequest, protocol, readable, sessions, body));
     }

@@ -36,7 +36,7 @@ public final class SpdyClient implements AutoCloseable {
     private final EmbeddedChannel codec = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1));
     private final LinkedBlockingQueue<Object> frames = new LinkedBlockingQueue<>();
     public final String head;
-    /** The streamtype header of each stream's SYN_REPLY, by stream id (null when the reply had none). */
+    /** The streamtype header of each stream's SYN_REPLY, by stream id (absent when the reply had none). */
     public final Map<Integer, String> replies = new java.util.concurrent.ConcurrentHashMap<>();
     private int nextId = 1;
 
@@ -52,15 +52,7 @@ public final class SpdyClient implements AutoCloseable {
         }
         out.write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        ByteArrayOutputStream answer = new ByteArrayOutputStream();
-        while (!answer.toString(StandardCharsets.ISO_8859_1).contains("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            answer.write(b);
-        }
-        head = answer.toString(StandardCharsets.ISO_8859_1);
+        head = ScriptedStreamingServer.readHead(in);
         if (head.startsWith("HTTP/1.1 101")) {
             Thread.ofVirtual().start(this::readFrames);
         }
@@ -88,7 +80,10 @@ public final class SpdyClient implements AutoCloseable {
                     codec.writeInbound(Unpooled.copiedBuffer(buf, 0, n));
                     for (Object f; (f = codec.readInbound()) != null; ) {
                         if (f instanceof io.netty.handler.codec.spdy.SpdySynReplyFrame reply) {
-                            replies.put(reply.streamId(), reply.headers().getAsString("streamtype"));
+                            String type = reply.headers().getAsString("streamtype");
+                            if (type != null) { // Go's streaming server replies without one
+                                replies.put(reply.streamId(), type);
+                            }
                         }
                         frames.add(f);
                     }
@@ -150,6 +145,46 @@ public final class SpdyClient implements AutoCloseable {
             }
         }
         return texts(data);
+    }
+
+    /**
+     * The data received per stream until the server ends the connection, as client-go reads a session whose server
+     * (Go's streaming server) closes the connection after the status instead of ending the error stream.
+     */
+    public Map<Integer, String> readUntilClosed() throws InterruptedException {
+        Map<Integer, ByteArrayOutputStream> data = new HashMap<>();
+        for (Object f; !"closed".equals(f = frames.poll(20, TimeUnit.SECONDS)); ) {
+            if (f == null) {
+                throw new AssertionError("connection silent and still open; got " + texts(data));
+            }
+            if (f instanceof SpdyDataFrame d) {
+                data.computeIfAbsent(d.streamId(), k -> new ByteArrayOutputStream()).writeBytes(ByteBufUtil.getBytes(d.content()));
+                d.release();
+            }
+        }
+        return texts(data);
+    }
+
+    /**
+     * The data received on stream {@code id} until it contains {@code text} (what other streams receive meanwhile is
+     * dropped).
+     */
+    public String readUntil(int id, String text) throws InterruptedException {
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        while (!data.toString(StandardCharsets.UTF_8).contains(text)) {
+            Object f = frames.poll(20, TimeUnit.SECONDS);
+            if (f == null || f.equals("closed")) {
+                throw new AssertionError("connection ended or silent before \"" + text + "\" on stream " + id + "; got "
+                        + data.toString(StandardCharsets.UTF_8));
+            }
+            if (f instanceof SpdyDataFrame d) {
+                if (d.streamId() == id) {
+                    data.writeBytes(ByteBufUtil.getBytes(d.content()));
+                }
+                d.release();
+            }
+        }
+        return data.toString(StandardCharsets.UTF_8);
     }
 
     private static Map<Integer, String> texts(Map<Integer, ByteArrayOutputStream> data) {

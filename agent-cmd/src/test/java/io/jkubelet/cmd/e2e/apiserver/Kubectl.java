@@ -38,20 +38,22 @@ public final class Kubectl {
         List<String> cmd = new ArrayList<>(List.of(binary(), "--kubeconfig", kubeconfig.toString(), "--request-timeout", "20s"));
         cmd.addAll(List.of(args));
         try {
+            Path out = Files.createTempFile("kubectl", ".out");
             Path err = Files.createTempFile("kubectl", ".err");
             try {
-                Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+                // Output goes to files, so that a kubectl that never ends (an exec whose stdin end is lost) times out.
+                Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
                 if (stdin != null) {
                     p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
                 }
                 p.getOutputStream().close();
-                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 if (!p.waitFor(90, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                     throw new IllegalStateException("timed out: " + String.join(" ", cmd));
                 }
-                return new Result(p.exitValue(), out, Files.readString(err));
+                return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
             } finally {
+                Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
             }
         } catch (IOException e) {
