@@ -44,10 +44,16 @@ public final class KubeletConfigCodec {
     static final ObjectMapper JSON = configure(JsonMapper.builder())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
-    /** YAML 1.1, as go-yaml v2 reads it; only the first document is read, later ones are ignored. */
-    private static final ObjectMapper YAML = configure(YAMLMapper.builder(new Yaml11Factory()))
-            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+
+    /**
+     * YAML 1.1, as go-yaml v2 reads it; only the first document is read, later ones are ignored. Made on the first
+     * YAML file: an agent without one (the JSON above serves {@code /configz}) loads no YAML classes.
+     */
+    private static final class Yaml {
+        static final ObjectMapper MAPPER = configure(YAMLMapper.builder(new Yaml11Factory()))
+                .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .build();
+    }
 
     private KubeletConfigCodec() {
     }
@@ -134,7 +140,7 @@ public final class KubeletConfigCodec {
     }
 
     private static ObjectMapper mapper(Format format) {
-        return format == Format.JSON ? JSON : YAML;
+        return format == Format.JSON ? JSON : Yaml.MAPPER;
     }
 
     /** A decoding failure, with the position and field named the way a user can find them in the file. */

@@ -39,6 +39,16 @@ class OneJacksonClassLoadingTest {
     }
 
     @Test
+    void printingAConfigurationLoadsNoYamlReader() throws Exception {
+        String log = run("configz");
+
+        // An agent without a config file prints /configz with the JSON mapper; the YAML reader stays unloaded.
+        assertThat(log).contains("printed {\"enableServer\":true").contains("io.jkubelet.core.apis.config.KubeletConfigCodec ");
+        assertThat(log).doesNotContain("tools.jackson.dataformat.yaml.").doesNotContain("org.snakeyaml.")
+                .doesNotContain("Yaml11Factory");
+    }
+
+    @Test
     void decodingAStaticPodManifestLoadsNoJackson2() throws Exception {
         String log = run("manifest");
 
@@ -58,11 +68,15 @@ class OneJacksonClassLoadingTest {
         return output;
     }
 
-    /** Decodes a configuration (file, drop-in, printed back) or a manifest, and says what it got. */
+    /** Prints a configuration, decodes one (file, drop-in, printed back) or a manifest, and says what it got. */
     static final class Decode {
         public static void main(String[] args) throws Exception {
             Path dir = Path.of(args[1]);
-            if (args[0].equals("config")) {
+            if (args[0].equals("configz")) {
+                KubeletConfiguration defaults = KubeletConfigurationDefaults.apply(KubeletConfiguration.builder().build())
+                        .build();
+                System.out.println("printed " + KubeletConfigCodec.toJson(defaults));
+            } else if (args[0].equals("config")) {
                 Path file = dir.resolve("kubelet.yaml");
                 Files.writeString(file, "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
                         + "port: 10251\nfailSwapOn: no\nsyncFrequency: 30s\n");
