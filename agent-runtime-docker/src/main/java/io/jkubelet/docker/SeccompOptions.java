@@ -1,7 +1,5 @@
 package io.jkubelet.docker;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jkubelet.core.runtime.SecurityProfile;
 
 import java.io.IOException;
@@ -9,6 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A seccomp profile as Docker's {@code SecurityOpt}, as dockershim's {@code getSeccompSecurityOpts}: Unconfined is
@@ -18,7 +20,9 @@ import java.util.List;
  */
 final class SeccompOptions {
     static final String UNCONFINED = "seccomp=unconfined";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Lenient as Jackson 2 was: what follows the profile's JSON value is ignored. */
+    private static final ObjectMapper JSON =
+            JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     private SeccompOptions() {}
 
@@ -51,10 +55,8 @@ final class SeccompOptions {
         }
         try {
             return JSON.writeValueAsString(JSON.readTree(content));
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException(prefix + "not JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(prefix + e, e);
         }
     }
 }

@@ -1,10 +1,7 @@
 package io.jkubelet.core.credentialprovider;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jkubelet.core.config.validation.ImageReference;
 import io.jkubelet.core.runtime.RegistryAuth;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -15,6 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Registry credentials by registry location, matched against images as upstream's {@code BasicDockerKeyring}:
@@ -26,7 +28,8 @@ import java.util.TreeMap;
  */
 public final class DockerKeyring {
     static final String DEFAULT_REGISTRY_HOST = "index.docker.io";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON =
+            JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     /** Locations in reverse lexical order, as upstream: a longer path of one host comes before the host itself. */
     private final TreeMap<String, List<RegistryAuth>> creds = new TreeMap<>(Comparator.reverseOrder());
@@ -55,7 +58,12 @@ public final class DockerKeyring {
 
     /** The JSON object of a docker config; empty input or another JSON value is no docker config, as for Go's decoder. */
     private static JsonNode document(byte[] json) throws IOException {
-        JsonNode doc = JSON.readTree(json);
+        JsonNode doc;
+        try {
+            doc = JSON.readTree(json);
+        } catch (JacksonException e) {
+            throw new IOException(e.getMessage(), e);
+        }
         if (doc == null || !doc.isObject()) {
             throw new IOException("a docker config must be a JSON object");
         }
@@ -70,9 +78,9 @@ public final class DockerKeyring {
         for (var it = cfg.properties().iterator(); it.hasNext(); ) {
             var e = it.next();
             JsonNode v = e.getValue();
-            String user = v.path("username").asText("");
-            String pass = v.path("password").asText("");
-            String auth = v.path("auth").asText("");
+            String user = v.path("username").asString("");
+            String pass = v.path("password").asString("");
+            String auth = v.path("auth").asString("");
             if (!auth.isEmpty()) {
                 // "auth" is base64("user:password") and wins over the separate fields, as in upstream's decode.
                 String decoded;
@@ -88,7 +96,7 @@ public final class DockerKeyring {
                 user = decoded.substring(0, colon);
                 pass = decoded.substring(colon + 1);
             }
-            String token = v.path("identitytoken").asText("");
+            String token = v.path("identitytoken").asString("");
             out.put(e.getKey(), new RegistryAuth(user, pass, e.getKey(), token.isEmpty() ? null : token));
         }
         return out;

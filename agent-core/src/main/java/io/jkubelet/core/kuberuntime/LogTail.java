@@ -1,8 +1,5 @@
 package io.jkubelet.core.kuberuntime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +7,11 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The tail of a container's log for {@code terminationMessagePolicy: FallbackToLogsOnError}: the last 80
@@ -19,7 +21,8 @@ import java.util.List;
 final class LogTail {
     static final int MAX_LINES = 80;
     static final int MAX_BYTES = 2048;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON =
+            JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     private LogTail() {}
 
@@ -51,9 +54,10 @@ final class LogTail {
     private static String message(String line) {
         if (line.startsWith("{")) {
             try {
-                JsonNode n = JSON.readTree(line);
-                return n.path("log").asText();
-            } catch (IOException e) {
+                JsonNode log = JSON.readTree(line).path("log");
+                // Jackson 2's asText(), which this kept: a JSON null reads "null", an object or a list "".
+                return log.isNull() ? "null" : log.isContainer() ? "" : log.asString("");
+            } catch (JacksonException e) {
                 return line + "\n";
             }
         }

@@ -1,10 +1,5 @@
 package io.jkubelet.core.nodeshutdown;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -14,6 +9,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * When the node's last graceful shutdown started and ended (upstream's {@code localStorage} and {@code setMetrics}):
@@ -22,7 +23,8 @@ import java.time.format.DateTimeFormatter;
  */
 public final class GracefulShutdownRecord {
     private static final Logger log = LoggerFactory.getLogger(GracefulShutdownRecord.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON =
+            JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     /** Upstream's file name, in the kubelet's root directory. */
     public static final String STATE_FILE = "graceful_node_shutdown_state";
     /** Go's zero {@code time.Time} as its JSON encoder writes it: a time never set. */
@@ -57,13 +59,18 @@ public final class GracefulShutdownRecord {
         }
         try {
             JsonNode state = JSON.readTree(Files.readString(file));
-            parse(state.path("startTime").asText(GO_ZERO_TIME)).ifPresent(t -> gauges.startTime(seconds(t)));
-            parse(state.path("endTime").asText(GO_ZERO_TIME)).ifPresent(t -> gauges.endTime(seconds(t)));
+            parse(text(state.path("startTime"))).ifPresent(t -> gauges.startTime(seconds(t)));
+            parse(text(state.path("endTime"))).ifPresent(t -> gauges.endTime(seconds(t)));
         } catch (NoSuchFileException e) {
             // no shutdown yet
         } catch (IOException | RuntimeException e) {
             log.error("Failed to load graceful shutdown state: {}", e.getMessage());
         }
+    }
+
+    /** A field's text, as Jackson 2's {@code asText(default)} gave it: an object or a list reads as "". */
+    private static String text(JsonNode field) {
+        return field.isContainer() ? "" : field.asString(GO_ZERO_TIME);
     }
 
     /** A shutdown begins: stored with no end yet; the end gauge goes back to 0. */

@@ -64,7 +64,7 @@ public final class DashboardHandlers {
             }
             try {
                 return Response.json(KubeJson.mapper().writeValueAsBytes(node.get()));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (tools.jackson.core.JacksonException e) {
                 return Response.text(500, "cannot encode the node: " + e.getMessage());
             }
         }

@@ -1,12 +1,11 @@
 package io.jkubelet.server.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Writes a Jackson tree of a Kubernetes object the way Go's {@code encoding/json} writes the same Go
@@ -48,7 +47,7 @@ public final class GoShapeWriter {
      *
      * @throws IllegalArgumentException if {@code type} is not a known shape
      */
-    public void writeStruct(JsonGenerator gen, JsonNode node, String type) throws IOException {
+    public void writeStruct(JsonGenerator gen, JsonNode node, String type) {
         GoShapes.Shape shape = shapes.shape(type);
         if (shape == null) {
             throw new IllegalArgumentException("no Go shape for type " + type);
@@ -56,21 +55,21 @@ public final class GoShapeWriter {
         writeStruct(gen, node, shape);
     }
 
-    private void writeStruct(JsonGenerator gen, JsonNode node, GoShapes.Shape shape) throws IOException {
+    private void writeStruct(JsonGenerator gen, JsonNode node, GoShapes.Shape shape) {
         gen.writeStartObject();
         for (GoShapes.Field field : shape.fields()) {
             JsonNode value = node == null ? null : node.get(field.name());
             if (value == null || value.isNull()) {
                 writeAbsent(gen, field);
             } else if (!(field.omitZero() && isZero(field, value))) {
-                gen.writeFieldName(field.name());
+                gen.writeName(field.name());
                 writeValue(gen, field, value);
             }
         }
         if (node != null) {
             for (Map.Entry<String, JsonNode> extra : node.properties()) {
                 if (!shape.byName().containsKey(extra.getKey()) && !extra.getValue().isNull()) {
-                    gen.writeFieldName(extra.getKey());
+                    gen.writeName(extra.getKey());
                     writeTree(gen, extra.getValue());
                 }
             }
@@ -78,11 +77,11 @@ public final class GoShapeWriter {
         gen.writeEndObject();
     }
 
-    private void writeAbsent(JsonGenerator gen, GoShapes.Field field) throws IOException {
+    private void writeAbsent(JsonGenerator gen, GoShapes.Field field) {
         if (field.omitWhenAbsent()) {
             return;
         }
-        gen.writeFieldName(field.name());
+        gen.writeName(field.name());
         if (field.zeroStructWhenAbsent()) {
             GoShapes.Shape child = field.type() == null ? null : shapes.shape(field.type());
             if (child == null) {
@@ -96,7 +95,7 @@ public final class GoShapeWriter {
         }
     }
 
-    private void writeValue(JsonGenerator gen, GoShapes.Field field, JsonNode value) throws IOException {
+    private void writeValue(JsonGenerator gen, GoShapes.Field field, JsonNode value) {
         GoShapes.Shape child = field.type() == null ? null : shapes.shape(field.type());
         switch (field.kind()) {
             case OBJECT -> {
@@ -123,11 +122,11 @@ public final class GoShapeWriter {
                     return;
                 }
                 List<String> keys = new ArrayList<>();
-                value.fieldNames().forEachRemaining(keys::add);
+                keys.addAll(value.propertyNames());
                 keys.sort(GO_KEY_ORDER);
                 gen.writeStartObject();
                 for (String key : keys) {
-                    gen.writeFieldName(key);
+                    gen.writeName(key);
                     writeElement(gen, child, value.get(key));
                 }
                 gen.writeEndObject();
@@ -137,9 +136,9 @@ public final class GoShapeWriter {
     }
 
     /** Writes scalars directly (much cheaper than {@code writeTree}, which goes through the codec). */
-    private static void writeTree(JsonGenerator gen, JsonNode value) throws IOException {
+    private static void writeTree(JsonGenerator gen, JsonNode value) {
         switch (value.getNodeType()) {
-            case STRING -> gen.writeString(value.textValue());
+            case STRING -> gen.writeString(value.stringValue());
             case BOOLEAN -> gen.writeBoolean(value.booleanValue());
             case NULL, MISSING -> gen.writeNull();
             case NUMBER -> {
@@ -161,7 +160,7 @@ public final class GoShapeWriter {
             case OBJECT -> {
                 gen.writeStartObject();
                 for (Map.Entry<String, JsonNode> e : value.properties()) {
-                    gen.writeFieldName(e.getKey());
+                    gen.writeName(e.getKey());
                     writeTree(gen, e.getValue());
                 }
                 gen.writeEndObject();
@@ -170,7 +169,7 @@ public final class GoShapeWriter {
         }
     }
 
-    private void writeElement(JsonGenerator gen, GoShapes.Shape child, JsonNode element) throws IOException {
+    private void writeElement(JsonGenerator gen, GoShapes.Shape child, JsonNode element) {
         if (child != null && element.isObject()) {
             writeStruct(gen, element, child);
         } else {
@@ -183,8 +182,8 @@ public final class GoShapeWriter {
         if (field.kind() == GoShapes.Kind.OBJECT) {
             return false;
         }
-        if (value.isTextual()) {
-            return value.textValue().isEmpty();
+        if (value.isString()) {
+            return value.stringValue().isEmpty();
         }
         if (value.isNumber()) {
             return value.isIntegralNumber() ? value.bigIntegerValue().signum() == 0 : value.doubleValue() == 0;

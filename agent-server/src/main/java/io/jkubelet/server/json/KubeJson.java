@@ -1,29 +1,30 @@
 package io.jkubelet.server.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.CharacterEscapes;
-import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.fabric8.kubernetes.api.model.AnyType;
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.Quantity;
-import java.io.IOException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.CharacterEscapes;
+import tools.jackson.core.io.SerializedString;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonWriteFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.ser.std.StdSerializer;
 
 /**
- * The Jackson 2 mapper the HTTP servers write Kubernetes objects with.
+ * The Jackson 3 mapper the HTTP servers write Kubernetes objects with.
  *
- * <p>fabric8 8 models carry their custom serializers as Jackson 3 annotations, which Jackson 2 does not
- * see; this mapper registers Jackson 2 serializers for the value types that need one inside a Pod:
- * {@link Quantity} (a string such as {@code "100m"}), {@link AnyType}/{@code IntOrString} (a bare int or
- * string) and {@link MicroTime} (its RFC 3339 string). The other fabric8 annotations ({@code
- * JsonInclude}, {@code JsonProperty}, {@code JsonAnyGetter}) live in the shared annotations package and
- * apply as they are.
+ * <p>It names the writing of the value types that need one inside a Pod, so that their form does not hang on how
+ * fabric8 annotates them: {@link Quantity} (a string such as {@code "100m"}), {@link AnyType}/{@code IntOrString}
+ * (a bare int or string) and {@link MicroTime} (its RFC 3339 string). Properties keep fabric8's declared order (not
+ * Jackson 3's alphabetical default), and a character outside the Basic Multilingual Plane is written as its
+ * {@code \\uXXXX} surrogate pair, as this mapper wrote it under Jackson 2.
  *
  * <p>Strings are escaped as Go's {@code encoding/json} does: {@code <}, {@code >}, {@code &}, U+2028 and
  * U+2029 become {@code \\u003c}, {@code \\u003e}, {@code \\u0026}, {@code \\u2028}, {@code \\u2029}, so
@@ -48,13 +49,15 @@ public final class KubeJson {
         fabric8.addSerializer(Quantity.class, new QuantitySerializer());
         fabric8.addSerializer(AnyType.class, new AnyTypeSerializer());
         fabric8.addSerializer(MicroTime.class, new MicroTimeSerializer());
-        ObjectMapper mapper =
-                JsonMapper.builder()
-                        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-                        .addModule(fabric8)
-                        .build();
-        mapper.getFactory().setCharacterEscapes(new GoCharacterEscapes());
-        return mapper;
+        JsonFactory factory = JsonFactory.builder()
+                .characterEscapes(new GoCharacterEscapes())
+                .disable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+                .build();
+        return JsonMapper.builder(factory)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                .addModule(fabric8)
+                .build();
     }
 
     private static final class QuantitySerializer extends StdSerializer<Quantity> {
@@ -63,8 +66,7 @@ public final class KubeJson {
         }
 
         @Override
-        public void serialize(Quantity value, JsonGenerator gen, SerializerProvider provider)
-                throws IOException {
+        public void serialize(Quantity value, JsonGenerator gen, SerializationContext provider) {
             String amount = value.getAmount() == null ? "" : value.getAmount();
             String format = value.getFormat() == null ? "" : value.getFormat();
             gen.writeString(amount + format);
@@ -77,9 +79,8 @@ public final class KubeJson {
         }
 
         @Override
-        public void serialize(AnyType value, JsonGenerator gen, SerializerProvider provider)
-                throws IOException {
-            provider.defaultSerializeValue(value.getValue(), gen);
+        public void serialize(AnyType value, JsonGenerator gen, SerializationContext provider) {
+            provider.writeValue(gen, value.getValue());
         }
     }
 
@@ -89,8 +90,7 @@ public final class KubeJson {
         }
 
         @Override
-        public void serialize(MicroTime value, JsonGenerator gen, SerializerProvider provider)
-                throws IOException {
+        public void serialize(MicroTime value, JsonGenerator gen, SerializationContext provider) {
             if (value.getTime() == null) {
                 gen.writeNull();
             } else {

@@ -1,13 +1,11 @@
 package io.jkubelet.server.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Encodes pods as the kubelet's {@code encodePods} does: a v1 {@code PodList} written by Go's {@code
@@ -111,13 +109,11 @@ public final class PodListEncoder {
 
     private byte[] encodeItem(Pod pod) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-        try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
+        try (JsonGenerator gen = mapper.createGenerator(out)) {
             ObjectNode tree = mapper.valueToTree(pod);
             tree.remove("kind");
             tree.remove("apiVersion");
             writer.writeStruct(gen, tree, "Pod");
-        } catch (IOException e) {
-            throw new UncheckedIOException("encoding pod " + key(pod), e);
         }
         return out.toByteArray();
     }

@@ -1,13 +1,15 @@
 package io.jkubelet.server.logs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The two container log file formats the kubelet reads (upstream {@code kuberuntime/logs}): the CRI text
@@ -58,25 +60,32 @@ enum LogFormat {
             JsonNode node;
             try {
                 node = JSON.readTree(line);
-            } catch (IOException e) {
+            } catch (JacksonException e) {
                 throw new LogParseException("failed to unmarshal log: " + e.getMessage());
             }
             if (node == null || !node.isObject()) {
                 throw new LogParseException("not a JSON log object");
             }
             JsonNode time = node.get("time");
-            if (time == null || !time.isTextual()) {
+            if (time == null || !time.isString()) {
                 throw new LogParseException("no time in JSON log line");
             }
-            return new LogMessage(parseTime(time.asText()), node.path("stream").asText(""),
-                    node.path("log").asText("").getBytes(StandardCharsets.UTF_8));
+            return new LogMessage(parseTime(time.stringValue()), text(node.path("stream")),
+                    text(node.path("log")).getBytes(StandardCharsets.UTF_8));
         }
     };
 
     static final String STDOUT = "stdout";
     static final String STDERR = "stderr";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Lenient as Jackson 2 was: what follows the first JSON value on a line is ignored. */
+    private static final ObjectMapper JSON =
+            JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    /** A field's text as Jackson 2's {@code asText("")} gave it: an object or a list reads as "". */
+    private static String text(JsonNode field) {
+        return field.isContainer() ? "" : field.asString("");
+    }
 
     /** Go's {@code RFC3339NanoFixed}: always nine fraction digits, {@code Z} for UTC. */
     static final DateTimeFormatter TIME_OUT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSSXXX");

@@ -1,21 +1,19 @@
 package io.jkubelet.server.stats;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.jkubelet.core.stats.history.StatsHistory;
 import io.jkubelet.core.stats.history.UsageRing;
 import io.jkubelet.server.http.Handler;
 import io.jkubelet.server.http.Request;
 import io.jkubelet.server.http.Response;
 import io.jkubelet.server.http.Router;
-
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonWriteFeature;
 
 /**
  * {@code GET /stats/history}: the last 15 minutes of usage from the {@link StatsHistory}, one sample per stats
@@ -37,7 +35,9 @@ import java.util.function.Supplier;
 public final class StatsHistoryHandler implements Handler {
     public static final String PATH = "/stats/history";
     private static final Set<String> PARAMETERS = Set.of("pod", "container");
-    private static final JsonFactory JSON = new JsonFactory();
+    /** Characters outside the Basic Multilingual Plane as {@code \\uXXXX} surrogate pairs, as under Jackson 2. */
+    private static final JsonFactory JSON =
+            JsonFactory.builder().disable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
     private final Supplier<Optional<StatsHistory>> history;
     private final long periodSeconds;
@@ -103,33 +103,33 @@ public final class StatsHistoryHandler implements Handler {
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024 + series.size() * 64);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
-            g.writeStringField("kind", kind);
+            g.writeStringProperty("kind", kind);
             if (pod != null) {
-                g.writeObjectFieldStart("podRef");
-                g.writeStringField("namespace", pod.ref().namespace());
-                g.writeStringField("name", pod.ref().name());
-                g.writeStringField("uid", pod.ref().uid());
+                g.writeObjectPropertyStart("podRef");
+                g.writeStringProperty("namespace", pod.ref().namespace());
+                g.writeStringProperty("name", pod.ref().name());
+                g.writeStringProperty("uid", pod.ref().uid());
                 g.writeEndObject();
             }
             if (container != null) {
-                g.writeStringField("container", container);
+                g.writeStringProperty("container", container);
             }
             if (containers != null) {
-                g.writeArrayFieldStart("containers");
+                g.writeArrayPropertyStart("containers");
                 for (String c : containers) {
                     g.writeString(c);
                 }
                 g.writeEndArray();
             }
-            g.writeNumberField("periodSeconds", periodSeconds);
-            g.writeNumberField("windowSeconds", StatsHistory.WINDOW.toSeconds());
-            g.writeArrayFieldStart("time");
+            g.writeNumberProperty("periodSeconds", periodSeconds);
+            g.writeNumberProperty("windowSeconds", StatsHistory.WINDOW.toSeconds());
+            g.writeArrayPropertyStart("time");
             for (long t : series.timesMillis()) {
                 g.writeNumber(t / 1000);
             }
             g.writeEndArray();
             for (UsageRing.Metric m : UsageRing.Metric.values()) {
-                g.writeArrayFieldStart(m.jsonName());
+                g.writeArrayPropertyStart(m.jsonName());
                 for (long v : series.column(m)) {
                     if (v == UsageRing.MISSING) {
                         g.writeNull();
@@ -140,8 +140,6 @@ public final class StatsHistoryHandler implements Handler {
                 g.writeEndArray();
             }
             g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return Response.json(out.toByteArray());
     }

@@ -1,9 +1,10 @@
 package io.jkubelet.server.streaming;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * How an exec or attach ended, as upstream's remotecommand server reports it on the error channel (3):
@@ -20,7 +21,7 @@ import java.util.List;
  */
 record RemoteCommandStatus(String status, String message, String reason, String causeReason, String causeMessage, int code) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     static RemoteCommandStatus success() {
         return new RemoteCommandStatus("Success", "", "", null, null, 0);

@@ -1,17 +1,17 @@
 package io.jkubelet.server.streaming;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jkubelet.core.runtime.TerminalSize;
 import io.jkubelet.core.runtime.TerminalSizeQueue;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.Iterator;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MappingIterator;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The resize channel (4): a sequence of JSON objects {@code {"Width":80,"Height":24}}, decoded as Go's
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 final class ResizeEvents implements TerminalSizeQueue {
 
     private static final Logger log = LoggerFactory.getLogger(ResizeEvents.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final InputStream in;
     private MappingIterator<JsonNode> objects;
@@ -45,10 +45,12 @@ final class ResizeEvents implements TerminalSizeQueue {
                 return null;
             }
             return size(objects.nextValue());
-        } catch (InterruptedIOException e) {
-            ended = true;
-            throw new InterruptedException("streaming session ended");
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
+            // Jackson 3 hands an I/O failure on wrapped in an unchecked exception.
+            if (e.getCause() instanceof InterruptedIOException) {
+                ended = true;
+                throw new InterruptedException("streaming session ended");
+            }
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("streaming session ended");
             }
@@ -61,7 +63,7 @@ final class ResizeEvents implements TerminalSizeQueue {
     private static TerminalSize size(JsonNode node) {
         int width = 0;
         int height = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             if (field.getKey().equalsIgnoreCase("width")) {
                 width = uint16(field.getValue(), "Width");

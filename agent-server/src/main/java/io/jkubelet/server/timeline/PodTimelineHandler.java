@@ -1,7 +1,5 @@
 package io.jkubelet.server.timeline;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.timeline.PodTimeline;
@@ -12,12 +10,12 @@ import io.jkubelet.server.http.Handler;
 import io.jkubelet.server.http.Request;
 import io.jkubelet.server.http.Response;
 import io.jkubelet.server.http.Router;
-
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Optional;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonWriteFeature;
 
 /**
  * {@code GET /debug/pods/<namespace>/<name>/timeline} (jkubelet's): what happened to the pod, oldest first, and why
@@ -26,7 +24,9 @@ import java.util.Optional;
  */
 public final class PodTimelineHandler implements Handler {
     public static final String ROUTE = "/debug/pods/{podNamespace}/{podID}/timeline";
-    private static final JsonFactory JSON = new JsonFactory();
+    /** Characters outside the Basic Multilingual Plane as {@code \\uXXXX} surrogate pairs, as under Jackson 2. */
+    private static final JsonFactory JSON =
+            JsonFactory.builder().disable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
     private final KubeletView view;
     private final Clock clock;
@@ -62,47 +62,45 @@ public final class PodTimelineHandler implements Handler {
         ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
-            g.writeObjectFieldStart("podRef");
-            g.writeStringField("namespace", timeline.namespace());
-            g.writeStringField("name", timeline.name());
-            g.writeStringField("uid", timeline.uid());
+            g.writeObjectPropertyStart("podRef");
+            g.writeStringProperty("namespace", timeline.namespace());
+            g.writeStringProperty("name", timeline.name());
+            g.writeStringProperty("uid", timeline.uid());
             g.writeEndObject();
             // A pod no longer on the node keeps its timeline a while; it has no phase then.
             if (status != null && status.getPhase() != null) {
-                g.writeStringField("phase", status.getPhase());
+                g.writeStringProperty("phase", status.getPhase());
             }
-            g.writeArrayFieldStart("waiting");
+            g.writeArrayPropertyStart("waiting");
             for (WaitingReasons.Waiting w : WaitingReasons.of(status, clock.instant())) {
                 g.writeStartObject();
-                g.writeStringField("container", w.container());
-                g.writeStringField("reason", w.reason());
-                g.writeStringField("text", w.text());
+                g.writeStringProperty("container", w.container());
+                g.writeStringProperty("reason", w.reason());
+                g.writeStringProperty("text", w.text());
                 g.writeEndObject();
             }
             g.writeEndArray();
-            g.writeArrayFieldStart("entries");
+            g.writeArrayPropertyStart("entries");
             for (TimelineEntry e : timeline.entries()) {
                 g.writeStartObject();
-                g.writeStringField("time", e.time().toString());
+                g.writeStringProperty("time", e.time().toString());
                 if (e.count() > 1) {
-                    g.writeStringField("lastTime", e.lastTime().toString());
-                    g.writeNumberField("count", e.count());
+                    g.writeStringProperty("lastTime", e.lastTime().toString());
+                    g.writeNumberProperty("count", e.count());
                 }
-                g.writeStringField("type", e.type());
-                g.writeStringField("reason", e.reason());
+                g.writeStringProperty("type", e.type());
+                g.writeStringProperty("reason", e.reason());
                 if (e.container() != null) {
-                    g.writeStringField("container", e.container());
+                    g.writeStringProperty("container", e.container());
                 }
-                g.writeStringField("message", e.message());
+                g.writeStringProperty("message", e.message());
                 if (e.exitCode() != null) {
-                    g.writeNumberField("exitCode", e.exitCode());
+                    g.writeNumberProperty("exitCode", e.exitCode());
                 }
                 g.writeEndObject();
             }
             g.writeEndArray();
             g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return out.toByteArray();
     }

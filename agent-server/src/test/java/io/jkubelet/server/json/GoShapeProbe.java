@@ -85,7 +85,11 @@ public final class GoShapeProbe {
 
     private record Prop(String name, Kind kind, Class<?> element, boolean structElement) {}
 
-    private final ObjectMapper mapper = KubeJson.newMapper();
+    /**
+     * Jackson 2, as an independent reader of fabric8's property annotations; the probe writes only trees it builds
+     * itself, so it needs none of {@link KubeJson}'s value serializers.
+     */
+    private final ObjectMapper mapper = new ObjectMapper();
     private final JsonNodeFactory nodes = JsonNodeFactory.instance;
     private final Map<Class<?>, List<Prop>> propsCache = new HashMap<>();
 

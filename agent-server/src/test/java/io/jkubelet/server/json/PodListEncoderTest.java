@@ -3,8 +3,6 @@ package io.jkubelet.server.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -18,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 class PodListEncoderTest {
 
@@ -139,8 +139,8 @@ class PodListEncoderTest {
                         .start();
         byte[] goOutput = kubectl.getInputStream().readAllBytes();
         assertThat(kubectl.waitFor()).isZero();
-        com.fasterxml.jackson.databind.node.ObjectNode goPod =
-                (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(goOutput);
+        tools.jackson.databind.node.ObjectNode goPod =
+                (tools.jackson.databind.node.ObjectNode) mapper.readTree(goOutput);
         goPod.remove("kind");
         goPod.remove("apiVersion");
 

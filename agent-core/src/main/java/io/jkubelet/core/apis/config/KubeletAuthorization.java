@@ -5,8 +5,8 @@ import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import org.immutables.value.Value;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /** {@code authorization}: how authenticated requests to the secure server are authorized. Immutable. */
 @Value.Immutable

@@ -4,38 +4,35 @@ import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.cfg.MapperBuilder;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.type.LogicalType;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.cfg.MapperBuilder;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.type.LogicalType;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Reads and writes {@link KubeletConfiguration} the way the upstream kubelet does: Go duration strings,
@@ -47,7 +44,16 @@ public final class KubeletConfigCodec {
     static final ObjectMapper JSON = configure(JsonMapper.builder())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
-    private static final ObjectMapper YAML = configure(YAMLMapper.builder()).build();
+
+    /**
+     * YAML 1.1, as go-yaml v2 reads it; only the first document is read, later ones are ignored. Made on the first
+     * YAML file: an agent without one (the JSON above serves {@code /configz}) loads no YAML classes.
+     */
+    private static final class Yaml {
+        static final ObjectMapper MAPPER = configure(YAMLMapper.builder(new Yaml11Factory()))
+                .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .build();
+    }
 
     private KubeletConfigCodec() {
     }
@@ -58,32 +64,36 @@ public final class KubeletConfigCodec {
         goTypes.addDeserializer(Duration.class, new GoDurationDeserializer());
         goTypes.addSerializer(TimeOrMetaDuration.class, new TimeOrMetaDurationSerializer());
         goTypes.addDeserializer(TimeOrMetaDuration.class, new TimeOrMetaDurationDeserializer());
+        goTypes.addDeserializer(String.class, new GoStringDeserializer());
         return builder
-                .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-                .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                .changeDefaultVisibility(visibility -> visibility
+                        .withVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+                        .withVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY))
+                // Go's struct order, which is the declaration order, not Jackson 3's default alphabetical one.
+                .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 // Go's decoder never turns "10" into 10 or 1.5 into 1: neither do we.
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .withCoercionConfig(LogicalType.Textual, strings -> strings
                         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+                        // Jackson 3 would take ["a"] for "a": Go's decoder does not.
+                        .setCoercion(CoercionInputShape.Array, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.EmptyArray, CoercionAction.Fail))
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 // A JSON null leaves a Go field at its zero value (or nil): the field stays unset.
-                .defaultSetterInfo(JsonSetter.Value.forValueNulls(Nulls.SKIP))
+                .changeDefaultNullHandling(nulls -> JsonSetter.Value.forValueNulls(Nulls.SKIP))
                 .addModule(goTypes);
     }
 
     /** The compact JSON a v1.30 kubelet prints for this configuration (without kind/apiVersion). */
     public static String toJson(KubeletConfiguration config) {
-        try {
-            return JSON.writeValueAsString(config);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialize KubeletConfiguration", e);
-        }
+        return JSON.writeValueAsString(config);
     }
 
     /** The configuration as a JSON tree, with {@code kind} and {@code apiVersion} first. */
@@ -109,11 +119,9 @@ public final class KubeletConfigCodec {
             try {
                 JsonNode node = mapper.readTree(parser);
                 return node == null ? JSON.missingNode() : node;
-            } catch (JsonProcessingException e) {
+            } catch (JacksonException e) {
                 throw DecodeException.from(e, parser);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -125,16 +133,14 @@ public final class KubeletConfigCodec {
             try {
                 KubeletConfiguration config = mapper.readValue(parser, KubeletConfiguration.class);
                 return config == null ? KubeletConfiguration.builder().build() : config;
-            } catch (JsonProcessingException e) {
+            } catch (JacksonException e) {
                 throw DecodeException.from(e, parser);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
     private static ObjectMapper mapper(Format format) {
-        return format == Format.JSON ? JSON : YAML;
+        return format == Format.JSON ? JSON : Yaml.MAPPER;
     }
 
     /** A decoding failure, with the position and field named the way a user can find them in the file. */
@@ -143,9 +149,9 @@ public final class KubeletConfigCodec {
             super(message);
         }
 
-        static DecodeException from(JsonProcessingException e, JsonParser parser) {
+        static DecodeException from(JacksonException e, JsonParser parser) {
             StringBuilder out = new StringBuilder();
-            JsonLocation location = parser.currentTokenLocation();
+            TokenStreamLocation location = parser.currentTokenLocation();
             if (location == null || location.getLineNr() <= 0) {
                 location = e.getLocation();
             }
@@ -167,7 +173,7 @@ public final class KubeletConfigCodec {
                         .append(" into ").append(goTypeName(mismatch.getTargetType()));
             } else {
                 String message = e.getOriginalMessage();
-                if (message.startsWith("Duplicate field")) {
+                if (message.startsWith("Duplicate Object property")) {
                     out.append("duplicate field \"").append(field).append('"');
                 } else {
                     out.append(fieldPrefix(field)).append(firstLine(message));
@@ -180,21 +186,21 @@ public final class KubeletConfigCodec {
             return field.isEmpty() ? "" : "field \"" + field + "\": ";
         }
 
-        private static String fieldPath(JsonProcessingException e, JsonParser parser) {
-            if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-                return pathOf(mapping.getPath());
+        private static String fieldPath(JacksonException e, JsonParser parser) {
+            if (!e.getPath().isEmpty()) {
+                return pathOf(e.getPath());
             }
-            return pathOf(parser.getParsingContext());
+            return pathOf(parser.streamReadContext());
         }
 
-        private static String pathOf(List<JsonMappingException.Reference> path) {
+        private static String pathOf(List<JacksonException.Reference> path) {
             StringBuilder out = new StringBuilder();
-            for (JsonMappingException.Reference ref : path) {
-                if (ref.getFieldName() != null) {
+            for (JacksonException.Reference ref : path) {
+                if (ref.getPropertyName() != null) {
                     if (!out.isEmpty()) {
                         out.append('.');
                     }
-                    out.append(ref.getFieldName());
+                    out.append(ref.getPropertyName());
                 } else if (ref.getIndex() >= 0) {
                     out.append('[').append(ref.getIndex()).append(']');
                 }
@@ -202,11 +208,11 @@ public final class KubeletConfigCodec {
             return out.toString();
         }
 
-        private static String pathOf(JsonStreamContext context) {
+        private static String pathOf(TokenStreamContext context) {
             StringBuilder out = new StringBuilder();
-            for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
-                if (c.inObject() && c.getCurrentName() != null) {
-                    out.insert(0, (out.isEmpty() || out.charAt(0) == '[' ? "" : ".")).insert(0, c.getCurrentName());
+            for (TokenStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+                if (c.inObject() && c.currentName() != null) {
+                    out.insert(0, (out.isEmpty() || out.charAt(0) == '[' ? "" : ".")).insert(0, c.currentName());
                 } else if (c.inArray()) {
                     out.insert(0, "[" + c.getCurrentIndex() + "]");
                 }
@@ -226,8 +232,8 @@ public final class KubeletConfigCodec {
 
         private static String text(JsonParser parser) {
             try {
-                return parser.getText();
-            } catch (IOException ignored) {
+                return parser.getString();
+            } catch (JacksonException ignored) {
                 return "";
             }
         }
@@ -241,7 +247,7 @@ public final class KubeletConfigCodec {
                 case VALUE_STRING -> "string \"" + text(parser) + "\"";
                 case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number " + text(parser);
                 case VALUE_TRUE, VALUE_FALSE -> "bool " + text(parser);
-                case START_OBJECT, FIELD_NAME -> "object";
+                case START_OBJECT, PROPERTY_NAME -> "object";
                 case START_ARRAY -> "array";
                 default -> "value";
             };
@@ -290,33 +296,50 @@ public final class KubeletConfigCodec {
         }
     }
 
-    private static final class GoDurationSerializer extends JsonSerializer<Duration> {
+    private static final class GoDurationSerializer extends ValueSerializer<Duration> {
         @Override
-        public void serialize(Duration value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+        public void serialize(Duration value, JsonGenerator gen, SerializationContext serializers) {
             gen.writeString(GoDuration.format(value));
         }
     }
 
     /** metav1.Duration: a Go duration string, nothing else (a bare number is an error upstream too). */
-    private static final class GoDurationDeserializer extends JsonDeserializer<Duration> {
+    private static final class GoDurationDeserializer extends ValueDeserializer<Duration> {
         @Override
-        public Duration deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        public Duration deserialize(JsonParser p, DeserializationContext ctxt) {
             if (p.currentToken() != JsonToken.VALUE_STRING) {
                 throw new GoValueException(p, Duration.class,
                         "expected a duration string such as \"1m0s\", got " + describe(p));
             }
             try {
-                return GoDuration.parse(p.getText());
+                return GoDuration.parse(p.getString());
             } catch (IllegalArgumentException e) {
                 throw new GoValueException(p, Duration.class, e.getMessage());
             }
         }
     }
 
-    private static final class TimeOrMetaDurationSerializer extends JsonSerializer<TimeOrMetaDuration> {
+    /**
+     * A Go string: a JSON string and nothing else. Jackson 3's own reader of a list of strings would take
+     * {@code [["a"]]} for {@code ["a"]} (it reads the first item of the inner list); Go's decoder refuses it.
+     */
+    private static final class GoStringDeserializer extends ValueDeserializer<String> {
         @Override
-        public void serialize(TimeOrMetaDuration value, JsonGenerator gen, SerializerProvider serializers)
-                throws IOException {
+        public String deserialize(JsonParser p, DeserializationContext ctxt) {
+            if (p.currentToken() == JsonToken.VALUE_STRING) {
+                return p.getString();
+            }
+            // YAML's !!binary, given back as the base64 text it was written as.
+            if (p.currentToken() == JsonToken.VALUE_EMBEDDED_OBJECT && p.getEmbeddedObject() instanceof byte[] bytes) {
+                return ctxt.getBase64Variant().encode(bytes);
+            }
+            return (String) ctxt.handleUnexpectedToken(String.class, p);
+        }
+    }
+
+    private static final class TimeOrMetaDurationSerializer extends ValueSerializer<TimeOrMetaDuration> {
+        @Override
+        public void serialize(TimeOrMetaDuration value, JsonGenerator gen, SerializationContext serializers) {
             if (value.serializeAsString()) {
                 gen.writeString(GoDuration.format(value.duration()));
             } else {
@@ -326,12 +349,12 @@ public final class KubeletConfigCodec {
     }
 
     /** logging.flushFrequency: a duration string, or an integer number of nanoseconds. */
-    private static final class TimeOrMetaDurationDeserializer extends JsonDeserializer<TimeOrMetaDuration> {
+    private static final class TimeOrMetaDurationDeserializer extends ValueDeserializer<TimeOrMetaDuration> {
         @Override
-        public TimeOrMetaDuration deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        public TimeOrMetaDuration deserialize(JsonParser p, DeserializationContext ctxt) {
             if (p.currentToken() == JsonToken.VALUE_STRING) {
                 try {
-                    return new TimeOrMetaDuration(GoDuration.parse(p.getText()), true);
+                    return new TimeOrMetaDuration(GoDuration.parse(p.getString()), true);
                 } catch (IllegalArgumentException e) {
                     throw new GoValueException(p, TimeOrMetaDuration.class, e.getMessage());
                 }
@@ -348,20 +371,20 @@ public final class KubeletConfigCodec {
      * A resource quantity kept as text. Go's {@code resource.Quantity} decodes both {@code "64Ki"} and a
      * bare number, so both are accepted where the upstream field is a Quantity (not a plain string).
      */
-    static final class QuantityStringDeserializer extends JsonDeserializer<String> {
+    static final class QuantityStringDeserializer extends ValueDeserializer<String> {
         @Override
-        public String deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        public String deserialize(JsonParser p, DeserializationContext ctxt) {
             JsonToken token = p.currentToken();
             if (token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT
                     || token == JsonToken.VALUE_NUMBER_FLOAT) {
-                return p.getText();
+                return p.getString();
             }
             throw new GoValueException(p, String.class,
                     "expected a quantity such as \"64Ki\", got " + describe(p));
         }
     }
 
-    private static String describe(JsonParser p) throws IOException {
+    private static String describe(JsonParser p) {
         JsonToken token = p.currentToken();
         if (token == null) {
             return "nothing";
@@ -369,9 +392,9 @@ public final class KubeletConfigCodec {
         return switch (token) {
             case START_OBJECT -> "an object";
             case START_ARRAY -> "a list";
-            case VALUE_TRUE, VALUE_FALSE -> "bool " + p.getText();
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number " + p.getText();
-            default -> p.getText();
+            case VALUE_TRUE, VALUE_FALSE -> "bool " + p.getString();
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number " + p.getString();
+            default -> p.getString();
         };
     }
 }

@@ -1,6 +1,5 @@
 package io.jkubelet.core.apis.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +7,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Loads the file given with {@code --config}, as the kubelet does: YAML or JSON; {@code apiVersion}
@@ -75,20 +75,20 @@ public final class KubeletConfigFile {
         }
         JsonNode apiVersion = root.get("apiVersion");
         JsonNode kind = root.get("kind");
-        if (apiVersion == null || !apiVersion.isTextual() || apiVersion.asText().isEmpty()) {
+        if (apiVersion == null || !apiVersion.isString() || apiVersion.asString().isEmpty()) {
             throw new KubeletConfigLoadException(file, "apiVersion is missing: expected apiVersion: "
                     + KubeletConfiguration.API_VERSION);
         }
-        if (kind == null || !kind.isTextual() || kind.asText().isEmpty()) {
+        if (kind == null || !kind.isString() || kind.asString().isEmpty()) {
             throw new KubeletConfigLoadException(file, "kind is missing: expected kind: "
                     + KubeletConfiguration.KIND);
         }
-        if (!apiVersion.asText().equals(KubeletConfiguration.API_VERSION)) {
-            throw new KubeletConfigLoadException(file, "apiVersion \"" + apiVersion.asText()
+        if (!apiVersion.asString().equals(KubeletConfiguration.API_VERSION)) {
+            throw new KubeletConfigLoadException(file, "apiVersion \"" + apiVersion.asString()
                     + "\" is not supported: expected " + KubeletConfiguration.API_VERSION);
         }
-        if (!kind.asText().equals(KubeletConfiguration.KIND)) {
-            throw new KubeletConfigLoadException(file, "kind \"" + kind.asText() + "\" is not supported: expected "
+        if (!kind.asString().equals(KubeletConfiguration.KIND)) {
+            throw new KubeletConfigLoadException(file, "kind \"" + kind.asString() + "\" is not supported: expected "
                     + KubeletConfiguration.KIND);
         }
     }

@@ -1,11 +1,12 @@
 package io.jkubelet.core.apis.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.introspect.Annotated;
-import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.cfg.MapperConfig;
+import tools.jackson.databind.introspect.Annotated;
+import tools.jackson.databind.introspect.JacksonAnnotationIntrospector;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A configuration as a JSON tree that holds every field that is set, zero values and empty lists and maps
@@ -15,14 +16,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class KubeletConfigTree {
 
-    private static final ObjectMapper EVERY_SET_FIELD = KubeletConfigCodec.JSON.copy()
-            .setAnnotationIntrospector(new JacksonAnnotationIntrospector() {
+    private static final ObjectMapper EVERY_SET_FIELD = KubeletConfigCodec.JSON.rebuild()
+            .annotationIntrospector(new JacksonAnnotationIntrospector() {
                 @Override
-                public JsonInclude.Value findPropertyInclusion(Annotated annotated) {
+                public JsonInclude.Value findPropertyInclusion(MapperConfig<?> config, Annotated annotated) {
                     // Only "unset" (null) is left out; a map's null values stay, as Go keeps them.
                     return JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.ALWAYS);
                 }
-            });
+            })
+            .build();
 
     private KubeletConfigTree() {
     }
@@ -34,7 +36,7 @@ final class KubeletConfigTree {
     static KubeletConfiguration toConfiguration(ObjectNode tree) throws KubeletConfigCodec.DecodeException {
         try {
             return EVERY_SET_FIELD.treeToValue(tree, KubeletConfiguration.class);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new KubeletConfigCodec.DecodeException(e.getOriginalMessage());
         }
     }

@@ -4,9 +4,9 @@ import static com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.time.Duration;
 import org.immutables.value.Value;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /** {@code authorization.webhook}: caching of SubjectAccessReview answers. Immutable. */
 @Value.Immutable

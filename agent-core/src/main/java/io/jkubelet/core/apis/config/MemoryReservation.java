@@ -2,10 +2,10 @@ package io.jkubelet.core.apis.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /** One {@code reservedMemory} entry: memory reserved on a NUMA node, per memory type. */
 public final class MemoryReservation {

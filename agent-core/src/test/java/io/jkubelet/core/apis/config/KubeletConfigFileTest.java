@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -275,6 +276,75 @@ class KubeletConfigFileTest {
         assertThatThrownBy(() -> KubeletConfigFile.load(file))
                 .isInstanceOf(KubeletConfigLoadException.class)
                 .hasMessageStartingWith("failed to load kubelet config file, path: " + file + ", error: ")
+                .hasMessageContaining(expected);
+    }
+
+    /**
+     * YAML 1.1's plain scalars, as the kubelet's go-yaml v2 reads them (and Jackson 2 with SnakeYAML did before):
+     * Jackson 3's YAML module, on snakeyaml-engine, reads YAML 1.2, where every one of these is a string.
+     */
+    static List<Arguments> yaml11Scalars() {
+        return List.of(
+                scalar("failSwapOn: no", KubeletConfiguration::failSwapOn, false),
+                scalar("failSwapOn: Off", KubeletConfiguration::failSwapOn, false),
+                scalar("failSwapOn: YES", KubeletConfiguration::failSwapOn, true),
+                scalar("serializeImagePulls: on", KubeletConfiguration::serializeImagePulls, true),
+                scalar("featureGates:\n  Foo: yes", c -> c.featureGates().get("Foo"), true),
+                scalar("port: 0755", KubeletConfiguration::port, 493),
+                scalar("port: 0x1F", KubeletConfiguration::port, 31),
+                scalar("port: 0b101", KubeletConfiguration::port, 5),
+                scalar("port: 10_250", KubeletConfiguration::port, 10250),
+                scalar("port: +12", KubeletConfiguration::port, 12),
+                scalar("memoryThrottlingFactor: .5", KubeletConfiguration::memoryThrottlingFactor, 0.5),
+                // A null leaves the field unset, so the default (true) applies.
+                scalar("failSwapOn: ~", KubeletConfiguration::failSwapOn, true),
+                scalar("failSwapOn: Null", KubeletConfiguration::failSwapOn, true),
+                // Quoted, or not a YAML 1.1 word: a string, whatever it looks like.
+                scalar("cgroupDriver: 'yes'", KubeletConfiguration::cgroupDriver, "yes"),
+                scalar("clusterDomain: 0o755", KubeletConfiguration::clusterDomain, "0o755"));
+    }
+
+    private static Arguments scalar(String line, Function<KubeletConfiguration, Object> field, Object expected) {
+        return Arguments.of(line, field, expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("yaml11Scalars")
+    void plainScalarsAreReadAsYaml11(String line, Function<KubeletConfiguration, Object> field,
+            Object expected) throws Exception {
+        Path file = write("kubelet.yaml",
+                "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n" + line + "\n");
+
+        assertThat(field.apply(KubeletConfigFile.load(file))).isEqualTo(expected);
+    }
+
+    static List<Arguments> yaml11Refusals() {
+        String head = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n";
+        return List.of(
+                // YAML 1.1 words are booleans, not strings, wherever they are written.
+                Arguments.of(head + "cgroupDriver: off\n", "field \"cgroupDriver\": cannot unmarshal bool off into string"),
+                Arguments.of(head + "port: yes\n", "field \"port\": cannot unmarshal bool yes into int32"),
+                Arguments.of(head + "systemReserved:\n  cpu: 0755\n",
+                        "field \"systemReserved.cpu\": cannot unmarshal number 0755 into string"),
+                // Go's JSON encoder refuses infinities and NaN (upstream fails converting the YAML to JSON).
+                Arguments.of(head + "memoryThrottlingFactor: .inf\n",
+                        "line 3, column 25: field \"memoryThrottlingFactor\": Malformed numeric value '.inf'"),
+                Arguments.of(head + "memoryThrottlingFactor: .NaN\n",
+                        "field \"memoryThrottlingFactor\": Malformed numeric value '.NaN'"),
+                // A list inside a list is no string, as Go's decoder says (Jackson 3 alone took its first item).
+                Arguments.of(head + "clusterDNS:\n- [10.96.0.10]\n",
+                        "line 4, column 3: field \"clusterDNS[0]\": cannot unmarshal array into string"),
+                Arguments.of(head + "staticPodURLHeader:\n  a:\n  - [b]\n",
+                        "field \"staticPodURLHeader.a[0]\": cannot unmarshal array into string"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("yaml11Refusals")
+    void yaml11ValuesOfTheWrongTypeAreRefused(String content, String expected) throws IOException {
+        Path file = write("bad.yaml", content);
+
+        assertThatThrownBy(() -> KubeletConfigFile.load(file))
+                .isInstanceOf(KubeletConfigLoadException.class)
                 .hasMessageContaining(expected);
     }
 
