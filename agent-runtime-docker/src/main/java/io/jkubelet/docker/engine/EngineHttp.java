@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -53,7 +54,9 @@ final class EngineHttp implements AutoCloseable {
                 if (!reused) {
                     throw stale;
                 }
-                connection.close(); // closed by the daemon while idle: once more on a new one
+                // Closed by the daemon while idle, or while this request was on its way (reset before any answer):
+                // it handled none of it, so once more on a new connection, as Go's transport retries on a reused one.
+                connection.close();
                 connection = connect(what);
                 return exchange(connection, request);
             }
@@ -114,11 +117,17 @@ final class EngineHttp implements AutoCloseable {
     private EngineResponse exchange(EngineConnection connection, EngineRequest request) throws IOException {
         connection.timeout(request.timeout());
         OutputStream out = connection.out();
-        out.write(head(request, "").getBytes(StandardCharsets.ISO_8859_1));
-        if (request.body() != null) {
-            out.write(request.body());
+        try {
+            out.write(head(request, "").getBytes(StandardCharsets.ISO_8859_1));
+            if (request.body() != null) {
+                out.write(request.body());
+            }
+            out.flush();
+        } catch (InterruptedIOException | ClosedChannelException e) {
+            throw e; // timed out, or closed by the caller: not the daemon's doing
+        } catch (IOException e) {
+            throw new ResponseHead.NoAnswerException(e); // the daemon had closed it: it read none of this request
         }
-        out.flush();
         ResponseHead head = ResponseHead.read(connection.in());
         ResponseBody body = ResponseBody.of(head, request.method(), connection.in(),
                 reusable -> release(connection, reusable));

@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +46,17 @@ record ResponseHead(String version, int status, String reason, Map<String, List<
         Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         int total = 0;
         while (true) {
-            int b = in.read();
+            int b;
+            try {
+                b = in.read();
+            } catch (InterruptedIOException | ClosedChannelException e) {
+                throw e; // timed out, or closed by the caller: not the daemon's doing
+            } catch (IOException e) {
+                if (total == 0) {
+                    throw new NoAnswerException(e); // reset before the answer's first byte: never answered
+                }
+                throw e;
+            }
             if (b < 0) {
                 if (total == 0) {
                     throw new NoAnswerException();
@@ -93,6 +105,11 @@ record ResponseHead(String version, int status, String reason, Map<String, List<
     static final class NoAnswerException extends EOFException {
         NoAnswerException() {
             super("the daemon closed the connection without answering");
+        }
+
+        NoAnswerException(IOException cause) {
+            super("the daemon closed the connection without answering (" + cause.getMessage() + ")");
+            initCause(cause);
         }
     }
 }

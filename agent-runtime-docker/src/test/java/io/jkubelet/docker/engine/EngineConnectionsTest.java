@@ -44,6 +44,21 @@ class EngineConnectionsTest {
     }
 
     @Test
+    void aKeptConnectionTheDaemonResetsUnderARequestIsReplacedForThatRequest() throws IOException {
+        try (ScriptedDaemon daemon = ScriptedDaemon.unix(request -> request.startsWith("GET /_ping") ? PING
+                : "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n{\"Version\":\"20.10\"}\n", false)
+                .closingOnTheNextRequest()) {
+            try (DockerEngine engine = DockerEngine.connect(daemon.endpoint(), Duration.ofMinutes(1))) {
+                assertThat(engine.version().version()).isEqualTo("20.10");
+                assertThat(engine.version().version()).isEqualTo("20.10");
+            }
+            assertThat(daemon.requestLines()).containsExactly("GET /_ping HTTP/1.1", "GET /v1.41/version HTTP/1.1",
+                    "GET /v1.41/version HTTP/1.1");
+            assertThat(daemon.accepted()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void aDaemonThatDoesNotAnswerTimesOutNamingTheCallAndTheSetting() throws IOException {
         try (ScriptedDaemon daemon = ScriptedDaemon.unix(request -> null, true)) {
             assertThatThrownBy(() -> DockerEngine.connect(daemon.endpoint(), Duration.ofMillis(300)))

@@ -33,6 +33,7 @@ public final class ScriptedDaemon implements AutoCloseable {
     private final boolean keepAlive;
     private final List<String> requestLines = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
+    private volatile boolean closesOnTheNextRequest;
 
     private ScriptedDaemon(ServerSocketChannel server, Path dir, String endpoint, Function<String, String> answers,
                            boolean keepAlive) {
@@ -64,6 +65,16 @@ public final class ScriptedDaemon implements AutoCloseable {
         server.bind(new InetSocketAddress("127.0.0.1", 0));
         int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
         return new ScriptedDaemon(server, null, "tcp://127.0.0.1:" + port, answers, keepAlive);
+    }
+
+    /**
+     * A daemon without keep-alive closes a connection only once the client has sent its next request on it, unread:
+     * the close a client cannot see coming, as a daemon's idle timeout that strikes while a request is on its way.
+     * The kernel then resets the connection, and the client's read fails with "Connection reset".
+     */
+    public ScriptedDaemon closingOnTheNextRequest() {
+        closesOnTheNextRequest = true;
+        return this;
     }
 
     public String endpoint() {
@@ -107,6 +118,9 @@ public final class ScriptedDaemon implements AutoCloseable {
                 }
                 c.write(ByteBuffer.wrap(answer.getBytes(StandardCharsets.ISO_8859_1)));
                 if (!keepAlive) {
+                    if (closesOnTheNextRequest) {
+                        in.read(); // the next request's first byte: the rest stays unread
+                    }
                     return;
                 }
             }
