@@ -8,7 +8,6 @@ import tools.jackson.core.SerializableString;
 import tools.jackson.core.io.CharacterEscapes;
 import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
-import tools.jackson.core.json.JsonWriteFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationContext;
@@ -23,8 +22,8 @@ import tools.jackson.databind.ser.std.StdSerializer;
  * <p>It names the writing of the value types that need one inside a Pod, so that their form does not hang on how
  * fabric8 annotates them: {@link Quantity} (a string such as {@code "100m"}), {@link AnyType}/{@code IntOrString}
  * (a bare int or string) and {@link MicroTime} (its RFC 3339 string). Properties keep fabric8's declared order (not
- * Jackson 3's alphabetical default), and a character outside the Basic Multilingual Plane is written as its
- * {@code \\uXXXX} surrogate pair, as this mapper wrote it under Jackson 2.
+ * Jackson 3's alphabetical default), and a character outside the Basic Multilingual Plane is written as its four
+ * UTF-8 bytes, as Go's {@code encoding/json} writes it (Jackson 2 wrote a {@code \\uXXXX} surrogate pair).
  *
  * <p>Strings are escaped as Go's {@code encoding/json} does: {@code <}, {@code >}, {@code &}, U+2028 and
  * U+2029 become {@code \\u003c}, {@code \\u003e}, {@code \\u0026}, {@code \\u2028}, {@code \\u2029}, so
@@ -51,7 +50,6 @@ public final class KubeJson {
         fabric8.addSerializer(MicroTime.class, new MicroTimeSerializer());
         JsonFactory factory = JsonFactory.builder()
                 .characterEscapes(new GoCharacterEscapes())
-                .disable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
                 .build();
         return JsonMapper.builder(factory)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)

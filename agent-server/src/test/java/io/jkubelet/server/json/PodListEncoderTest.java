@@ -85,6 +85,18 @@ class PodListEncoderTest {
     }
 
     @Test
+    void aCharacterOutsideTheBasicPlaneIsWrittenAsItsUtf8BytesAsGoDoes() {
+        Pod pod = new PodBuilder().withNewMetadata().withName("p")
+                .withAnnotations(Map.of("mood", "smile \uD83D\uDE00")).endMetadata().build();
+
+        byte[] json = encoder.encode(List.of(pod));
+
+        // Go's encoding/json writes U+1F600 as F0 9F 98 80; Jackson 2 wrote "\uD83D\uDE00".
+        assertThat(new String(json, StandardCharsets.UTF_8)).contains("\"mood\":\"smile \uD83D\uDE00\"")
+                .doesNotContain("\\uD83D");
+    }
+
+    @Test
     void statusFieldsGoAlwaysWritesAreFilledWithZeroValues() throws IOException {
         Pod pod =
                 new PodBuilder()
