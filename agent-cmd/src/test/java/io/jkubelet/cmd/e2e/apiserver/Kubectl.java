@@ -1,7 +1,6 @@
 package io.jkubelet.cmd.e2e.apiserver;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,21 +37,21 @@ public final class Kubectl {
         List<String> cmd = new ArrayList<>(List.of(binary(), "--kubeconfig", kubeconfig.toString(), "--request-timeout", "20s"));
         cmd.addAll(List.of(args));
         try {
+            Path in = Files.writeString(Files.createTempFile("kubectl", ".in"), stdin == null ? "" : stdin);
             Path out = Files.createTempFile("kubectl", ".out");
             Path err = Files.createTempFile("kubectl", ".err");
             try {
-                // Output goes to files, so that a kubectl that never ends (an exec whose stdin end is lost) times out.
-                Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-                if (stdin != null) {
-                    p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-                }
-                p.getOutputStream().close();
+                // Input and output are files, so that a kubectl that never ends (an exec whose stdin end is lost) or
+                // never reads its input times out instead of blocking the test on a pipe.
+                Process p = new ProcessBuilder(cmd).redirectInput(in.toFile()).redirectOutput(out.toFile())
+                        .redirectError(err.toFile()).start();
                 if (!p.waitFor(90, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                     throw new IllegalStateException("timed out: " + String.join(" ", cmd));
                 }
                 return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
             } finally {
+                Files.deleteIfExists(in);
                 Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
             }
