@@ -5,7 +5,6 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.nio.channels.AsynchronousCloseException;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -123,10 +122,9 @@ final class EngineHttp implements AutoCloseable {
                 out.write(request.body());
             }
             out.flush();
-        } catch (InterruptedIOException | ClosedChannelException e) {
-            throw e; // timed out, or closed by the caller: not the daemon's doing
         } catch (IOException e) {
-            throw new ResponseHead.NoAnswerException(e); // the daemon had closed it: it read none of this request
+            // The daemon had closed it: it read none of this request.
+            throw ResponseHead.NoAnswerException.unlessOurs(e);
         }
         ResponseHead head = ResponseHead.read(connection.in());
         ResponseBody body = ResponseBody.of(head, request.method(), connection.in(),

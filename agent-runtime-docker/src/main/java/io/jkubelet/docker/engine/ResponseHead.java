@@ -49,13 +49,8 @@ record ResponseHead(String version, int status, String reason, Map<String, List<
             int b;
             try {
                 b = in.read();
-            } catch (InterruptedIOException | ClosedChannelException e) {
-                throw e; // timed out, or closed by the caller: not the daemon's doing
             } catch (IOException e) {
-                if (total == 0) {
-                    throw new NoAnswerException(e); // reset before the answer's first byte: never answered
-                }
-                throw e;
+                throw total == 0 ? NoAnswerException.unlessOurs(e) : e; // reset before the first byte: never answered
             }
             if (b < 0) {
                 if (total == 0) {
@@ -107,9 +102,18 @@ record ResponseHead(String version, int status, String reason, Map<String, List<
             super("the daemon closed the connection without answering");
         }
 
-        NoAnswerException(IOException cause) {
+        private NoAnswerException(IOException cause) {
             super("the daemon closed the connection without answering (" + cause.getMessage() + ")");
             initCause(cause);
+        }
+
+        /**
+         * A failure before any byte of the answer, as the daemon's close ({@code Connection reset}, {@code Broken
+         * pipe}), unless it is a timeout or the caller's own close of the channel, which stay as they are.
+         */
+        static IOException unlessOurs(IOException e) {
+            boolean ours = e instanceof InterruptedIOException || e instanceof ClosedChannelException;
+            return ours ? e : new NoAnswerException(e);
         }
     }
 }
