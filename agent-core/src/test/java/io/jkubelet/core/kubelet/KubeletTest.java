@@ -325,11 +325,18 @@ class KubeletTest {
                 ImageGCManager.PERIOD, ImageGCPolicy.DEFAULT)));
         runtime.failSandboxStarts("unable to apply caps: operation not permitted");
         kubelet.deliver(new PodUpdate(List.of(pod("priv", sleeper("a"))), PodOperation.ADD, "test"));
-        // At least three attempts, each after the back-off: a runtime event that lands as a back-off ends may add one.
+        // Three attempts, each after the back-off: the clock moves a second at a time until the next attempt comes
+        // (whenever the worker set its back-off), and stays still after the third, whose back-off (10 s or more) so
+        // never ends: the newest sandbox is the third's.
         for (int tries = 1; tries <= 3; tries++) {
             int expected = tries;
-            await().atMost(Duration.ofSeconds(10)).until(() -> sandboxAttempts() >= expected);
-            clock.advance(Duration.ofSeconds(16));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                if (sandboxAttempts() >= expected) {
+                    return true;
+                }
+                clock.advance(Duration.ofSeconds(1));
+                return false;
+            });
         }
         String newest = runtime.listPodSandbox(PodSandboxFilter.ALL).stream()
                 .max(java.util.Comparator.comparing(io.jkubelet.core.runtime.PodSandbox::createdAt)).orElseThrow().id();
@@ -337,6 +344,12 @@ class KubeletTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> runtime.listPodSandbox(PodSandboxFilter.ALL).size() == 1);
         assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).singleElement()
                 .satisfies(s -> assertThat(s.id()).isEqualTo(newest));
+    }
+
+    /** Waits until the pod's status, which follows the runtime by a relist and a sync, has {@code phase}. */
+    private void awaitPhase(String name, String phase) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> status(name).map(p -> p.getStatus() != null
+                && phase.equals(p.getStatus().getPhase())).orElse(false));
     }
 
     private long sandboxAttempts() {
@@ -420,7 +433,7 @@ class KubeletTest {
     void aPodPastItsActiveDeadlineFailsWithDeadlineExceededAndItsContainersAreKilled() {
         Pod pod = new PodBuilder(pod("job", sleeper("a"))).editSpec().withActiveDeadlineSeconds(30L).endSpec().build();
         kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        awaitPhase("job", "Running");
         clock.advance(Duration.ofSeconds(20));
         assertThat(status("job").orElseThrow().getStatus().getPhase()).isEqualTo("Running");
         clock.advance(Duration.ofSeconds(11));
@@ -440,7 +453,7 @@ class KubeletTest {
     void aDeadlineShortenedByAnUpdateTakesEffect() {
         Pod pod = new PodBuilder(pod("long", sleeper("a"))).editSpec().withActiveDeadlineSeconds(3600L).endSpec().build();
         kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
+        awaitPhase("long", "Running");
         clock.advance(Duration.ofSeconds(60));
         assertThat(status("long").orElseThrow().getStatus().getPhase()).isEqualTo("Running");
         kubelet.deliver(new PodUpdate(List.of(new PodBuilder(pod).editSpec().withActiveDeadlineSeconds(10L).endSpec().build()), PodOperation.UPDATE, "test"));

@@ -69,4 +69,30 @@ class GenericPlegEventsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> events.contains(
                 new PodLifecycleEvent("uid-1", PodLifecycleEvent.Type.CONTAINER_DIED, id)));
     }
+
+    @Test
+    void eventsInQuickSuccessionAreRelistedAtMostOncePerSpacing() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger relists = new java.util.concurrent.atomic.AtomicInteger();
+        pleg.observeRelists((took, since, ready, byState) -> relists.incrementAndGet());
+        pleg.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> relists.get() >= 1);
+
+        // A burst of pod starts: two runtime events every 5 ms for about a second.
+        int before = relists.get();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 200; i++) {
+            runtime.runPodSandbox(new PodSandboxConfig(new PodSandboxMetadata("web-" + i, "uid-" + i, "default", 0),
+                    "web-" + i, "/var/log/pods/x", null, List.of(), Map.of(Labels.NODE_NAME, "node-a"), Map.of(), "",
+                    NamespaceOptions.POD_DEFAULT, 0, "pause:3.9", false, Map.of()));
+            Thread.sleep(5);
+        }
+        long windowMillis = (System.nanoTime() - t0) / 1_000_000;
+        int during = relists.get() - before;
+
+        // One relist per spacing (the scheduler never runs one early), one already queued, and the follow-up a
+        // second after the first event; relisting for every event made about one per event.
+        long allowed = windowMillis / GenericPleg.MIN_RELIST_SPACING.toMillis() + 3;
+        assertThat(during).as("relists in %d ms of events", windowMillis).isLessThanOrEqualTo((int) allowed);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pleg.runningPods().size() == 200);
+    }
 }
