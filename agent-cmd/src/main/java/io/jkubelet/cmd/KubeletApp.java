@@ -51,6 +51,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -90,7 +91,19 @@ final class KubeletApp implements AutoCloseable {
     /**
      * @param verbosity sets the running log verbosity, for {@code PUT /debug/flags/v}
      */
-    static KubeletApp start(KubeletServer server, java.util.function.LongConsumer verbosity) throws StartupException {
+    /**
+     * @param codecWarmUp the pod codec's warm-up, begun before the flags were read ({@link CodecWarmUp}): nothing
+     *                    waits for it, its failure is logged
+     */
+    static KubeletApp start(KubeletServer server, java.util.function.LongConsumer verbosity,
+                            CompletableFuture<Void> codecWarmUp) throws StartupException {
+        codecWarmUp.whenComplete((ok, failure) -> {
+            if (failure != null) {
+                log.warn("Warming up the pod codec failed (the first manifest loads it instead): {}", failure.toString());
+            } else {
+                log.debug("pod codec warmed up {} ms after process start", sinceProcessStart());
+            }
+        });
         KubeletApp app = new KubeletApp(verbosity);
         try {
             app.run(server);
@@ -147,16 +160,6 @@ final class KubeletApp implements AutoCloseable {
             Optional<SecureServing> secure = checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
             return new Serving(secure, NodeCertificates.servingCertificates(flags, config, nodeName, hostIps, secure,
                     finalClient, certificateMetrics));
-        });
-        // The pod codec (YAML, JSON, the pod model) loads beside the runtime's set-up too, and nothing waits for it:
-        // the file source's first read only takes up whatever is not loaded yet.
-        StartupStep.begin("codec", () -> {
-            try {
-                CodecWarmUp.run(nodeName);
-            } catch (RuntimeException e) {
-                log.warn("Warming up the pod codec failed (the first manifest loads it instead): {}", e.toString());
-            }
-            return null;
         });
 
         OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
@@ -338,8 +341,7 @@ final class KubeletApp implements AutoCloseable {
     }
 
     static long sinceProcessStart() {
-        return ProcessHandle.current().info().startInstant()
-                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
+        return ProcessAge.millis();
     }
 
     void awaitTermination() {

@@ -2,6 +2,7 @@ package io.jkubelet.cmd;
 
 import io.jkubelet.cmd.logs.KubeletLogging;
 import io.jkubelet.core.apis.config.LoggingConfiguration;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -13,6 +14,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        CompletableFuture<Void> codecWarmUp = CodecWarmUp.begin(args);
         KubeletInvocation invocation;
         try {
             invocation = KubeletCommand.parse(args);
@@ -33,7 +35,7 @@ public final class Main {
         KubeletLogging logging = KubeletLogging.apply(server.config().logging());
         KubeletApp app;
         try {
-            app = KubeletApp.start(server, logging::setVerbosity);
+            app = KubeletApp.start(server, logging::setVerbosity, codecWarmUp);
         } catch (KubeletApp.StartupException e) {
             if (LoggingConfiguration.FORMAT_JSON.equals(server.config().logging().format())) {
                 // component-base's cli.Run once logging is set up: the failure is one more JSON line.
