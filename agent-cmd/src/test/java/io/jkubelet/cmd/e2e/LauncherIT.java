@@ -53,4 +53,22 @@ class LauncherIT {
         assertThat(Files.readString(ROOT.resolve("agent-cmd/target/jkubelet.jsa.jar"))).isEqualTo(fingerprint);
         assertThat(ARCHIVE).as("the stale archive is gone").doesNotExist();
     }
+
+    @Test
+    void aFileTheJarIsNotBuiltFromDoesNotRebuildIt() throws Exception {
+        Path jar = ROOT.resolve("agent-cmd/target/jkubelet.jar");
+        launch("--version"); // built now if it was missing
+        java.nio.file.attribute.FileTime built = Files.getLastModifiedTime(jar);
+        // A test source (the jar holds none) edited after the build: the launcher once walked the whole tree for
+        // any .java file, and rebuilt.
+        Path testSource = ROOT.resolve("agent-cmd/src/test/java/io/jkubelet/cmd/e2e/LauncherIT.java");
+        java.nio.file.attribute.FileTime edited = Files.getLastModifiedTime(testSource);
+        Files.setLastModifiedTime(testSource, java.nio.file.attribute.FileTime.from(built.toInstant().plusSeconds(60)));
+        try {
+            assertThat(launch("--version")).as("no build, no word of one").isEqualTo("Kubernetes v1.30.0\n");
+            assertThat(Files.getLastModifiedTime(jar)).isEqualTo(built);
+        } finally {
+            Files.setLastModifiedTime(testSource, edited);
+        }
+    }
 }
