@@ -53,6 +53,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Builds the kubelet from its server settings and runs it (upstream {@code RunKubelet}): the runtime
@@ -114,6 +115,23 @@ final class KubeletApp implements AutoCloseable {
         return app;
     }
 
+    /** Whether the pod sources started (true) or the start-up ended before they did (false). */
+    private final CompletableFuture<Boolean> podSources = new CompletableFuture<>();
+
+    /** Waits for the pod sources to start; refuses if the start-up ended before they did. */
+    private void awaitPodSources() throws StartupException {
+        try {
+            if (!podSources.get()) {
+                throw new StartupException("stopped before the pod sources started");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StartupException("interrupted while starting");
+        } catch (ExecutionException e) {
+            throw new StartupException(String.valueOf(e.getCause()));
+        }
+    }
+
     private void run(KubeletServer server) throws StartupException {
         KubeletFlags flags = server.flags();
         KubeletConfiguration config = server.config();
@@ -151,12 +169,16 @@ final class KubeletApp implements AutoCloseable {
         // TLS and auth are settled before any pod is touched, as upstream does: a bad certificate or an auth mode that
         // cannot be served ends the process. They are prepared beside the runtime's set-up, not before it: the first
         // static pod needs neither, and on a fresh JVM they cost about a third of a second.
-        // A self-signed pair still to be made (a node's first start) is made after the check, and the pods do not
-        // wait for it: the servers do.
+        // A self-signed pair still to be made (a node's first start) is made once the pod sources have started, and
+        // the pods do not wait for it: the servers do. Two RSA keys take this JVM (C1 only) over half a second of a
+        // core, which the first static pod's start needs.
         StartupStep<Optional<SecureServing.Checked>> tlsChecked = StartupStep.begin("tls",
                 () -> SecureServing.check(flags, config, nodeName, Clock.systemUTC(), finalClient));
         StartupStep<Serving> serving = StartupStep.begin("serving-certificate", () -> {
             Optional<SecureServing.Checked> checked = tlsChecked.await();
+            if (checked.isPresent() && checked.get().makesSelfSigned()) {
+                awaitPodSources();
+            }
             Optional<SecureServing> secure = checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
             return new Serving(secure, NodeCertificates.servingCertificates(flags, config, nodeName, hostIps, secure,
                     finalClient, certificateMetrics));
@@ -218,6 +240,7 @@ final class KubeletApp implements AutoCloseable {
         tlsChecked.await();
         // The pods come first (upstream starts its sync loop before its servers too); the servers follow at once.
         kubelet.startSources();
+        podSources.complete(true);
         log.debug("pod sources started {} ms after process start", sinceProcessStart());
         Serving tls = serving.await();
         tls.certificates().ifPresent(m -> {
@@ -360,6 +383,7 @@ final class KubeletApp implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
+        podSources.complete(false);
         running.stopAll(STOP_DEADLINE);
         stopped.countDown();
     }

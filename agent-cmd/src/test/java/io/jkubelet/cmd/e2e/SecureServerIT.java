@@ -86,4 +86,20 @@ class SecureServerIT extends AgentTestBase {
         assertThat(curl(null, "GET", "/healthz?verbose", null).body())
                 .isEqualTo("[+]ping ok\n[+]log ok\n[+]syncloop ok\n[+]pleg ok\nhealthz check passed\n");
     }
+
+    @Test
+    void aNodesFirstPairIsMadeOnceThePodSourcesHaveStarted() throws Exception {
+        // An engine that takes 5 s to answer the agent's first call: the pod sources start after it, and the pair
+        // (two RSA keys, well under 5 s) would have been made while the agent waited, had it not waited for them.
+        try (SlowEngineSocket engine = new SlowEngineSocket(dir.resolve("docker.sock"), Path.of("/var/run/docker.sock"),
+                java.time.Duration.ofSeconds(5))) {
+            startAgent("--container-runtime-endpoint", "unix://" + dir.resolve("docker.sock"));
+
+            String log = agent.logText();
+            assertThat(log).contains("pod sources started", "Generated a self-signed serving certificate");
+            assertThat(log.indexOf("pod sources started")).as("the pod sources start before the pair is made")
+                    .isLessThan(log.indexOf("Generated a self-signed serving certificate"));
+            assertThat(curl(null, "GET", "/healthz", null).body()).isEqualTo("ok");
+        }
+    }
 }
