@@ -10,7 +10,6 @@ import io.jkubelet.core.kuberuntime.ContainerHash;
 import io.jkubelet.core.qos.QosClass;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Loads the pod codec before the first manifest comes, on a thread of its own that {@link Main} starts before it
@@ -41,23 +40,17 @@ final class CodecWarmUp {
 
     /**
      * Starts the warm-up on the daemon thread {@code startup-codec}, unless {@code args} only ask for the version or
-     * the usage. It logs nothing (logging is not set up yet): the future holds its failure, which
-     * {@link KubeletApp} reports.
+     * the usage. It logs nothing (logging is not set up yet): the step holds its failure, which {@link KubeletApp}
+     * reports.
      */
-    static CompletableFuture<Void> begin(String[] args) {
+    static StartupStep<Void> begin(String[] args) {
         if (List.of(args).stream().anyMatch(a -> a.equals("--help") || a.equals("-h") || a.startsWith("--version"))) {
-            return CompletableFuture.completedFuture(null);
+            return StartupStep.finished(null);
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("startup-codec").start(() -> {
-            try {
-                run();
-                done.complete(null);
-            } catch (Throwable t) {
-                done.completeExceptionally(t);
-            }
+        return StartupStep.begin("codec", () -> {
+            run();
+            return null;
         });
-        return done;
     }
 
     /**

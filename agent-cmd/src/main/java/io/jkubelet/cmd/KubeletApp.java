@@ -53,7 +53,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Builds the kubelet from its server settings and runs it (upstream {@code RunKubelet}): the runtime
@@ -97,8 +96,8 @@ final class KubeletApp implements AutoCloseable {
      *                    waits for it, its failure is logged
      */
     static KubeletApp start(KubeletServer server, java.util.function.LongConsumer verbosity,
-                            CompletableFuture<Void> codecWarmUp) throws StartupException {
-        codecWarmUp.whenComplete((ok, failure) -> {
+                            StartupStep<Void> codecWarmUp) throws StartupException {
+        codecWarmUp.whenFinished(failure -> {
             if (failure != null) {
                 log.warn("Warming up the pod codec failed (the first manifest loads it instead): {}", failure.toString());
             } else {
@@ -118,17 +117,10 @@ final class KubeletApp implements AutoCloseable {
     /** Whether the pod sources started (true) or the start-up ended before they did (false). */
     private final CompletableFuture<Boolean> podSources = new CompletableFuture<>();
 
-    /** Waits for the pod sources to start; refuses if the start-up ended before they did. */
+    /** Waits for the pod sources to start (never exceptionally); refuses if the start-up ended before they did. */
     private void awaitPodSources() throws StartupException {
-        try {
-            if (!podSources.get()) {
-                throw new StartupException("stopped before the pod sources started");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StartupException("interrupted while starting");
-        } catch (ExecutionException e) {
-            throw new StartupException(String.valueOf(e.getCause()));
+        if (!podSources.join()) {
+            throw new StartupException("stopped before the pod sources started");
         }
     }
 

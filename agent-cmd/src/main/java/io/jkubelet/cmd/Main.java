@@ -2,7 +2,6 @@ package io.jkubelet.cmd;
 
 import io.jkubelet.cmd.logs.KubeletLogging;
 import io.jkubelet.core.apis.config.LoggingConfiguration;
-import java.util.concurrent.CompletableFuture;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -14,7 +13,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        CompletableFuture<Void> codecWarmUp = CodecWarmUp.begin(args);
+        StartupStep<Void> codecWarmUp = CodecWarmUp.begin(args);
         KubeletInvocation invocation;
         try {
             invocation = KubeletCommand.parse(args);

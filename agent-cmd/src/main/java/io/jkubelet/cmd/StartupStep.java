@@ -2,6 +2,7 @@ package io.jkubelet.cmd;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 /**
  * A part of start-up run on a thread of its own beside the main path (the first static pod waits only for what it
@@ -31,6 +32,21 @@ final class StartupStep<T> {
             }
         });
         return step;
+    }
+
+    /** A step with nothing to do, finished with {@code value}. */
+    static <T> StartupStep<T> finished(T value) {
+        StartupStep<T> step = new StartupStep<>();
+        step.result.complete(value);
+        return step;
+    }
+
+    /**
+     * Hands {@code done} the step's failure, or null, once it has finished (at once if it has), for a step nothing
+     * waits for.
+     */
+    void whenFinished(Consumer<Throwable> done) {
+        result.whenComplete((value, failure) -> done.accept(failure));
     }
 
     /** The step's result once it has finished; its refusal or failure as the start-up's. */

@@ -2,9 +2,7 @@ package io.jkubelet.cmd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The pod codec's warm-up, which {@link Main} begins before it reads the flags. */
@@ -12,20 +10,24 @@ class CodecWarmUpTest {
 
     @Test
     void theBuiltInPodDecodesDefaultsValidatesAndHashes() throws Exception {
-        CompletableFuture<Void> warmUp = CodecWarmUp.begin(new String[] {"--pod-manifest-path", "/etc/kubernetes/manifests"});
+        StartupStep<Void> warmUp = CodecWarmUp.begin(new String[] {"--pod-manifest-path", "/etc/kubernetes/manifests"});
 
-        // A failure would be the future's (KubeletApp logs it): the built-in pod must be one the codec accepts.
-        assertThat(warmUp.get(Duration.ofMinutes(1).toSeconds(), TimeUnit.SECONDS)).isNull();
-        assertThat(warmUp).isCompletedWithValue(null);
+        // A failure would be the step's (KubeletApp logs it): the built-in pod must be one the codec accepts.
+        assertThat(warmUp.await()).isNull();
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        warmUp.whenFinished(failure::complete);
+        assertThat(failure).isCompletedWithValue(null);
     }
 
     @Test
     void onlyAskingForTheVersionOrTheUsageStartsNoWarmUp() {
         for (String arg : new String[] {"--version", "--version=raw", "--help", "-h"}) {
             long before = warmUpThreads();
-            CompletableFuture<Void> warmUp = CodecWarmUp.begin(new String[] {arg});
+            StartupStep<Void> warmUp = CodecWarmUp.begin(new String[] {arg});
 
-            assertThat(warmUp).as(arg).isCompletedWithValue(null);
+            CompletableFuture<Throwable> failure = new CompletableFuture<>();
+            warmUp.whenFinished(failure::complete);
+            assertThat(failure).as(arg + ": finished at once, without failure").isCompletedWithValue(null);
             assertThat(warmUpThreads()).as(arg).isEqualTo(before);
         }
     }
