@@ -39,6 +39,11 @@ class CriStreamingUrlsTest extends FakeCriTestBase {
         assertThat(url.getHost()).isEqualTo("127.0.0.1");
         assertThat(url.getPort()).isEqualTo(35001);
         assertThat(url.getPath()).startsWith("/exec/" + container + "-");
+
+        sessions.getExec(container, List.of("ls"), false, true, true, false);
+        assertThat(fake.recorder.request("Exec", CriApi.ExecRequest.class)).as("kubectl exec without -i or -t")
+                .isEqualTo(CriApi.ExecRequest.newBuilder().setContainerId(container).addCmd("ls").setStdout(true)
+                        .setStderr(true).build());
     }
 
     @Test
