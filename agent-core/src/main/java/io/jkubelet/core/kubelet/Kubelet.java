@@ -13,7 +13,7 @@ import io.jkubelet.core.nodeshutdown.Inhibitor;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.admission.PredicateAdmitHandler;
-import io.jkubelet.core.cadvisor.ProcNode;
+import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;

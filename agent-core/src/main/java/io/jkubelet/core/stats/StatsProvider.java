@@ -1,10 +1,10 @@
 package io.jkubelet.core.stats;
 
-import io.jkubelet.core.cadvisor.PseudoFiles;
-import io.jkubelet.core.cadvisor.ProcNode;
-import io.jkubelet.core.cadvisor.NetDev;
-import io.jkubelet.core.cadvisor.FsUsage;
-import io.jkubelet.core.cadvisor.DirUsage;
+import io.jkubelet.cadvisor.PseudoFiles;
+import io.jkubelet.cadvisor.ProcNode;
+import io.jkubelet.cadvisor.NetDev;
+import io.jkubelet.cadvisor.FsUsage;
+import io.jkubelet.cadvisor.DirUsage;
 import io.jkubelet.core.runtime.ContainerStats;
 import io.jkubelet.core.runtime.CpuUsage;
 import io.jkubelet.core.runtime.FilesystemUsage;
@@ -267,7 +267,7 @@ public final class StatsProvider implements AutoCloseable {
     private NetworkStats nodeNetwork(Instant now) {
         Path netDev = paths.proc().root().resolve("net/dev");
         try {
-            return network(new NetworkUsage(now, NetDev.parse(PseudoFiles.read(netDev))));
+            return network(NetworkUsage.of(now, NetDev.parse(PseudoFiles.read(netDev))));
         } catch (IOException e) {
             return null;
         }
