@@ -267,9 +267,7 @@ class StatsProviderTest {
         runtimeAnswer.set(new IllegalStateException("docker is gone"));
 
         assertThatThrownBy(() -> provider.collect()).hasMessage("docker is gone");
-        var collectSafely = StatsProvider.class.getDeclaredMethod("collectSafely");
-        collectSafely.setAccessible(true);
-        collectSafely.invoke(provider);
+        provider.rounds().runRound();
 
         StatsSnapshot latest = provider.latest().orElseThrow();
         assertThat(latest.error()).isEqualTo("docker is gone");
