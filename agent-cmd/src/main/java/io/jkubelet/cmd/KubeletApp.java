@@ -201,13 +201,26 @@ final class KubeletApp implements AutoCloseable {
                 flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),
                 config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
                 oom::clamp, Objects.requireNonNullElse(config.resolvConf(), NodeContext.DEFAULT_RESOLV_CONF));
-        KubeletSettings settings = new KubeletSettings(node, rootDir, config.syncFrequency(), RELIST_PERIOD,
-                GcSettings.of(flags.containerGcPolicy(), ConfigSettings.imageGcPolicy(config)), ConfigSettings.podCapacity(config), ConfigSettings.imagePulls(config),
-                DockerConfigFiles.SearchPaths.forProcess(rootDir), KubeletVersion.compatVersion(), ConfigSettings.podSources(config),
-                memoryCapacity(), !Boolean.FALSE.equals(config.cpuCFSQuota()), config.cpuCFSQuotaPeriod(),
-                server.eviction(), FeatureGates.of(config), config.volumeStatsAggPeriod(),
-                new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
-                        Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())));
+        KubeletSettings settings = KubeletSettings.builder()
+                .node(node)
+                .rootDir(rootDir)
+                .syncFrequency(config.syncFrequency())
+                .relistPeriod(RELIST_PERIOD)
+                .gc(GcSettings.of(flags.containerGcPolicy(), ConfigSettings.imageGcPolicy(config)))
+                .maxPods(ConfigSettings.podCapacity(config))
+                .imagePulls(ConfigSettings.imagePulls(config))
+                .nodeCredentials(DockerConfigFiles.SearchPaths.forProcess(rootDir))
+                .kubeletVersion(KubeletVersion.compatVersion())
+                .sources(ConfigSettings.podSources(config))
+                .memoryCapacity(memoryCapacity())
+                .cpuCfsQuota(!Boolean.FALSE.equals(config.cpuCFSQuota()))
+                .cpuCfsQuotaPeriod(config.cpuCFSQuotaPeriod())
+                .eviction(server.eviction())
+                .featureGates(FeatureGates.of(config))
+                .volumeStatsAggPeriod(config.volumeStatsAggPeriod())
+                .security(new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
+                        Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())))
+                .build();
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, images, recorder, clock, cluster,
                 systemContainers(), KubeletExecutors.named(), containerManager, connection.logManager()));
         running.add("kubelet", kubelet::stop);
@@ -224,8 +237,6 @@ final class KubeletApp implements AutoCloseable {
                 KubeletVersion.compatVersion()), rootDir, runtime, images, kubelet::plegHealth, kubelet.nodePressure(),
                 kubelet::shutdownStatus, recorder).ifPresentOrElse(nodeSync -> {
             running.add("node-sync", nodeSync);
-            // Admission reads the node as registered (labels, taints, allocatable), as upstream's getNodeAnyWay.
-            kubelet.setNodeSupplier(nodeSync.node());
             GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, nodeSync::syncNodeStatus, System.getenv());
         }, () -> GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, () -> {}, System.getenv()));
         tlsChecked.await();

@@ -20,6 +20,7 @@ final class CriChannel implements AutoCloseable {
     static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
     private final CriEndpoint endpoint;
+    /** The epoll event loop this channel runs on, or null for a channel made elsewhere. */
     private final EventLoopGroup group;
     private final ManagedChannel channel;
 
@@ -41,6 +42,16 @@ final class CriChannel implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * A channel made elsewhere, named by {@code endpoint} in errors: the unit tests' in-process fake runtime. It has
+     * no event loop of its own; closing shuts the channel down.
+     */
+    CriChannel(CriEndpoint endpoint, ManagedChannel channel) {
+        this.endpoint = endpoint;
+        this.group = null;
+        this.channel = channel;
+    }
+
     ManagedChannel channel() {
         return channel;
     }
@@ -57,6 +68,8 @@ final class CriChannel implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
     }
 }

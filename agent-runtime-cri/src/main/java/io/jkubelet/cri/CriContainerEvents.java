@@ -33,22 +33,26 @@ final class CriContainerEvents implements AutoCloseable {
     private Map<String, Container> last;
 
     CriContainerEvents(Function<ContainerFilter, List<Container>> lister, Consumer<RuntimeEvent> listener) {
+        this(lister, listener, PERIOD);
+    }
+
+    /** Lists every {@code period}: a test gives one that never comes and calls {@link #relist} itself. */
+    CriContainerEvents(Function<ContainerFilter, List<Container>> lister, Consumer<RuntimeEvent> listener,
+                       Duration period) {
         this.lister = lister;
         this.listener = listener;
         this.last = snapshot();
-        this.thread = Thread.ofPlatform().name("cri-events").daemon().start(this::run);
+        this.thread = Thread.ofPlatform().name("cri-events").daemon().start(() -> run(period));
     }
 
-    private void run() {
+    private void run(Duration period) {
         while (!closed) {
             try {
-                Thread.sleep(PERIOD);
+                Thread.sleep(period);
                 if (closed) {
                     return;
                 }
-                Map<String, Container> now = snapshot();
-                compare(last, now);
-                last = now;
+                relist();
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -56,6 +60,13 @@ final class CriContainerEvents implements AutoCloseable {
                 log.debug("Listing the runtime's containers for events failed: {}", e.getMessage());
             }
         }
+    }
+
+    /** One list of the containers, each change of state since the previous one sent as events. */
+    void relist() {
+        Map<String, Container> now = snapshot();
+        compare(last, now);
+        last = now;
     }
 
     private Map<String, Container> snapshot() {

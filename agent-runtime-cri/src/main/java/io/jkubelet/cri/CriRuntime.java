@@ -47,9 +47,14 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
     private final CriStreaming streaming;
 
     CriRuntime(CriCalls calls) {
+        this(calls, Clock.systemUTC(), Path.of("/proc"), CgroupReader.DEFAULT_ROOT);
+    }
+
+    /** Usage read at {@code clock}'s time under {@code proc} and the cgroup hierarchy at {@code cgroupRoot}. */
+    CriRuntime(CriCalls calls, Clock clock, Path proc, Path cgroupRoot) {
         this.calls = calls;
         this.images = new CriImages(calls);
-        this.stats = new CriStats(calls, Clock.systemUTC(), Path.of("/proc"), CgroupReader.DEFAULT_ROOT);
+        this.stats = new CriStats(calls, clock, proc, cgroupRoot);
         this.streaming = new CriStreaming(calls);
     }
 

@@ -23,16 +23,25 @@ public final class CriRuntimeFactory {
                 : CriEndpoint.parse(imageEndpoint);
         CriChannel runtimeChannel = new CriChannel(runtimeEndpoint);
         CriChannel imageChannel = images.equals(runtimeEndpoint) ? runtimeChannel : new CriChannel(images);
-        CriRuntime runtime = new CriRuntime(new CriCalls(runtimeChannel, imageChannel, requestTimeout));
+        return validated(new CriCalls(runtimeChannel, imageChannel, requestTimeout));
+    }
+
+    /**
+     * The adapter over {@code calls} once the runtime has answered Version (and the image service, when it is
+     * another endpoint, ListImages); else the channels are closed and the error names the endpoints.
+     */
+    static CriRuntime validated(CriCalls calls) {
+        CriRuntime runtime = new CriRuntime(calls);
+        boolean ownImageEndpoint = !calls.imageEndpoint().equals(calls.endpoint());
         try {
             runtime.version();
-            if (imageChannel != runtimeChannel) {
+            if (ownImageEndpoint) {
                 runtime.listImages();
             }
         } catch (RuntimeException e) {
             runtime.close();
-            throw new CriUnavailableException("validate service connection: the CRI runtime at " + endpoint
-                    + (imageChannel != runtimeChannel ? " (images at " + imageEndpoint + ")" : "")
+            throw new CriUnavailableException("validate service connection: the CRI runtime at " + calls.endpoint()
+                    + (ownImageEndpoint ? " (images at " + calls.imageEndpoint() + ")" : "")
                     + " does not answer: " + e.getMessage(), e);
         }
         return runtime;

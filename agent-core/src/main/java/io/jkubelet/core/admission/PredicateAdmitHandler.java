@@ -56,6 +56,12 @@ public final class PredicateAdmitHandler {
     /** One failed predicate: either a resource that is short or a named predicate. */
     private record Failure(String reason, String message) {}
 
+    /** The kubelet's predicates as its admit handler, against the node as {@code node} gives it when a pod comes. */
+    public static PodAdmitHandler against(Supplier<Node> node) {
+        PredicateAdmitHandler predicates = new PredicateAdmitHandler();
+        return (pod, otherPods) -> predicates.admit(pod, otherPods, node);
+    }
+
     /**
      * @param otherPods the pods admitted before and still active (not terminal, not being terminated)
      * @param node the node as last known (its labels, taints and allocatable)

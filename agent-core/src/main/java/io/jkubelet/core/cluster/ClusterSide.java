@@ -1,5 +1,6 @@
 package io.jkubelet.core.cluster;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -20,14 +21,14 @@ import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.objects.ApiObjectManagers;
+import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pod.MirrorClient;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.StatusManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.jkubelet.core.util.StopSequence;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -48,17 +49,19 @@ import java.util.function.Supplier;
  * ({@code core.cluster.fabric8}): below this package no code sees the client.
  */
 public final class ClusterSide implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(ClusterSide.class);
-
     /** {@code eventRecordQPS} when the configuration leaves it unset. */
     static final int DEFAULT_EVENT_RECORD_QPS = 50;
+    /** How long {@link #close()} gives the clients, watches and the event queue to stop. */
+    static final Duration CLOSE_DEADLINE = Duration.ofSeconds(2);
 
     private final KubernetesClient client;
     private final String kubeletVersion;
     private final Clock clock;
     private final PodObjects objects;
-    /** What it started, closed in reverse. */
-    private final List<AutoCloseable> owned = new ArrayList<>();
+    /** What it started, stopped in reverse. */
+    private final StopSequence owned = new StopSequence();
+    /** The node status loop, once started: what {@link #registeredNode()} reads. */
+    private volatile NodeSync nodeSync;
 
     /** Makes the HTTP clients of the clients made here (the event client); null for fabric8's default. */
     private HttpClient.Factory httpClients;
@@ -82,7 +85,7 @@ public final class ClusterSide implements AutoCloseable {
      * @param kubeletVersion the User-Agent's version of the event client made from {@code client}'s settings
      */
     public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock) {
-        return connect(client, kubeletVersion, clock, io.jkubelet.core.objects.ChangeDetectionStrategy.CACHE,
+        return connect(client, kubeletVersion, clock, ChangeDetectionStrategy.CACHE,
                 Duration.ofMinutes(1));
     }
 
@@ -92,23 +95,23 @@ public final class ClusterSide implements AutoCloseable {
      * @param syncFrequency {@code syncFrequency}, which paces how long the Watch strategy keeps an unused watch
      */
     public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock,
-            io.jkubelet.core.objects.ChangeDetectionStrategy strategy, Duration syncFrequency) {
+            ChangeDetectionStrategy strategy, Duration syncFrequency) {
         Fabric8ServiceLister services = new Fabric8ServiceLister(client);
         List<AutoCloseable> watches = new ArrayList<>();
         ClusterSide side = new ClusterSide(client, kubeletVersion, clock, ApiObjectManagers.podObjects(
                 new Fabric8ObjectClient(client), clock, services, strategy, syncFrequency, watches::add));
-        side.owned.add(services);
-        side.owned.addAll(watches);
+        side.owned.add("service-lister", services);
+        watches.forEach(w -> side.owned.add("object-watch", w));
         return side;
     }
 
     /**
-     * As {@link #connect(KubernetesClient, String, Clock, io.jkubelet.core.objects.ChangeDetectionStrategy, Duration)},
+     * As {@link #connect(KubernetesClient, String, Clock, ChangeDetectionStrategy, Duration)},
      * the event client's HTTP client made by {@code httpClients} as {@code client}'s was (the kubelet's rotating client
      * certificate: the settings alone hold no credential then).
      */
     public static ClusterSide connect(KubernetesClient client, String kubeletVersion, Clock clock,
-            io.jkubelet.core.objects.ChangeDetectionStrategy strategy, Duration syncFrequency, HttpClient.Factory httpClients) {
+            ChangeDetectionStrategy strategy, Duration syncFrequency, HttpClient.Factory httpClients) {
         ClusterSide side = connect(client, kubeletVersion, clock, strategy, syncFrequency);
         side.httpClients = httpClients;
         return side;
@@ -136,11 +139,11 @@ public final class ClusterSide implements AutoCloseable {
         // The limit is the recorder's own (eventRecordQPS); the event client itself is not throttled again.
         KubernetesClient eventClient = KubeClients.create(new ConfigBuilder(client.getConfiguration()).build(), -1, 0,
                 kubeletVersion, httpClients);
-        owned.add(eventClient);
+        owned.add("event-client", eventClient);
         int qps = config.eventRecordQPS() == null ? DEFAULT_EVENT_RECORD_QPS : config.eventRecordQPS();
         ApiserverEventRecorder recorder = ApiserverEventRecorder.start(new Fabric8EventSink(eventClient), nodeName, logged,
                 clock, ApiserverEventRecorder.limiter(qps, config.eventBurst(), clock));
-        owned.add(recorder);
+        owned.add("event-recorder", recorder);
         return recorder;
     }
 
@@ -181,19 +184,29 @@ public final class ClusterSide implements AutoCloseable {
         if (client == null) {
             return Optional.empty();
         }
-        return Optional.of(NodeSync.start(new Fabric8NodeClient(client), new Fabric8LeaseClient(client), config, identity,
-                rootDir, runtime, images, plegHealth, pressure, shutdownStatus, recorder, clock));
+        NodeSync sync = NodeSync.start(new Fabric8NodeClient(client), new Fabric8LeaseClient(client), config, identity,
+                rootDir, runtime, images, plegHealth, pressure, shutdownStatus, recorder, clock);
+        nodeSync = sync;
+        return Optional.of(sync);
+    }
+
+    /**
+     * The Node object as the node status loop last registered or posted it (the initial node it computed before it
+     * registered), which admission and the downward API read as upstream's kubelet reads its node lister; empty on a
+     * standalone node and until {@link #startNodeSync} has started the loop.
+     */
+    public Optional<Node> registeredNode() {
+        NodeSync sync = nodeSync;
+        return sync == null ? Optional.empty() : Optional.of(sync.node().get());
+    }
+
+    /** Stops what it started, the last started first, within {@code deadline}. */
+    public void stop(Duration deadline) {
+        owned.stopAll(deadline);
     }
 
     @Override
     public void close() {
-        for (int i = owned.size() - 1; i >= 0; i--) {
-            try {
-                owned.get(i).close();
-            } catch (Exception e) {
-                log.debug("closing {}: {}", owned.get(i).getClass().getSimpleName(), e.toString());
-            }
-        }
-        owned.clear();
+        stop(CLOSE_DEADLINE);
     }
 }

@@ -25,13 +25,6 @@ public final class PodCache {
     private long relist;
     /** The last relist that finished: every pod's changes up to its listing are marked. */
     private long completed;
-    private final Runnable refresh;
-
-    /** @param refresh asks the PLEG for a relist soon: a worker waiting for news of its pod needs one */
-    public PodCache(Runnable refresh) {
-        this.refresh = refresh;
-    }
-
     /** The PLEG begins a relist. */
     public synchronized long beginRelist() {
         return ++relist;
@@ -100,9 +93,10 @@ public final class PodCache {
      * here is still current.
      *
      * @param name the pod's name and namespace, for the empty state of a pod the runtime has never had
+     * @param relistRequest asks the PLEG for a relist soon, once, when the caller has to wait for one (it must not block)
      */
-    public Lookup getNewerThan(String uid, String name, String namespace, long mark, Duration timeout)
-            throws InterruptedException {
+    public Lookup getNewerThan(String uid, String name, String namespace, long mark, Duration timeout,
+                               Runnable relistRequest) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean asked = false;
         synchronized (this) {
@@ -113,7 +107,7 @@ public final class PodCache {
                 }
                 if (!asked) {
                     asked = true;
-                    refresh.run(); // coalesced by the PLEG; never blocks
+                    relistRequest.run(); // coalesced by the PLEG; never blocks
                 }
                 wait(Math.max(1, left / 1_000_000));
             }

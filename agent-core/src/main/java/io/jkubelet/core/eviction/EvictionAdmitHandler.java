@@ -3,6 +3,7 @@ package io.jkubelet.core.eviction;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.jkubelet.core.admission.PodAdmitHandler;
 import io.jkubelet.core.admission.PodAdmitResult;
 import io.jkubelet.core.admission.Taints;
 import io.jkubelet.core.nodestatus.NodeConditions;
@@ -21,7 +22,7 @@ import java.util.function.Supplier;
  * Critical pods are always admitted. A refused pod fails with reason {@code Evicted} and "The node had condition:
  * [MemoryPressure]. ". Thread-safe.
  */
-public final class EvictionAdmitHandler {
+public final class EvictionAdmitHandler implements PodAdmitHandler {
     private static final Logger log = LoggerFactory.getLogger(EvictionAdmitHandler.class);
     static final String NODE_CONDITION_MESSAGE = "The node had condition: %s. ";
     /** {@code v1.TaintNodeMemoryPressure} with the effect the node lifecycle controller gives it. */
@@ -33,6 +34,11 @@ public final class EvictionAdmitHandler {
     /** @param nodeConditions the node's pressure conditions now ({@link EvictionManager#nodeConditions()}) */
     public EvictionAdmitHandler(Supplier<List<String>> nodeConditions) {
         this.nodeConditions = nodeConditions;
+    }
+
+    @Override
+    public PodAdmitResult admit(Pod pod, List<Pod> otherPods) {
+        return admit(pod);
     }
 
     public PodAdmitResult admit(Pod pod) {

@@ -20,11 +20,14 @@ final class CachedPodStatuses implements PodStatusSource {
     private static final Logger log = LoggerFactory.getLogger(CachedPodStatuses.class);
 
     private final PodCache cache;
+    private final Runnable relistRequest;
     private final KubeRuntime runtime;
     private final Duration patience;
 
-    CachedPodStatuses(PodCache cache, KubeRuntime runtime, Duration patience) {
+    /** @param relistRequest asks the PLEG for a relist soon: a worker waiting for news of its pod needs one */
+    CachedPodStatuses(PodCache cache, Runnable relistRequest, KubeRuntime runtime, Duration patience) {
         this.cache = cache;
+        this.relistRequest = relistRequest;
         this.runtime = runtime;
         this.patience = patience;
     }
@@ -37,7 +40,7 @@ final class CachedPodStatuses implements PodStatusSource {
     @Override
     public RuntimePodStatus newerThan(Pod pod, long mark) throws InterruptedException {
         var m = pod.getMetadata();
-        switch (cache.getNewerThan(m.getUid(), m.getName(), m.getNamespace(), mark, patience)) {
+        switch (cache.getNewerThan(m.getUid(), m.getName(), m.getNamespace(), mark, patience, relistRequest)) {
             case PodCache.Lookup.Current(RuntimePodStatus status) -> {
                 return status;
             }

@@ -24,11 +24,14 @@ final class EvictablePods implements EvictionManager.Pods {
 
     private final Supplier<List<Pod>> activePods;
     private final PodWorkers podWorkers;
+    private final PodSyncStatuses workerStates;
     private final EventRecorder recorder;
 
-    EvictablePods(Supplier<List<Pod>> activePods, PodWorkers podWorkers, EventRecorder recorder) {
+    EvictablePods(Supplier<List<Pod>> activePods, PodWorkers podWorkers, PodSyncStatuses workerStates,
+                  EventRecorder recorder) {
         this.activePods = activePods;
         this.podWorkers = podWorkers;
+        this.workerStates = workerStates;
         this.recorder = recorder;
     }
 
@@ -57,6 +60,6 @@ final class EvictablePods implements EvictionManager.Pods {
 
     @Override
     public boolean cleanedUp(Pod pod) {
-        return podWorkers.isTerminated(pod.getMetadata().getUid());
+        return workerStates.isTerminated(pod.getMetadata().getUid());
     }
 }

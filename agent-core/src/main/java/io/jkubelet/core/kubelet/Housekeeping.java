@@ -35,6 +35,7 @@ final class Housekeeping {
 
     private final PodManager podManager;
     private final PodWorkers podWorkers;
+    private final PodSyncStatuses workerStates;
     private final GenericPleg pleg;
     private final ProbeManager probeManager;
     private final StatusManager statusManager;
@@ -51,12 +52,13 @@ final class Housekeeping {
     private final AtomicBoolean scanningDirs = new AtomicBoolean();
     private final AtomicBoolean scanningCgroups = new AtomicBoolean();
 
-    Housekeeping(PodManager podManager, PodWorkers podWorkers, GenericPleg pleg, ProbeManager probeManager,
+    Housekeeping(PodManager podManager, PodWorkers podWorkers, PodSyncStatuses workerStates, GenericPleg pleg, ProbeManager probeManager,
                  StatusManager statusManager, ReasonCache reasonCache, KubeRuntime runtime,
                  VolumeManager volumes, PodDirs dirs, NodeContext node, MirrorPodSync mirrorPods,
                  PodCgroupSync podCgroups, Executor executor) {
         this.podManager = podManager;
         this.podWorkers = podWorkers;
+        this.workerStates = workerStates;
         this.pleg = pleg;
         this.probeManager = probeManager;
         this.statusManager = statusManager;
@@ -74,21 +76,21 @@ final class Housekeeping {
     void cleanupPods() {
         Set<String> desired = podManager.uids();
         // Pods whose workers finished and that no source wants any more.
-        for (String uid : podWorkers.knownUids()) {
-            if (!desired.contains(uid) && podWorkers.isTerminated(uid)) {
+        for (String uid : workerStates.knownUids()) {
+            if (!desired.contains(uid) && workerStates.isTerminated(uid)) {
                 cleanupRemovedPod(uid);
                 podWorkers.forget(uid);
             }
         }
         // Pods running on the runtime that nobody wants (removed while the agent was down).
         for (RunningPod rp : pleg.runningPods()) {
-            if (desired.contains(rp.uid()) || podWorkers.isKnown(rp.uid())) {
+            if (desired.contains(rp.uid()) || workerStates.isKnown(rp.uid())) {
                 continue;
             }
             boolean anyRunning = rp.members().stream().anyMatch(RunningPod.Member::running);
             if (anyRunning) {
                 log.info("Killing unwanted pod {}/{} ({})", rp.namespace(), rp.name(), rp.uid());
-                podWorkers.updatePod(PodWorkers.UpdateType.KILL, orphan(rp), 1L);
+                podWorkers.updatePod(SyncPodType.KILL, orphan(rp), 1L);
             } else {
                 cleanupRemovedPod(rp.uid());
             }
@@ -102,7 +104,7 @@ final class Housekeeping {
 
     /** Pod cgroups of pods no worker may still be running; one scan at a time. */
     private void cleanupOrphanedPodCgroups() {
-        runAlone(scanningCgroups, () -> podCgroups.cleanupOrphans(podWorkers::couldHaveRunningContainers));
+        runAlone(scanningCgroups, () -> podCgroups.cleanupOrphans(workerStates::couldHaveRunningContainers));
     }
 
     private static Pod orphan(RunningPod rp) {
@@ -175,7 +177,7 @@ final class Housekeeping {
         try (var s = Files.list(pods)) {
             for (Path p : s.toList()) {
                 String uid = p.getFileName().toString();
-                if (!desired.contains(uid) && !running.contains(uid) && !podWorkers.isKnown(uid) && !cleaning.contains(uid)) {
+                if (!desired.contains(uid) && !running.contains(uid) && !workerStates.isKnown(uid) && !cleaning.contains(uid)) {
                     volumes.cleanupPod(uid);
                 }
             }

@@ -2,36 +2,20 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.MachineNode;
-import io.jkubelet.core.admission.AppArmorAdmitHandler;
-import io.jkubelet.core.admission.PodAdmitHandler;
-import io.jkubelet.core.apis.config.FeatureGates;
-import io.jkubelet.core.nodeshutdown.GracefulShutdownRecord;
-import io.jkubelet.core.nodeshutdown.Inhibitor;
-import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
-import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
-import io.jkubelet.core.admission.PredicateAdmitHandler;
 import io.jkubelet.cadvisor.ProcNode;
-import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
-import io.jkubelet.core.config.FileSource;
-import io.jkubelet.core.config.HttpSource;
 import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
-import io.jkubelet.core.config.PodSources;
 import io.jkubelet.core.config.PodUpdate;
 import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.config.SourcesReady;
 import io.jkubelet.core.container.PodCache;
-import io.jkubelet.core.credentialprovider.DockerKeyring;
-import io.jkubelet.core.credentialprovider.NodeKeyring;
-import io.jkubelet.core.credentialprovider.PullSecrets;
+import io.jkubelet.core.credentialprovider.PodKeyrings;
+import io.jkubelet.core.dns.ResolvConfLimits;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
-import io.jkubelet.core.eviction.EvictionAdmitHandler;
 import io.jkubelet.core.eviction.EvictionManager;
 import io.jkubelet.core.eviction.NodeReclaim;
 import io.jkubelet.core.images.ImageGCManager;
@@ -39,21 +23,17 @@ import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.SeccompProfiles;
-import io.jkubelet.core.dns.ResolvConfLimits;
-import io.jkubelet.core.sysctl.SafeSysctls;
-import io.jkubelet.core.sysctl.SysctlAllowlist;
-import io.jkubelet.core.kuberuntime.KubeRuntime;
-import io.jkubelet.core.kuberuntime.PodStateProvider;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.lifecycle.HttpGetHookClient;
 import io.jkubelet.core.metrics.InstrumentedImageService;
 import io.jkubelet.core.metrics.InstrumentedRuntimeService;
 import io.jkubelet.core.metrics.KubeletMetrics;
+import io.jkubelet.core.nodeshutdown.Inhibitor;
+import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
+import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.nodestatus.NodePressure;
-import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pleg.GenericPleg;
 import io.jkubelet.core.pleg.RunningPod;
-import io.jkubelet.core.pod.MirrorClient;
 import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.prober.Prober;
 import io.jkubelet.core.prober.ProberMetrics;
@@ -64,98 +44,96 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.history.StatsHistory;
-import io.jkubelet.core.timeline.PodTimelines;
-import io.jkubelet.core.timeline.TimelineRecorder;
-import io.jkubelet.core.stats.SystemContainers;
 import io.jkubelet.core.status.ApiStatusSync;
-import io.jkubelet.core.status.PodPhases;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
+import io.jkubelet.core.timeline.PodTimelines;
+import io.jkubelet.core.timeline.TimelineRecorder;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
- * The node agent, assembled (upstream {@code NewMainKubelet} and {@code Run}): builds every part from the settings
- * and the dependencies in one place, starts them in dependency order and stops them in reverse. The pod sources
- * feed the {@link PodConfig}, which feeds the one {@link SyncLoop}; the loop hands pods to their {@link PodWorkers},
- * which run the {@link KubeletPodSyncer}; {@link Housekeeping} and {@link GarbageCollection} (dead containers, unused
- * images) clean up after them.
+ * The node agent, assembled (upstream {@code NewMainKubelet} and {@code Run}). The constructor is the one place that
+ * builds the parts: each is a field made from the settings, the dependencies and the parts above it, in that order,
+ * so that nothing is handed a part built later. {@link #start()} starts them in dependency order and {@link #stop}
+ * stops them in reverse. The pod sources feed the {@link PodConfig}, which feeds the one {@link SyncLoop}; the loop
+ * hands pods to their {@link PodWorkers}, which run the {@link KubeletPodSyncer}; {@link Housekeeping} and
+ * {@link GarbageCollection} clean up after them.
+ *
+ * <p>A new node manager plugs in with one field here, its admit handler in {@link AdmitHandlers} and, where it acts
+ * on a pod's stages, its {@link PodSyncHook} in {@link #podSyncHooks} (see docs/architecture.md).
  */
 public final class Kubelet implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(Kubelet.class);
-
     /** How long {@link #close()} gives the parts to stop. */
     public static final Duration DEFAULT_STOP_DEADLINE = Duration.ofSeconds(3);
 
     private final KubeletSettings settings;
     private final KubeletDeps deps;
+    private final String nodeName;
+    /** The threads the parts run on, given with the deps and owned from then on. */
+    private final KubeletExecutors executors;
     private final PodDirs dirs;
-    private final PodManager podManager = new PodManager();
-    private final StatusManager statusManager;
-    /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
-    private final PodTimelines timelines;
-    private final PodWorkers podWorkers;
-    private final GenericPleg pleg;
-    /** Each pod's runtime state as last read, and which pods the PLEG saw change since: what workers read. */
-    private final PodCache podCache;
-    private final ProbeManager probeManager;
+    private final KubeletMetrics metrics;
     private final PrometheusRegistry probeMetrics = new PrometheusRegistry();
-    private final KubeletMetrics kubeletMetrics;
     /** The runtime and image services, instrumented: what every part of the kubelet calls. */
     private final RuntimeService runtime;
     private final ImageService images;
+    /** The node as admission and the downward API read it: the registered node, or this machine's. */
+    private final KubeletNode node;
+    private final ContainerManager containerManager;
+    private final PodManager podManager = new PodManager();
+    /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
+    private final PodTimelines timelines;
+    /**
+     * The kubelet's event recorder: the given one ({@code deps.recorder()}: the log, and the apiserver on a cluster
+     * node) with each pod's events also kept in its timeline. Every part records through this one.
+     */
+    private final EventRecorder recorder;
+    private final SyncLoopInbox inbox = new SyncLoopInbox();
+    private final PodConfig podConfig;
+    private final SourcesReady sourcesReady;
+    private final StatusManager statusManager;
+    /** Every pod worker's state: which pods may still run containers, which are terminated. */
+    private final PodSyncStatuses workerStates = new PodSyncStatuses();
+    private final ActivePods activePods;
+    private final ProbeManager probeManager;
+    private final ReasonCache reasonCache = new ReasonCache();
+    private final VolumeManager volumes;
+    private final ImageManager imageManager;
+    private final ContainerConfigFactory containerConfigs;
+    private final RuntimeManager runtimeManager;
+    /** Each pod's runtime state as last read, and which pods the PLEG saw change since: what workers read. */
+    private final PodCache podCache = new PodCache();
+    private final GenericPleg pleg;
+    /** The apiserver side, when the node has one: pod status writes. */
+    private final Optional<ApiStatusSync> apiStatusSync;
+    private final MirrorPodSync mirrorPods;
+    private final PodCgroupSync podCgroups;
+    private final PodWorkers podWorkers;
+    private final Housekeeping housekeeping;
     /** Node, pod and container usage, collected on its own period and served from memory (cAdvisor's housekeeping). */
     private final StatsProvider stats;
     /** The last 15 minutes of {@link #stats}' rounds, for the dashboard's charts and {@code /stats/history}. */
     private final StatsHistory statsHistory = new StatsHistory(StatsProvider.DEFAULT_PERIOD);
-    private final PodConfig podConfig;
-    private final SyncLoopInbox inbox = new SyncLoopInbox();
-    private final SyncLoop syncLoop;
-    private final SourcesReady sourcesReady;
+    private final ImageGCManager imageGc;
     private final GarbageCollection garbageCollection;
-    private final List<PodSource> sources = new ArrayList<>();
-    /** The apiserver side, when the node has one: pod status writes. */
-    private final Optional<ApiStatusSync> apiStatusSync;
-    /** The threads the parts run on, given with the deps and owned from then on. */
-    private final KubeletExecutors executors;
-    private final ExecutorService workerExecutor;
-    private final ScheduledExecutorService timers;
-    /** What runs, in the order it started: stopped in reverse. */
-    private final StopSequence running = new StopSequence();
-    /** The node admission checks pods against: the registered node on a cluster node, else this machine. */
-    private volatile Supplier<Node> node;
-    /** The node built from this machine (upstream's {@code initialNode}): what admission uses until a node object is known. */
-    private final Node machineNode;
-    /** The node allocatable, QoS and pod cgroups. */
-    private final ContainerManager containerManager;
     /** Watches memory, disk and PIDs; evicts pods when the node runs short. */
     private final EvictionManager evictionManager;
     /** Graceful node shutdown, once started ({@link #startNodeShutdownManager}); admission asks it. */
     private final NodeShutdown nodeShutdown;
-
-    /** A source of pods, started once the kubelet runs. */
-    private record PodSource(String name, Runnable start, AutoCloseable stop) {}
+    private final SyncLoop syncLoop;
+    private final PodSourceSet sources;
+    /** What runs, in the order it started: stopped in reverse. */
+    private final StopSequence running = new StopSequence();
 
     /**
      * Builds the kubelet; nothing runs before {@link #start()}.
@@ -166,182 +144,95 @@ public final class Kubelet implements AutoCloseable {
     public Kubelet(KubeletSettings settings, KubeletDeps deps) {
         this.settings = settings;
         this.deps = deps;
+        this.nodeName = settings.node().nodeName();
         this.executors = deps.executors();
-        this.workerExecutor = executors.podWorkers();
-        this.timers = executors.timers();
         this.dirs = new PodDirs(settings.rootDir());
-        this.containerManager = deps.containerManager();
-        this.machineNode = MachineNode.detect(settings.node().nodeName(), settings.maxPods(), settings.rootDir(),
-                containerManager::nodeAllocatableReservation);
-        this.node = () -> machineNode;
-        ClusterSide cluster = deps.cluster();
-        PodObjects objects = cluster.objects();
-        VolumeManager volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, settings.node().nodeName(),
-                settings.node()::hostIps, this::allocatable, deps.clock()));
-        this.statusManager = new StatusManager(deps.clock());
-        this.timelines = new PodTimelines(deps.clock());
-        // Every part reports to the kubelet's events; the pods' timelines read them there.
-        EventRecorder recorder = new TimelineRecorder(deps.recorder(), timelines);
-        statusManager.addListener((pod, status) -> timelines.status(pod, status.status()));
-        this.kubeletMetrics = new KubeletMetrics(settings.node().nodeName());
+        this.metrics = new KubeletMetrics(nodeName);
         // Every runtime call the kubelet makes is counted and timed (upstream's instrumented services).
-        this.runtime = new InstrumentedRuntimeService(deps.runtime(), kubeletMetrics);
-        this.images = new InstrumentedImageService(deps.images(), kubeletMetrics);
-
-        this.probeManager = ProbeManager.create(Prober.create(runtime, recorder, settings.kubeletVersion()),
-                statusManager::getPodStatus, u -> {
-                    podManager.get(u.podUid()).ifPresent(pod -> timelines.probeResult(pod, u));
-                    inbox.post(new SyncLoopEvent.ProbeEvent(u));
-                },
-                new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
-        ReasonCache reasonCache = new ReasonCache();
-        PodStatusGenerator statusGenerator = new PodStatusGenerator(reasonCache, probeManager, pod -> QosClass.of(pod).value());
-        PullSecrets pullSecrets = new PullSecrets(objects.secrets(), recorder);
-        NodeKeyring nodeKeyring = NodeKeyring.of(settings.nodeCredentials(), deps.clock());
-        // A pod's pull secrets first, then the node's own credentials (upstream MakeDockerKeyring's union).
-        ImageManager imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
-                pod -> (objects.fromApiserver() ? pullSecrets.keyring(pod) : DockerKeyring.EMPTY).union(nodeKeyring.get()));
-        long memoryCapacity = settings.memoryCapacity();
-        ContainerCgroups cgroups = new ContainerCgroups(containerManager.podContainerManager()::cgroupParent,
-                settings.cpuCfsQuota(), settings.cpuCfsQuotaPeriod().toNanos() / 1000);
-        KubeRuntime runtimeManager = new RuntimeManager(runtime, imageManager,
-                new ContainerConfigFactory(settings.node(),
-                        (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, memoryCapacity), objects,
-                        recorder, this::allocatable, cgroups,
-                        SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault())),
-                volumes, dirs, settings.node(), recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
-                new PodStates());
-        this.podCache = new PodCache(this::requestRelist);
-        this.pleg = new GenericPleg(runtime, settings.node().nodeName(),
-                e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(), settings.relistPeriod(), podCache,
-                executors.pleg());
-        pleg.observeRelists(kubeletMetrics::observeRelist);
-
-        Optional<MirrorClient> mirrorClient = cluster.mirrorClient(settings.node().nodeName());
-        this.apiStatusSync = cluster.statusWriter(statusManager, new StatusWriterPods());
-        Consumer<String> statusSyncRequest = uid -> apiStatusSync.ifPresent(s -> s.requestSync(uid));
-        MirrorPodSync mirrorPods = new MirrorPodSync(mirrorClient, podManager, statusSyncRequest, workerExecutor);
-
-        PodCgroupSync podCgroups = new PodCgroupSync(containerManager, runtimeManager, recorder, dirs::volumesDir);
-        KubeletPodSyncer podSyncer = new KubeletPodSyncer(runtimeManager, podManager, statusManager, statusGenerator,
-                reasonCache, probeManager, mirrorPods, statusSyncRequest, recorder, kubeletMetrics,
-                settings.node()::hostIps, podCgroups, deps.clock());
-        this.podWorkers = new PodWorkers(podSyncer,
-                new CachedPodStatuses(podCache, runtimeManager, settings.relistPeriod()), deps.clock(), settings.syncFrequency(),
-                KubeletPodSyncer.BACK_OFF_PERIOD, workerExecutor);
-        Housekeeping housekeeping = new Housekeeping(podManager, podWorkers, pleg, probeManager, statusManager,
-                reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, podCgroups, workerExecutor);
-        this.stats = new StatsProvider(runtime, images, settings.node().nodeName(),
-                new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
-                deps.clock(), StatsProvider.DEFAULT_PERIOD, settings.volumeStatsAggPeriod(), systemContainers(deps),
-                executors.stats());
+        this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
+        this.images = new InstrumentedImageService(deps.images(), metrics);
+        this.containerManager = deps.containerManager();
+        this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),
+                containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode);
+        this.timelines = new PodTimelines(deps.clock());
+        this.recorder = new TimelineRecorder(deps.recorder(), timelines);
         this.podConfig = new PodConfig((pod, reason, message) ->
                 recorder.event(References.pod(pod), EventRecorder.WARNING, reason, message),
                 deps.clock(), inbox.podConfigOutput(), DisabledPodFields.of(settings.featureGates()));
         this.sourcesReady = SourcesReady.of(podConfig);
-        GcSettings gc = settings.gc();
-        ImageGCManager imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), gc.imagePolicy(),
-                recorder, settings.node().nodeName(), deps.clock(), kubeletMetrics::observeImageCollected);
-        this.garbageCollection = new GarbageCollection(
-                () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), false),
-                imageGc, gc, recorder, settings.node().nodeName(), deps.clock());
-        // Upstream's node-level reclaim: container GC that also frees what terminated pods keep, then unused images.
-        NodeReclaim reclaim = new NodeReclaim(
-                () -> runtimeManager.garbageCollect(gc.containerPolicy(), sourcesReady.allReady(), true),
-                imageGc::deleteUnusedImages);
+        this.statusManager = new StatusManager(deps.clock());
+        statusManager.addListener((pod, status) -> timelines.status(pod, status.status()));
+        this.activePods = new ActivePods(podManager, workerStates, statusManager);
+        this.probeManager = ProbeManager.create(Prober.create(runtime, recorder, settings.kubeletVersion()),
+                statusManager::getPodStatus, result -> {
+                    podManager.get(result.podUid()).ifPresent(pod -> timelines.probeResult(pod, result));
+                    inbox.post(new SyncLoopEvent.ProbeEvent(result));
+                }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
+        this.volumes = new VolumeManager(dirs, new ApiVolumes(dirs, deps.cluster().objects(), nodeName,
+                settings.node()::hostIps, node::allocatable, deps.clock()));
+        this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
+                new PodKeyrings(deps.cluster().objects(), recorder, settings.nodeCredentials(), deps.clock()));
+        this.containerConfigs = new ContainerConfigFactory(settings.node(),
+                (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
+                deps.cluster().objects(), recorder, node::allocatable,
+                new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
+                        settings.cpuCfsQuotaPeriod().toNanos() / 1000),
+                SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()));
+        this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs, volumes, dirs, settings.node(),
+                recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
+                new PodStates(podManager, workerStates, sourcesReady));
+        this.pleg = new GenericPleg(runtime, nodeName, e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(),
+                settings.relistPeriod(), podCache, executors.pleg());
+        pleg.observeRelists(metrics::observeRelist);
+        this.apiStatusSync = deps.cluster().statusWriter(statusManager, new StatusWriterPods(podManager, workerStates));
+        this.mirrorPods = new MirrorPodSync(deps.cluster().mirrorClient(nodeName), podManager, this::requestStatusSync,
+                executors.podWorkers());
+        this.podCgroups = new PodCgroupSync(containerManager, runtimeManager, recorder, dirs::volumesDir);
+        this.podWorkers = new PodWorkers(workerStates,
+                new KubeletPodSyncer(runtimeManager, podManager, statusManager,
+                        new PodStatusGenerator(reasonCache, probeManager, pod -> QosClass.of(pod).value()), reasonCache,
+                        probeManager, mirrorPods, this::requestStatusSync, recorder, metrics, settings.node()::hostIps,
+                        podSyncHooks(), deps.clock()),
+                new CachedPodStatuses(podCache, pleg::requestRelist, runtimeManager, settings.relistPeriod()),
+                deps.clock(), settings.syncFrequency(), KubeletPodSyncer.BACK_OFF_PERIOD, executors.podWorkers());
+        this.housekeeping = new Housekeeping(podManager, podWorkers, workerStates, pleg, probeManager, statusManager,
+                reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, podCgroups, executors.podWorkers());
+        this.stats = new StatsProvider(runtime, images, nodeName,
+                new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
+                deps.clock(), StatsProvider.DEFAULT_PERIOD, settings.volumeStatsAggPeriod(),
+                deps.systemContainers() == null ? null
+                        : containerManager.podCgroupRoot().map(deps.systemContainers()::withPods).orElse(deps.systemContainers()),
+                executors.stats());
+        this.imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), settings.gc().imagePolicy(),
+                recorder, nodeName, deps.clock(), metrics::observeImageCollected);
+        this.garbageCollection = new GarbageCollection(() -> runtimeManager.garbageCollect(settings.gc().containerPolicy(),
+                sourcesReady.allReady(), false), imageGc, settings.gc(), recorder, nodeName, deps.clock());
         // Kills for the eviction and node shutdown managers, each waited for.
-        EvictablePods killablePods = new EvictablePods(this::activePods, podWorkers, recorder);
+        EvictablePods evictablePods = new EvictablePods(activePods, podWorkers, workerStates, recorder);
         this.evictionManager = new EvictionManager(settings.eviction(), deps.clock(), stats::summary,
-                stats::hasDedicatedImageFs, reclaim, killablePods, recorder, settings.node().nodeName());
-        this.nodeShutdown = new NodeShutdown(this::activePods, killablePods, deps.recorder(), settings.node().nodeName(),
-                this::shutdownRecord);
-        // The eviction manager's first: a node under pressure refuses before anything else is checked (upstream's order).
-        EvictionAdmitHandler underPressure = new EvictionAdmitHandler(evictionManager::nodeConditions);
-        PredicateAdmitHandler predicates = new PredicateAdmitHandler();
-        // Then the sysctls (upstream's order: eviction, sysctls, predicates, AppArmor).
-        List<PodAdmitHandler> admitHandlers = List.of((pod, others) -> underPressure.admit(pod),
-                sysctlAllowlist(settings.security()),
-                (pod, others) -> predicates.admit(pod, others, () -> node.get()), AppArmorAdmitHandler.forHost(),
-                // The node shutdown manager's last, as upstream adds it after the others.
-                (pod, others) -> nodeShutdown.admit(pod));
-        SyncHandler handler = new KubeletSyncHandler(podManager, podWorkers, statusManager, admitHandlers,
-                recorder, statusSyncRequest, housekeeping, timelines::admitted);
-        this.syncLoop = new SyncLoop(inbox, handler, podManager::get, podWorkers::takeDue, sourcesReady,
-                deps.clock(), timers);
+                stats::hasDedicatedImageFs,
+                // Upstream's node-level reclaim: container GC that also frees what terminated pods keep, then images.
+                new NodeReclaim(() -> runtimeManager.garbageCollect(settings.gc().containerPolicy(), sourcesReady.allReady(),
+                        true), imageGc::deleteUnusedImages),
+                evictablePods, recorder, nodeName);
+        this.nodeShutdown = new NodeShutdown(activePods, evictablePods, recorder, nodeName,
+                () -> NodeShutdown.record(settings, metrics, deps.clock()));
+        this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
+                AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(), node, nodeShutdown), recorder,
+                this::requestStatusSync, housekeeping, timelines::admitted),
+                podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
-        createSources();
+        this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
     }
 
-    /** The safe sysctls of this kernel and {@code allowedUnsafeSysctls}, whose patterns are checked here. */
-    private static SysctlAllowlist sysctlAllowlist(SecuritySettings security) {
-        try {
-            return SysctlAllowlist.of(SafeSysctls.forThisKernel(), security.allowedUnsafeSysctls());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("allowedUnsafeSysctls: " + e.getMessage(), e);
-        }
+    /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
+    private List<PodSyncHook> podSyncHooks() {
+        return List.of(podCgroups);
     }
 
-    /**
-     * What container GC asks about a pod (upstream's pod workers as {@code podStateProvider}): its content may go
-     * once no source wants it and its worker has terminated it, or, for a pod the kubelet never ran, once every
-     * source has reported; its runtime parts once it is terminated.
-     */
-    private final class PodStates implements PodStateProvider {
-        @Override
-        public boolean shouldPodContentBeRemoved(String uid) {
-            if (podManager.get(uid).isPresent()) {
-                return false;
-            }
-            return podWorkers.isKnown(uid) ? podWorkers.isTerminated(uid) : sourcesReady.allReady();
-        }
-
-        @Override
-        public boolean shouldPodRuntimeBeRemoved(String uid) {
-            if (podWorkers.isKnown(uid)) {
-                return podWorkers.isTerminated(uid);
-            }
-            return podManager.get(uid).isEmpty() && sourcesReady.allReady();
-        }
-    }
-
-    /** What the status writer asks of the pod manager and the workers. */
-    private final class StatusWriterPods implements ApiStatusSync.Pods {
-        @Override
-        public Optional<Pod> pod(String uid) {
-            return podManager.get(uid);
-        }
-
-        @Override
-        public Optional<Pod> mirrorPodOf(Pod staticPod) {
-            return podManager.mirrorPodOf(staticPod);
-        }
-
-        @Override
-        public boolean podResourcesReclaimed(String uid) {
-            // Upstream PodCouldHaveRunningContainers: once terminated, its containers are stopped.
-            return !podWorkers.couldHaveRunningContainers(uid);
-        }
-    }
-
-    private void createSources() {
-        String nodeName = settings.node().nodeName();
-        PodSourceSettings s = settings.sources();
-        deps.cluster().podSource(nodeName, () -> podConfig.channel(PodSources.API))
-                .ifPresent(api -> sources.add(new PodSource(PodSources.API, api::start, api)));
-        s.staticPodPath().ifPresent(path -> {
-            FileSource files = new FileSource(path, nodeName, s.fileCheckFrequency(), podConfig.channel(PodSources.FILE));
-            sources.add(new PodSource(PodSources.FILE, files::start, files));
-        });
-        if (s.staticPodUrl().isPresent()) {
-            HttpSource http;
-            try {
-                http = new HttpSource(URI.create(s.staticPodUrl().get()), s.staticPodUrlHeader(), nodeName,
-                        s.httpCheckFrequency(), podConfig.channel(PodSources.HTTP));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("staticPodURL (--manifest-url): " + e.getMessage(), e);
-            }
-            sources.add(new PodSource(PodSources.HTTP, http::start, http));
-        }
+    /** Asks the status writer to write the pod's status now (a static pod's to its mirror pod); nothing standalone. */
+    private void requestStatusSync(String uid) {
+        apiStatusSync.ifPresent(s -> s.requestSync(uid));
     }
 
     /** The names of the pod sources this node reads, for the start-up log. */
@@ -349,28 +240,9 @@ public final class Kubelet implements AutoCloseable {
         return List.copyOf(podConfig.sources());
     }
 
-    /**
-     * Where admission reads the node (labels, taints, allocatable), upstream's {@code getNodeAnyWay}: the
-     * node status helper's latest node when there is an apiserver. Defaults to the machine's capacity with
-     * {@code pods} = {@code maxPods}; while the supplier has no node yet (returns null), that machine node
-     * is used, as upstream falls back to its initial node.
-     */
-    public void setNodeSupplier(Supplier<Node> node) {
-        this.node = () -> {
-            Node n = node.get();
-            return n != null ? n : machineNode;
-        };
-    }
-
     /** The node as admission sees it: the registered node on a cluster node, else this machine's capacity. */
     public Node node() {
         return node.get();
-    }
-
-    /** The node's allocatable as registered (the machine's before that): downward API limits default to it. */
-    private Map<String, Quantity> allocatable() {
-        Node n = node.get();
-        return n.getStatus() == null || n.getStatus().getAllocatable() == null ? Map.of() : n.getStatus().getAllocatable();
     }
 
     /**
@@ -380,14 +252,10 @@ public final class Kubelet implements AutoCloseable {
      *     says what
      */
     public void start() {
-        try {
-            Files.createDirectories(dirs.podsDir());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create " + dirs.podsDir() + ": " + e.getMessage(), e);
-        }
+        dirs.createPodsDir();
         try {
             // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
-            containerManager.start(this::activePods, timers, deps.recorder(), settings.node().nodeName());
+            containerManager.start(activePods, executors.timers(), recorder, nodeName);
         } catch (CgroupException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
@@ -400,21 +268,13 @@ public final class Kubelet implements AutoCloseable {
             s.start();
             running.add("status-sync", s::stop); // flushes the statuses the workers wrote last
         });
-        running.add("pod-workers", within -> {
-            // Interrupted, not waited for to the end of a kill: the containers keep running, as upstream's do.
-            workerExecutor.shutdownNow();
-            workerExecutor.awaitTermination(within.toMillis(), TimeUnit.MILLISECONDS);
-        });
+        running.add("pod-workers", executors::stopPodWorkers);
         running.add("probes", probeManager);
-        garbageCollection.start(timers, workerExecutor);
-        String resolvConf = settings.node().resolvConf();
-        if (!resolvConf.isEmpty()) {
-            // As upstream: every 30 s, a node warning while the host's file leaves no room for the cluster's searches.
-            timers.scheduleWithFixedDelay(() -> ResolvConfLimits.check(resolvConf, settings.node().clusterDomain())
-                    .ifPresent(problem -> deps.recorder().event(References.node(settings.node().nodeName()),
-                            EventRecorder.WARNING, ResolvConfLimits.REASON, problem)), 0, 30, TimeUnit.SECONDS);
-        }
-        running.add("kubelet-timers", timers::shutdownNow);
+        garbageCollection.start(executors.timers(), executors.podWorkers());
+        ResolvConfLimits.checkPeriodically(settings.node().resolvConf(), settings.node().clusterDomain(),
+                executors.timers(), problem -> recorder.event(References.node(nodeName), EventRecorder.WARNING,
+                        ResolvConfLimits.REASON, problem));
+        running.add("kubelet-timers", executors.timers()::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);
         evictionManager.start(executors.eviction());
@@ -441,57 +301,14 @@ public final class Kubelet implements AutoCloseable {
         return nodeShutdown.start(periods, systemBus, syncNodeStatus, running);
     }
 
-    /** Upstream keeps the last shutdown's times (file and gauges) only with {@code GracefulNodeShutdownBasedOnPodPriority}. */
-    private GracefulShutdownRecord shutdownRecord() {
-        if (!settings.featureGates().enabled(FeatureGates.GRACEFUL_NODE_SHUTDOWN_BASED_ON_POD_PRIORITY)) {
-            return GracefulShutdownRecord.NONE;
-        }
-        return new GracefulShutdownRecord(settings.rootDir().resolve(GracefulShutdownRecord.STATE_FILE), deps.clock(),
-                kubeletMetrics.registerGracefulShutdown());
-    }
-
     /** Why the node is not ready as far as its shutdown goes: "node is shutting down" while it does. */
     public Optional<String> shutdownStatus() {
         return nodeShutdown.status();
     }
 
-    /**
-     * Upstream {@code GetActivePods}: the pods that are neither known terminated by their worker nor finished
-     * (unless a termination is still under way), which the QoS cgroups' shares are computed from.
-     */
-    private List<Pod> activePods() {
-        List<Pod> active = new ArrayList<>();
-        for (Pod p : podManager.pods()) {
-            String uid = p.getMetadata().getUid();
-            if (podWorkers.isKnown(uid) && podWorkers.isTerminated(uid)) {
-                continue;
-            }
-            boolean terminal = statusManager.getPodStatus(uid).map(PodStatus::getPhase).filter(PodPhases::isTerminal).isPresent();
-            if (terminal && !podWorkers.isTerminationRequested(uid)) {
-                continue;
-            }
-            active.add(p);
-        }
-        return active;
-    }
-
-    /** The agent's and the runtime's cgroups, and the pods' one when pods get cgroups (allocatable memory is watched). */
-    private static SystemContainers systemContainers(KubeletDeps deps) {
-        SystemContainers given = deps.systemContainers();
-        return given == null ? null : deps.containerManager().podCgroupRoot().map(given::withPods).orElse(given);
-    }
-
-    /** The cache asks through this: the PLEG is built after the cache it marks. */
-    private void requestRelist() {
-        pleg.requestRelist();
-    }
-
     /** Starts reading the pod sources: from now on pods arrive. */
     public void startSources() {
-        for (PodSource s : sources) {
-            s.start().run();
-            running.add("source-" + s.name(), s.stop());
-        }
+        sources.start(running);
     }
 
     /** Hands an update to the loop as the pod config does (tests, which have no sources, feed pods through it). */
@@ -512,15 +329,7 @@ public final class Kubelet implements AutoCloseable {
 
     /** The node's desired pods with their latest status, for {@code /pods}. */
     public List<Pod> pods() {
-        List<Pod> out = new ArrayList<>();
-        for (Pod p : podManager.pods()) {
-            Optional<PodStatus> s = statusManager.getPodStatus(p.getMetadata().getUid());
-            // A shallow pod: the stored metadata, spec and status are shared, never changed in place (they are
-            // replaced on change), and readers only read them. A deep copy per pod per request was the bulk
-            // of a /pods request's cost.
-            out.add(s.isPresent() ? new Pod(p.getApiVersion(), p.getKind(), p.getMetadata(), p.getSpec(), s.get()) : p);
-        }
-        return out;
+        return podManager.pods().stream().map(statusManager::withLatestStatus).toList();
     }
 
     /** Pods as the runtime runs them, for {@code /runningpods/}. */
@@ -548,7 +357,7 @@ public final class Kubelet implements AutoCloseable {
 
     /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), for {@code /metrics}. */
     public PrometheusRegistry kubeletMetrics() {
-        return kubeletMetrics.registry();
+        return metrics.registry();
     }
 
     /** The stats provider's latest round, for {@code /stats/summary} and the resource metrics. */

@@ -2,7 +2,6 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.EventRecorder;
@@ -55,13 +54,14 @@ final class KubeletPodSyncer implements PodSyncer {
     private final EventRecorder recorder;
     private final KubeletMetrics metrics;
     private final Supplier<List<String>> hostIps;
-    private final PodCgroupSync podCgroups;
+    /** The node managers' parts in each stage, in order (the pod cgroup first). */
+    private final List<PodSyncHook> hooks;
     private final Clock clock;
 
     KubeletPodSyncer(KubeRuntime runtime, PodManager podManager, StatusManager statusManager,
                      PodStatusGenerator statusGenerator, ReasonCache reasonCache, ProbeManager probeManager,
                      MirrorPodSync mirrorPods, Consumer<String> statusSyncRequest, EventRecorder recorder,
-                     KubeletMetrics metrics, Supplier<List<String>> hostIps, PodCgroupSync podCgroups, Clock clock) {
+                     KubeletMetrics metrics, Supplier<List<String>> hostIps, List<PodSyncHook> hooks, Clock clock) {
         this.runtime = runtime;
         this.podManager = podManager;
         this.statusManager = statusManager;
@@ -74,12 +74,12 @@ final class KubeletPodSyncer implements PodSyncer {
         this.recorder = recorder;
         this.metrics = metrics;
         this.hostIps = hostIps;
-        this.podCgroups = podCgroups;
+        this.hooks = List.copyOf(hooks);
         this.clock = clock;
     }
 
     @Override
-    public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod, RuntimePodStatus podStatus) {
+    public SyncOutcome syncPod(SyncPodType type, Pod pod, RuntimePodStatus podStatus) {
         long start = System.nanoTime();
         try {
             return doSyncPod(pod, podStatus);
@@ -88,7 +88,7 @@ final class KubeletPodSyncer implements PodSyncer {
         }
     }
 
-    private PodWorkers.SyncOutcome doSyncPod(Pod pod, RuntimePodStatus podStatus) {
+    private SyncOutcome doSyncPod(Pod pod, RuntimePodStatus podStatus) {
         String uid = pod.getMetadata().getUid();
         PodStatus apiStatus = generateStatus(pod, podStatus, false);
         observePodStart(pod, apiStatus);
@@ -97,10 +97,12 @@ final class KubeletPodSyncer implements PodSyncer {
             mirrorPods.syncMirrorPod(pod);
         }
         if (PodPhases.isTerminal(apiStatus.getPhase())) {
-            return PodWorkers.SyncOutcome.TERMINAL;
+            return SyncOutcome.TERMINAL;
         }
-        if (!podCgroups.ensureExists(pod, apiStatus, podStatus)) {
-            return new PodWorkers.SyncOutcome(false, BACK_OFF_PERIOD);
+        for (PodSyncHook hook : hooks) {
+            if (!hook.beforeSync(pod, apiStatus, podStatus)) {
+                return SyncOutcome.retryAfter(BACK_OFF_PERIOD);
+            }
         }
         probeManager.addPod(pod); // idempotent: a pod is probed from its first sync on (upstream SyncPod)
         SyncResult result = runtime.syncPod(pod, podStatus, probeManager);
@@ -125,7 +127,7 @@ final class KubeletPodSyncer implements PodSyncer {
         }
         if (result.error() != null) {
             log.warn("Error syncing pod {}: {}", PodSpecs.format(pod), result.error());
-            return PodWorkers.SyncOutcome.FAILED;
+            return SyncOutcome.FAILED;
         }
         if (result.failed() && retryAfter == null) {
             retryAfter = BACK_OFF_PERIOD;
@@ -135,7 +137,7 @@ final class KubeletPodSyncer implements PodSyncer {
         if (deadline.isPresent() && (retryAfter == null || deadline.get().compareTo(retryAfter) < 0)) {
             retryAfter = deadline.get();
         }
-        return new PodWorkers.SyncOutcome(false, retryAfter);
+        return SyncOutcome.retryAfter(retryAfter);
     }
 
     private Duration crashLoopRemaining(Pod pod, RuntimePodStatus podStatus, String name) {
@@ -156,7 +158,7 @@ final class KubeletPodSyncer implements PodSyncer {
         // A terminating pod's liveness must not restart what is being stopped; readiness goes on until it is.
         probeManager.stopLivenessAndStartup(pod);
         runtime.killPod(pod, podStatus, gracePeriodOverride);
-        podCgroups.afterKill(pod);
+        hooks.forEach(hook -> hook.afterKill(pod));
         probeManager.removePod(pod);
         // Read from the runtime, not the cache: the final status must show the containers stopped (upstream too).
         var after = runtime.getPodStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
@@ -172,8 +174,10 @@ final class KubeletPodSyncer implements PodSyncer {
     }
 
     @Override
-    public void syncTerminatedPod(Pod pod, RuntimePodStatus podStatus) throws CgroupException {
-        podCgroups.terminated(pod);
+    public void syncTerminatedPod(Pod pod, RuntimePodStatus podStatus) throws Exception {
+        for (PodSyncHook hook : hooks) {
+            hook.terminated(pod);
+        }
         log.info("Pod {} terminated", PodSpecs.format(pod));
         // A pod deleted in the apiserver can now be removed from it (its final status first).
         statusSyncRequest.accept(pod.getMetadata().getUid());

@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 final class KubeletSyncHandler implements SyncHandler {
     private final PodManager podManager;
     private final PodWorkers podWorkers;
+    private final PodSyncStatuses workerStates;
     private final StatusManager statusManager;
     private final List<PodAdmitHandler> admitHandlers;
     private final EventRecorder recorder;
@@ -36,12 +37,14 @@ final class KubeletSyncHandler implements SyncHandler {
      * @param statusSyncRequest asks the status writer to write a static pod's status (by UID) to its mirror pod
      * @param admitted told of each pod admitted, before its worker gets it (the pod's timeline)
      */
-    KubeletSyncHandler(PodManager podManager, PodWorkers podWorkers, StatusManager statusManager,
+    KubeletSyncHandler(PodManager podManager, PodWorkers podWorkers, PodSyncStatuses workerStates,
+                       StatusManager statusManager,
                        List<PodAdmitHandler> admitHandlers, EventRecorder recorder, Consumer<String> statusSyncRequest,
                        Housekeeping housekeeping, Consumer<Pod> admitted) {
         this.admitted = admitted;
         this.podManager = podManager;
         this.podWorkers = podWorkers;
+        this.workerStates = workerStates;
         this.statusManager = statusManager;
         this.admitHandlers = List.copyOf(admitHandlers);
         this.recorder = recorder;
@@ -64,7 +67,7 @@ final class KubeletSyncHandler implements SyncHandler {
             }
             if (pod.getMetadata().getDeletionTimestamp() != null) {
                 // Deleted while the kubelet was away: terminate it rather than start it.
-                podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
+                podWorkers.updatePod(SyncPodType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
                 continue;
             }
             PodAdmitResult admitted = admit(pod);
@@ -73,7 +76,7 @@ final class KubeletSyncHandler implements SyncHandler {
                 continue;
             }
             this.admitted.accept(pod);
-            podWorkers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+            podWorkers.updatePod(SyncPodType.CREATE, pod, null);
         }
     }
 
@@ -83,8 +86,8 @@ final class KubeletSyncHandler implements SyncHandler {
             podManager.addOrUpdate(pod);
             if (ConfigAnnotations.isMirrorPod(pod)) {
                 handleMirrorPod(pod);
-            } else if (podWorkers.isKnown(pod.getMetadata().getUid())) {
-                podWorkers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
+            } else if (workerStates.isKnown(pod.getMetadata().getUid())) {
+                podWorkers.updatePod(SyncPodType.UPDATE, pod, null);
             }
         }
     }
@@ -97,7 +100,7 @@ final class KubeletSyncHandler implements SyncHandler {
                 handleMirrorPod(pod); // gone from the apiserver: the static pod's sync creates it again
                 continue;
             }
-            podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, null);
+            podWorkers.updatePod(SyncPodType.KILL, pod, null);
         }
     }
 
@@ -109,7 +112,7 @@ final class KubeletSyncHandler implements SyncHandler {
                 handleMirrorPod(pod); // a deleted mirror pod is replaced, its static pod keeps running
                 continue;
             }
-            podWorkers.updatePod(PodWorkers.UpdateType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
+            podWorkers.updatePod(SyncPodType.KILL, pod, pod.getMetadata().getDeletionGracePeriodSeconds());
         }
     }
 
@@ -121,7 +124,7 @@ final class KubeletSyncHandler implements SyncHandler {
     @Override
     public void handlePodSyncs(List<Pod> pods) {
         for (Pod pod : pods) {
-            podWorkers.updatePod(PodWorkers.UpdateType.SYNC, pod, null);
+            podWorkers.updatePod(SyncPodType.SYNC, pod, null);
         }
     }
 
@@ -136,8 +139,8 @@ final class KubeletSyncHandler implements SyncHandler {
      */
     private void handleMirrorPod(Pod mirror) {
         podManager.staticPodByFullName(ConfigAnnotations.podFullName(mirror)).ifPresent(staticPod -> {
-            if (podWorkers.isKnown(staticPod.getMetadata().getUid())) {
-                podWorkers.updatePod(PodWorkers.UpdateType.SYNC, staticPod, null);
+            if (workerStates.isKnown(staticPod.getMetadata().getUid())) {
+                podWorkers.updatePod(SyncPodType.SYNC, staticPod, null);
             }
             statusSyncRequest.accept(staticPod.getMetadata().getUid());
         });
@@ -148,7 +151,7 @@ final class KubeletSyncHandler implements SyncHandler {
         List<Pod> active = podManager.pods().stream()
                 .filter(p -> !p.getMetadata().getUid().equals(pod.getMetadata().getUid()))
                 .filter(p -> !ConfigAnnotations.isMirrorPod(p)) // a mirror pod stands for a static pod counted already
-                .filter(p -> !isTerminal(p) && !podWorkers.isTerminationRequested(p.getMetadata().getUid()))
+                .filter(p -> !isTerminal(p) && !workerStates.isTerminationRequested(p.getMetadata().getUid()))
                 .toList();
         for (PodAdmitHandler handler : admitHandlers) {
             PodAdmitResult result = handler.admit(pod, active);

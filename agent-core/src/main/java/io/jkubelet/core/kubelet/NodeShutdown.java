@@ -2,6 +2,8 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.jkubelet.core.apis.config.FeatureGates;
+import io.jkubelet.core.metrics.KubeletMetrics;
 import io.jkubelet.core.admission.PodAdmitResult;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.nodeshutdown.GracefulShutdownRecord;
@@ -12,6 +14,7 @@ import io.jkubelet.core.nodestatus.Sleeper;
 import io.jkubelet.core.util.StopSequence;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -39,6 +42,18 @@ final class NodeShutdown {
         this.recorder = recorder;
         this.nodeName = nodeName;
         this.record = record;
+    }
+
+    /**
+     * Where the last shutdown's times are kept: upstream keeps them (a file and gauges) only with
+     * {@code GracefulNodeShutdownBasedOnPodPriority}.
+     */
+    static GracefulShutdownRecord record(KubeletSettings settings, KubeletMetrics metrics, Clock clock) {
+        if (!settings.featureGates().enabled(FeatureGates.GRACEFUL_NODE_SHUTDOWN_BASED_ON_POD_PRIORITY)) {
+            return GracefulShutdownRecord.NONE;
+        }
+        return new GracefulShutdownRecord(settings.rootDir().resolve(GracefulShutdownRecord.STATE_FILE), clock,
+                metrics.registerGracefulShutdown());
     }
 
     /** @see Kubelet#startNodeShutdownManager */

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * before the sandbox so that every container starts inside it, given the fewest CPU shares once the pod is stopped,
  * removed once it is terminated; the QoS cgroups follow each change.
  */
-final class PodCgroupSync {
+final class PodCgroupSync implements PodSyncHook {
     private static final Logger log = LoggerFactory.getLogger(PodCgroupSync.class);
     static final String FAILED_TO_CREATE_POD_CONTAINER = "FailedToCreatePodContainer";
 
@@ -52,7 +52,8 @@ final class PodCgroupSync {
      *
      * @return false when the cgroup could not be made: the pod must not be synced now
      */
-    boolean ensureExists(Pod pod, PodStatus apiStatus, RuntimePodStatus podStatus) {
+    @Override
+    public boolean beforeSync(Pod pod, PodStatus apiStatus, RuntimePodStatus podStatus) {
         PodContainerManager pcm = containerManager.podContainerManager();
         if (pcm.exists(pod)) {
             return true;
@@ -85,7 +86,8 @@ final class PodCgroupSync {
     }
 
     /** After the pod's containers were stopped: it no longer competes for CPU, and the QoS shares drop its request. */
-    void afterKill(Pod pod) {
+    @Override
+    public void afterKill(Pod pod) {
         PodContainerManager pcm = containerManager.podContainerManager();
         if (pcm.exists(pod)) {
             try {
@@ -103,7 +105,8 @@ final class PodCgroupSync {
      *
      * @throws CgroupException when what runs in it cannot be killed or the cgroup cannot be removed (tried again)
      */
-    void terminated(Pod pod) throws CgroupException {
+    @Override
+    public void terminated(Pod pod) throws CgroupException {
         if (!containerManager.cgroupsPerQos() || volumesExist(pod.getMetadata().getUid())) {
             return;
         }

@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  */
 public interface PodSyncer {
     /** Syncs a pod that should run; returns what to do next. */
-    PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod, RuntimePodStatus podStatus) throws Exception;
+    SyncOutcome syncPod(SyncPodType type, Pod pod, RuntimePodStatus podStatus) throws Exception;
 
     /**
      * Stops every container of the pod.

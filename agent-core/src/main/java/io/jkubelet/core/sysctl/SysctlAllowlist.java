@@ -56,6 +56,20 @@ public final class SysctlAllowlist implements PodAdmitHandler {
         return allowlist;
     }
 
+    /**
+     * The safe sysctls of the running kernel and {@code allowedUnsafeSysctls}: the kubelet's {@code SysctlForbidden}
+     * admit handler.
+     *
+     * @throws IllegalArgumentException naming {@code allowedUnsafeSysctls} and its first bad pattern
+     */
+    public static SysctlAllowlist forThisKernel(List<String> allowedUnsafeSysctls) {
+        try {
+            return of(SafeSysctls.forThisKernel(), allowedUnsafeSysctls);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("allowedUnsafeSysctls: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public PodAdmitResult admit(Pod pod, List<Pod> otherPods) {
         var context = pod.getSpec().getSecurityContext();

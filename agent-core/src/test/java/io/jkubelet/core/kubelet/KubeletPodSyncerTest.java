@@ -51,7 +51,8 @@ class KubeletPodSyncerTest {
             new PodStatusGenerator(reasonCache, probes, p -> "BestEffort"), reasonCache, probes,
             new MirrorPodSync(Optional.empty(), podManager, statusWrites::add, Runnable::run), statusWrites::add,
             new LoggingEventRecorder(clock), new KubeletMetrics("node-a"), () -> List.of("192.168.1.10"),
-            new PodCgroupSync(ContainerManager.stub(), runtime, new LoggingEventRecorder(clock), uid -> Path.of("/nonexistent")),
+            List.of(new PodCgroupSync(ContainerManager.stub(), runtime, new LoggingEventRecorder(clock),
+                    uid -> Path.of("/nonexistent"))),
             clock);
 
     @AfterEach
@@ -85,7 +86,7 @@ class KubeletPodSyncerTest {
             return r;
         });
 
-        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.SYNC, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
+        SyncOutcome out = syncer.syncPod(SyncPodType.SYNC, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
 
         assertThat(out.terminal()).isFalse();
         assertThat(out.retryAfter()).as("a little past the back-off's end").isEqualTo(Duration.ofMillis(7100));
@@ -105,9 +106,9 @@ class KubeletPodSyncerTest {
             return r;
         });
 
-        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.CREATE, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
+        SyncOutcome out = syncer.syncPod(SyncPodType.CREATE, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
 
-        assertThat(out).isEqualTo(PodWorkers.SyncOutcome.FAILED);
+        assertThat(out).isEqualTo(SyncOutcome.FAILED);
         assertThat(runtime.calls).containsExactly("syncPod web");
     }
 
@@ -117,7 +118,7 @@ class KubeletPodSyncerTest {
         podManager.addOrUpdate(pod);
         runtime.setPodStatus(exited(pod, 3));
 
-        PodWorkers.SyncOutcome out = syncer.syncPod(PodWorkers.UpdateType.SYNC, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
+        SyncOutcome out = syncer.syncPod(SyncPodType.SYNC, pod, runtime.getPodStatus(pod.getMetadata().getUid(), "", ""));
 
         assertThat(out.terminal()).isTrue();
         assertThat(runtime.calls).isEmpty();

@@ -118,16 +118,19 @@ class KubeletTest {
 
     @Test
     void podTooBigForAllocatableIsRejectedOutOfcpuAndNeverStarted() {
-        kubelet.setNodeSupplier(() -> io.jkubelet.core.admission.MachineNode.of("node-a", 110, 1, 1L << 30, 10L << 30));
+        // A standalone node admits against this machine's own capacity.
+        int cpus = Runtime.getRuntime().availableProcessors();
         Container big = new ContainerBuilder(sleeper("a")).withNewResources()
-                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("2")).endResources().build();
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity(Integer.toString(cpus + 1)))
+                .endResources().build();
         kubelet.deliver(new PodUpdate(List.of(pod("big", big)), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("big").map(p -> p.getStatus() != null
                 && "Failed".equals(p.getStatus().getPhase())).orElse(false));
         var st = status("big").orElseThrow().getStatus();
         assertThat(st.getReason()).isEqualTo("OutOfcpu");
         assertThat(st.getMessage()).isEqualTo(
-                "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 0, capacity: 1000");
+                "Pod was rejected: Node didn't have enough resource: cpu, requested: " + (cpus + 1) * 1000
+                        + ", used: 0, capacity: " + cpus * 1000);
         assertThat(events.events()).anyMatch(e -> e.type().equals("Warning") && e.reason().equals("OutOfcpu"));
         // A pod that fits still runs beside it; the rejected one never reached the runtime.
         kubelet.deliver(new PodUpdate(List.of(pod("small", sleeper("a"))), PodOperation.ADD, "test"));
@@ -137,15 +140,9 @@ class KubeletTest {
     }
 
     @Test
-    void nodeSupplierWithoutANodeYetFallsBackToTheMachine() {
-        kubelet.setNodeSupplier(() -> null);
-        kubelet.deliver(new PodUpdate(List.of(pod("early", sleeper("a"))), PodOperation.ADD, "test"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
-    }
-
-    @Test
     void podBeyondMaxPodsIsRejectedOutOfpods() {
-        kubelet.setNodeSupplier(() -> io.jkubelet.core.admission.MachineNode.of("node-a", 1, 1, 1L << 30, 10L << 30));
+        kubelet.close();
+        start(KubeletExecutors.named(), TestSettings.builder(root).maxPods(1).build());
         kubelet.deliver(new PodUpdate(List.of(pod("first", sleeper("a")), pod("second", sleeper("a"))), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("second").map(p -> p.getStatus() != null
                 && "Failed".equals(p.getStatus().getPhase())).orElse(false));
@@ -158,10 +155,8 @@ class KubeletTest {
     void aPodSettingAnUnsafeSysctlIsRefusedSysctlForbiddenAndAllowedOnesReachTheSandbox() {
         kubelet.close();
         KubeletSettings s = TestSettings.under(root);
-        start(KubeletExecutors.named(), new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(),
-                s.gc(), s.maxPods(), s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(),
-                s.memoryCapacity(), s.cpuCfsQuota(), s.cpuCfsQuotaPeriod(), s.eviction(), s.featureGates(),
-                s.volumeStatsAggPeriod(), new SecuritySettings(true, List.of("net.core.somaxconn"))));
+        start(KubeletExecutors.named(), s.toBuilder()
+                .security(new SecuritySettings(true, List.of("net.core.somaxconn"))).build());
 
         kubelet.deliver(new PodUpdate(List.of(withSysctls(pod("unsafe", sleeper("a")), "net.ipv4.ip_forward")),
                 PodOperation.ADD, "test"));
@@ -187,10 +182,7 @@ class KubeletTest {
     @Test
     void anAllowedUnsafeSysctlThatIsNotNamespacedStopsTheKubeletNamingIt() {
         KubeletSettings s = TestSettings.under(root);
-        KubeletSettings bad = new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(),
-                s.maxPods(), s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(),
-                s.cpuCfsQuota(), s.cpuCfsQuotaPeriod(), s.eviction(), s.featureGates(), s.volumeStatsAggPeriod(),
-                new SecuritySettings(false, List.of("kernel.panic")));
+        KubeletSettings bad = s.toBuilder().security(new SecuritySettings(false, List.of("kernel.panic"))).build();
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Kubelet(bad,
                         new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null,
@@ -205,12 +197,9 @@ class KubeletTest {
         KubeletSettings s = TestSettings.under(root);
         var n = s.node();
         Path missing = root.resolve("no-resolv.conf");
-        start(KubeletExecutors.named(), new KubeletSettings(new io.jkubelet.core.kuberuntime.NodeContext(n.nodeName(),
+        start(KubeletExecutors.named(), s.toBuilder().node(new io.jkubelet.core.kuberuntime.NodeContext(n.nodeName(),
                 n.hostIps(), n.podLogsDir(), n.containerLogsDir(), n.podInfraImage(), n.clusterDns(), n.clusterDomain(),
-                n.oomScoreClamp(), missing.toString()), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(),
-                s.maxPods(), s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(),
-                s.cpuCfsQuota(), s.cpuCfsQuotaPeriod(), s.eviction(), s.featureGates(), s.volumeStatsAggPeriod(),
-                s.security()));
+                n.oomScoreClamp(), missing.toString())).build());
 
         kubelet.deliver(new PodUpdate(List.of(pod("web", sleeper("a"))), PodOperation.ADD, "test"));
 

@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import static io.jkubelet.core.testing.Pods.container;
@@ -25,12 +26,21 @@ class PodWorkersTest {
         final List<String> calls = new CopyOnWriteArrayList<>();
         final CountDownLatch terminating = new CountDownLatch(1);
         final CountDownLatch releaseTermination = new CountDownLatch(1);
+        final CountDownLatch syncing = new CountDownLatch(1);
+        final CountDownLatch releaseSync = new CountDownLatch(1);
         volatile boolean blockTermination;
-        volatile PodWorkers.SyncOutcome outcome = PodWorkers.SyncOutcome.OK;
+        volatile boolean blockSync;
+        /** How many terminations fail before one goes through. */
+        final AtomicInteger failingTerminations = new AtomicInteger();
+        volatile SyncOutcome outcome = SyncOutcome.OK;
 
         @Override
-        public PodWorkers.SyncOutcome syncPod(PodWorkers.UpdateType type, Pod pod, RuntimePodStatus status) {
+        public SyncOutcome syncPod(SyncPodType type, Pod pod, RuntimePodStatus status) throws InterruptedException {
             calls.add("sync:" + type + ":" + pod.getSpec().getContainers().get(0).getName());
+            syncing.countDown();
+            if (blockSync) {
+                releaseSync.await(10, TimeUnit.SECONDS);
+            }
             return outcome;
         }
 
@@ -46,6 +56,9 @@ class PodWorkersTest {
             terminating.countDown();
             if (blockTermination) {
                 releaseTermination.await(10, TimeUnit.SECONDS);
+            }
+            if (failingTerminations.getAndDecrement() > 0) {
+                throw new IllegalStateException("the runtime did not answer");
             }
         }
 
@@ -71,25 +84,26 @@ class PodWorkersTest {
     };
 
     private final FakeClock clock = new FakeClock();
-    private final PodWorkers workers = new PodWorkers(handler, NO_RUNTIME, clock, Duration.ofMinutes(1),
+    private final PodSyncStatuses states = new PodSyncStatuses();
+    private final PodWorkers workers = new PodWorkers(states, handler, NO_RUNTIME, clock, Duration.ofMinutes(1),
             Duration.ofSeconds(10), Executors.newVirtualThreadPerTaskExecutor());
 
     @Test
     void aFailedSyncBacksOffJitteredAndRuntimeSyncsWaitForItButChangesOfThePodDoNot() {
-        handler.outcome = PodWorkers.SyncOutcome.FAILED;
+        handler.outcome = SyncOutcome.FAILED;
         Pod pod = pod("p", container("a"));
-        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+        workers.updatePod(SyncPodType.CREATE, pod, null);
         await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 1);
 
         // What the PLEG, a probe or a tick asks in the back-off is not a retry.
-        workers.updatePod(PodWorkers.UpdateType.SYNC, pod, null);
+        workers.updatePod(SyncPodType.SYNC, pod, null);
         clock.advance(Duration.ofSeconds(9));
         assertThat(workers.takeDue()).isEmpty();
-        workers.updatePod(PodWorkers.UpdateType.SYNC, pod, null);
+        workers.updatePod(SyncPodType.SYNC, pod, null);
         assertThat(handler.calls).containsExactly("sync:CREATE:a");
 
         // A changed pod is synced at once; it failed again, so the back-off starts over.
-        workers.updatePod(PodWorkers.UpdateType.UPDATE, pod("p", container("b")), null);
+        workers.updatePod(SyncPodType.UPDATE, pod("p", container("b")), null);
         await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 2);
         clock.advance(Duration.ofSeconds(9));
         assertThat(workers.takeDue()).isEmpty();
@@ -97,33 +111,33 @@ class PodWorkersTest {
         // 10 s with up to 50 % jitter: due by 15 s, and then the SYNC it brings runs.
         clock.advance(Duration.ofSeconds(6));
         assertThat(workers.takeDue()).containsExactly("uid-p");
-        handler.outcome = PodWorkers.SyncOutcome.OK;
-        workers.updatePod(PodWorkers.UpdateType.SYNC, pod("p", container("b")), null);
+        handler.outcome = SyncOutcome.OK;
+        workers.updatePod(SyncPodType.SYNC, pod("p", container("b")), null);
         await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 3);
         assertThat(handler.calls).endsWith("sync:SYNC:b");
 
         // Once a sync went well, runtime syncs go through at once again.
-        workers.updatePod(PodWorkers.UpdateType.SYNC, pod("p", container("b")), null);
+        workers.updatePod(SyncPodType.SYNC, pod("p", container("b")), null);
         await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.size() == 4);
     }
 
     @Test
     void killRunsTerminationThenTheWorkerFinishes() {
         Pod pod = pod("p", container("a"));
-        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
-        workers.updatePod(PodWorkers.UpdateType.KILL, pod, 5L);
-        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
+        workers.updatePod(SyncPodType.CREATE, pod, null);
+        workers.updatePod(SyncPodType.KILL, pod, 5L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> states.isTerminated("uid-p"));
         assertThat(handler.calls).endsWith("terminating:5", "terminated");
         // Later updates of a finished pod do nothing.
-        workers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
-        assertThat(workers.isTerminated("uid-p")).isTrue();
+        workers.updatePod(SyncPodType.UPDATE, pod, null);
+        assertThat(states.isTerminated("uid-p")).isTrue();
     }
 
     @Test
     void aKillWithAStatusChangeAppliesItAsTerminationBeginsAndTellsWhenTheContainersAreStopped() throws Exception {
         handler.blockTermination = true;
         Pod pod = pod("p", container("a"));
-        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
+        workers.updatePod(SyncPodType.CREATE, pod, null);
         var stopped = workers.killPod(pod, 1L, s -> {
             s.setPhase("Failed");
             s.setReason("Evicted");
@@ -135,7 +149,7 @@ class PodWorkersTest {
         stopped.get(5, TimeUnit.SECONDS);
         assertThat(handler.calls).containsSubsequence("terminating:1", "status:Failed:Evicted");
         // A kill asked of a pod already stopped is done at once.
-        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> states.isTerminated("uid-p"));
         assertThat(workers.killPod(pod, 1L, s -> { })).isDone();
     }
 
@@ -143,38 +157,64 @@ class PodWorkersTest {
     void aPodWantedAgainWhileTerminatingStartsAfreshOnceTerminated() throws Exception {
         handler.blockTermination = true;
         Pod pod = pod("p", container("a"));
-        workers.updatePod(PodWorkers.UpdateType.KILL, pod, 1L);
+        workers.updatePod(SyncPodType.KILL, pod, 1L);
         assertThat(handler.terminating.await(5, TimeUnit.SECONDS)).isTrue();
         Pod again = pod("p", container("b"));
-        workers.updatePod(PodWorkers.UpdateType.CREATE, again, null);
+        workers.updatePod(SyncPodType.CREATE, again, null);
         assertThat(handler.calls).containsExactly("terminating:1");
         handler.releaseTermination.countDown();
         await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.contains("sync:CREATE:b"));
         assertThat(handler.calls).containsExactly("terminating:1", "terminated", "sync:CREATE:b");
-        assertThat(workers.isTerminated("uid-p")).isFalse();
+        assertThat(states.isTerminated("uid-p")).isFalse();
     }
 
     @Test
     void aFinishedPodWantedAgainStartsAfresh() {
         Pod pod = pod("p", container("a"));
-        workers.updatePod(PodWorkers.UpdateType.KILL, pod, null);
-        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
-        workers.updatePod(PodWorkers.UpdateType.CREATE, pod("p", container("c")), null);
+        workers.updatePod(SyncPodType.KILL, pod, null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> states.isTerminated("uid-p"));
+        workers.updatePod(SyncPodType.CREATE, pod("p", container("c")), null);
         await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.contains("sync:CREATE:c"));
-        assertThat(workers.isTerminated("uid-p")).isFalse();
+        assertThat(states.isTerminated("uid-p")).isFalse();
     }
 
     @Test
-    void aKillIsNeverLostToLaterUpdates() throws Exception {
-        handler.blockTermination = true;
+    void aKillRequestedWhileASyncRunsIsCarriedOutAfterItAndNeverReplacedByALaterUpdate() throws Exception {
+        handler.blockSync = true;
         Pod pod = pod("p", container("a"));
-        workers.updatePod(PodWorkers.UpdateType.CREATE, pod, null);
-        workers.updatePod(PodWorkers.UpdateType.KILL, pod, null);
-        workers.updatePod(PodWorkers.UpdateType.UPDATE, pod, null);
-        workers.updatePod(PodWorkers.UpdateType.SYNC, pod, null);
-        assertThat(handler.terminating.await(5, TimeUnit.SECONDS)).isTrue();
-        handler.releaseTermination.countDown();
-        await().atMost(Duration.ofSeconds(5)).until(() -> workers.isTerminated("uid-p"));
-        assertThat(handler.calls).doesNotContain("sync:UPDATE:a", "sync:SYNC:a");
+        workers.updatePod(SyncPodType.CREATE, pod, null);
+        assertThat(handler.syncing.await(5, TimeUnit.SECONDS)).isTrue();
+
+        // While the sync runs: a kill, then a change of the pod and a runtime event.
+        workers.updatePod(SyncPodType.KILL, pod, 3L);
+        workers.updatePod(SyncPodType.UPDATE, pod("p", container("b")), null);
+        workers.updatePod(SyncPodType.SYNC, pod("p", container("b")), null);
+        assertThat(states.couldHaveRunningContainers("uid-p")).isTrue();
+        handler.releaseSync.countDown();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> states.isTerminated("uid-p"));
+        assertThat(handler.calls).containsExactly("sync:CREATE:a", "terminating:3", "terminated");
+        assertThat(states.couldHaveRunningContainers("uid-p")).isFalse();
+    }
+
+    @Test
+    void aFailedTerminationIsTriedAgainOnceItsBackOffEndsThoughNoSourceHasThePodAnyMore() {
+        // Each stage runs on the caller's thread: when an update returns, its stage and back-off are done.
+        PodWorkers inline = new PodWorkers(states, handler, NO_RUNTIME, clock, Duration.ofMinutes(1),
+                Duration.ofSeconds(10), Runnable::run);
+        handler.failingTerminations.set(1);
+        inline.updatePod(SyncPodType.KILL, pod("p", container("a")), 1L);
+        assertThat(handler.calls).containsExactly("terminating:1");
+        assertThat(states.state("uid-p")).contains(PodWorkerState.TERMINATING);
+        assertThat(states.couldHaveRunningContainers("uid-p")).isTrue();
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(inline.takeDue()).isEmpty();
+        assertThat(handler.calls).hasSize(1);
+
+        // 10 s with up to 50 % jitter: by 15 s the worker tries again on the pod it holds; the loop has nothing to do.
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(inline.takeDue()).isEmpty();
+        assertThat(handler.calls).containsExactly("terminating:1", "terminating:1", "terminated");
+        assertThat(states.isTerminated("uid-p")).isTrue();
     }
 }

@@ -1,5 +1,6 @@
 package io.jkubelet.core.kubelet;
 
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.images.ImagePullLimits;
@@ -8,31 +9,47 @@ import io.jkubelet.core.kuberuntime.NodeContext;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /** The settings kubelet tests run with: node-a at 192.168.1.10, everything under a test's folder, a 1 s relist. */
 final class TestSettings {
     private TestSettings() {}
 
     static KubeletSettings under(Path root) {
-        return under(root, GcSettings.DEFAULT);
+        return builder(root).build();
     }
 
     /** As {@link #under(Path)}, with these eviction thresholds. */
     static KubeletSettings under(Path root, EvictionConfig eviction) {
-        KubeletSettings s = under(root);
-        return new KubeletSettings(s.node(), s.rootDir(), s.syncFrequency(), s.relistPeriod(), s.gc(), s.maxPods(),
-                s.imagePulls(), s.nodeCredentials(), s.kubeletVersion(), s.sources(), s.memoryCapacity(), s.cpuCfsQuota(),
-                s.cpuCfsQuotaPeriod(), eviction, s.featureGates(), s.volumeStatsAggPeriod(), s.security());
+        return builder(root).eviction(eviction).build();
     }
 
     /** As {@link #under(Path)}, with its own garbage collection settings. */
     static KubeletSettings under(Path root, GcSettings gc) {
+        return builder(root).gc(gc).build();
+    }
+
+    /** The test settings, to change some of them. */
+    static KubeletSettingsBuilder builder(Path root) {
         NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), root.resolve("logs/pods"),
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
-        return new KubeletSettings(node, root.resolve("kubelet"), Duration.ofMinutes(1), Duration.ofSeconds(1),
-                gc, 110, ImagePullLimits.SERIAL, DockerConfigFiles.SearchPaths.NONE, "v1.30.0", PodSourceSettings.NONE,
-                8L << 30, true, Duration.ofMillis(100), EvictionConfig.NONE,
-                io.jkubelet.core.apis.config.FeatureGates.of(java.util.Map.of()), Duration.ofMinutes(1),
-                SecuritySettings.DEFAULT);
+        return KubeletSettings.builder()
+                .node(node)
+                .rootDir(root.resolve("kubelet"))
+                .syncFrequency(Duration.ofMinutes(1))
+                .relistPeriod(Duration.ofSeconds(1))
+                .gc(GcSettings.DEFAULT)
+                .maxPods(110)
+                .imagePulls(ImagePullLimits.SERIAL)
+                .nodeCredentials(DockerConfigFiles.SearchPaths.NONE)
+                .kubeletVersion("v1.30.0")
+                .sources(PodSourceSettings.NONE)
+                .memoryCapacity(8L << 30)
+                .cpuCfsQuota(true)
+                .cpuCfsQuotaPeriod(Duration.ofMillis(100))
+                .eviction(EvictionConfig.NONE)
+                .featureGates(FeatureGates.of(Map.of()))
+                .volumeStatsAggPeriod(Duration.ofMinutes(1))
+                .security(SecuritySettings.DEFAULT);
     }
 }

@@ -29,7 +29,7 @@ class GenericPlegCacheTest {
     private final FakeClock clock = new FakeClock();
     private final FakeRuntime runtime = new FakeRuntime(clock);
     private final CountDownLatch relistAsked = new CountDownLatch(1);
-    private final PodCache cache = new PodCache(relistAsked::countDown);
+    private final PodCache cache = new PodCache();
     /** For each event: what a worker woken by it would have been told. */
     private final List<PodCache.Lookup> seenAtEvents = new CopyOnWriteArrayList<>();
     private final GenericPleg pleg = new GenericPleg(runtime, "node-a", e -> seenAtEvents.add(lookup(e.podUid(), 0)),
@@ -46,7 +46,7 @@ class GenericPlegCacheTest {
 
     private PodCache.Lookup lookup(String uid, long mark) {
         try {
-            return cache.getNewerThan(uid, "web", "default", mark, WAIT);
+            return cache.getNewerThan(uid, "web", "default", mark, WAIT, relistAsked::countDown);
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }

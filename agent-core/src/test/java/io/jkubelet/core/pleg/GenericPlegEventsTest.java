@@ -30,7 +30,7 @@ class GenericPlegEventsTest {
     private final FakeRuntime runtime = new FakeRuntime(clock);
     private final List<PodLifecycleEvent> events = new CopyOnWriteArrayList<>();
     private final GenericPleg pleg = new GenericPleg(runtime, "node-a", events::add, clock, Duration.ofHours(1),
-            new PodCache(() -> { }), DaemonThreads.scheduler("pleg"));
+            new PodCache(), DaemonThreads.scheduler("pleg"));
 
     {
         runtime.addImage("pause:3.9");

@@ -17,7 +17,7 @@ class GenericPlegHealthTest {
     void healthFollowsTheLastRelistWithGoDurations() {
         FakeClock clock = new FakeClock(Instant.parse("2026-12-03T10:00:00Z"));
         GenericPleg pleg = new GenericPleg(new FakeRuntime(clock), "node", e -> {}, clock, Duration.ofSeconds(1),
-                new PodCache(() -> {}), DaemonThreads.scheduler("pleg"));
+                new PodCache(), DaemonThreads.scheduler("pleg"));
         assertThat(pleg.healthy()).contains("pleg has yet to be successful");
         pleg.relist();
         assertThat(pleg.healthy()).isEmpty();
