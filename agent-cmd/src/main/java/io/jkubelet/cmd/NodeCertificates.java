@@ -26,7 +26,7 @@ final class NodeCertificates {
      * {@code --bootstrap-kubeconfig} is set, then the client with the kubelet's own certificate when it manages it.
      */
     static ClientCertificates.Connection connect(KubeletFlags flags, KubeletConfiguration config, String nodeName,
-            CertificateMetrics metrics) throws KubeletApp.StartupException {
+            CertificateMetrics metrics) throws StartupException {
         Optional<Path> bootstrap = flags.bootstrapKubeconfig().isEmpty() ? Optional.empty()
                 : Optional.of(Path.of(flags.bootstrapKubeconfig()));
         try {
@@ -35,7 +35,7 @@ final class NodeCertificates {
                     config.kubeAPIBurst(), KubeletVersion.compatVersion()), nodeName, Clock.systemDefaultZone(),
                     metrics::clientRenewError);
         } catch (IOException | IllegalArgumentException e) {
-            throw new KubeletApp.StartupException(e.getMessage());
+            throw StartupException.of(e);
         }
     }
 
@@ -45,7 +45,7 @@ final class NodeCertificates {
      */
     static Optional<CertificateManager> servingCertificates(KubeletFlags flags, KubeletConfiguration config,
             String nodeName, List<String> hostIps, Optional<SecureServing> secure, Optional<KubernetesClient> client,
-            CertificateMetrics metrics) throws KubeletApp.StartupException {
+            CertificateMetrics metrics) throws StartupException {
         if (!config.serverTLSBootstrap() || secure.isEmpty()) {
             return Optional.empty();
         }

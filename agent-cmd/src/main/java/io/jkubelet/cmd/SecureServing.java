@@ -53,10 +53,10 @@ final class SecureServing {
      * Loads or generates the serving certificate and builds the auth filter; empty when {@code
      * enableServer} is false.
      *
-     * @throws KubeletApp.StartupException naming the setting or file that is wrong
+     * @throws StartupException naming the setting or file that is wrong
      */
     static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock)
-            throws KubeletApp.StartupException {
+            throws StartupException {
         return prepare(flags, config, nodeName, clock, Optional.empty());
     }
 
@@ -65,7 +65,7 @@ final class SecureServing {
      * webhook modes review tokens (TokenReview) and access (SubjectAccessReview) through it.
      */
     static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
-            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws KubeletApp.StartupException {
+            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws StartupException {
         Optional<Checked> checked = check(flags, config, nodeName, clock, kubeClient);
         return checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
     }
@@ -76,10 +76,10 @@ final class SecureServing {
      * still to be made in {@code --cert-dir} is left for {@link Checked#complete}: two RSA keys, up to seconds of CPU in
      * a fresh JVM, which the first pods need not wait for. Empty when {@code enableServer} is false.
      *
-     * @throws KubeletApp.StartupException naming the setting or file that is wrong
+     * @throws StartupException naming the setting or file that is wrong
      */
     static Optional<Checked> check(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
-            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws KubeletApp.StartupException {
+            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws StartupException {
         if (Boolean.FALSE.equals(config.enableServer())) {
             return Optional.empty();
         }
@@ -100,7 +100,7 @@ final class SecureServing {
             }
             return Optional.of(checked);
         } catch (TlsConfigException | AuthConfigException e) {
-            throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+            throw new StartupException("secure server (port " + config.port() + "): " + e.getMessage(), e);
         }
     }
 
@@ -133,9 +133,9 @@ final class SecureServing {
         /**
          * Loads or makes the serving certificate and builds the TLS context (once).
          *
-         * @throws KubeletApp.StartupException when the self-signed pair cannot be made or written
+         * @throws StartupException when the self-signed pair cannot be made or written
          */
-        SecureServing complete() throws KubeletApp.StartupException {
+        SecureServing complete() throws StartupException {
             if (done != null) {
                 return done;
             }
@@ -146,7 +146,7 @@ final class SecureServing {
                 done = new SecureServing(config, tls, auth, serving);
                 return done;
             } catch (TlsConfigException e) {
-                throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+                throw new StartupException("secure server (port " + config.port() + "): " + e.getMessage(), e);
             }
         }
     }
@@ -178,7 +178,7 @@ final class SecureServing {
      */
     CertificateManager servingCertificates(KubeletFlags flags, String nodeName, List<String> addresses,
             io.fabric8.kubernetes.client.KubernetesClient client, Clock clock, Runnable onRenewError)
-            throws KubeletApp.StartupException {
+            throws StartupException {
         boolean files = config.tlsCertFile() != null && !config.tlsCertFile().isEmpty();
         Optional<Path[]> tlsFiles = files ? Optional.of(new Path[] {Path.of(config.tlsCertFile()), Path.of(config.tlsPrivateKeyFile())})
                 : Optional.empty();
@@ -187,7 +187,7 @@ final class SecureServing {
             manager = ServingCertificates.manager(Path.of(flags.certDirectory()), nodeName, addresses, tlsFiles, client, clock,
                     this::serve, onRenewError);
         } catch (java.io.IOException e) {
-            throw new KubeletApp.StartupException("serverTLSBootstrap: " + e.getMessage());
+            throw new StartupException("serverTLSBootstrap: " + e.getMessage(), e);
         }
         manager.current().ifPresent(this::serve);
         return manager;

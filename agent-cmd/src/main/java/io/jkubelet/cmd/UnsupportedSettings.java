@@ -67,7 +67,7 @@ final class UnsupportedSettings {
         }
         String images = c.imageServiceEndpoint();
         // A CRI runtime may have its images served apart (RuntimeConnection); Docker serves its own.
-        if (!images.isEmpty() && !images.equals(c.containerRuntimeEndpoint()) && RuntimeConnection.isDocker(c.containerRuntimeEndpoint())) {
+        if (!images.isEmpty() && !images.equals(c.containerRuntimeEndpoint()) && RuntimeEndpoint.isDocker(c.containerRuntimeEndpoint())) {
             errors.add("imageServiceEndpoint (--image-service-endpoint) \"" + images + "\": jkubelet pulls images "
                     + "through the container runtime at containerRuntimeEndpoint \"" + c.containerRuntimeEndpoint()
                     + "\"; leave it unset or give the same endpoint");
@@ -145,7 +145,7 @@ final class UnsupportedSettings {
         }
         // Docker's json-file driver rotates its own logs; on a CRI runtime the kubelet rotates them with these settings.
         DockerLogRotation.Notice logRotation = DockerLogRotation.unusedSettings(c);
-        if (RuntimeConnection.isDocker(c.containerRuntimeEndpoint()) && logRotation.warning()) {
+        if (RuntimeEndpoint.isDocker(c.containerRuntimeEndpoint()) && logRotation.warning()) {
             warnings.add(logRotation.text());
         }
         newerFields(c).forEach(field -> warnings.add(field + ": not a field of a v1.30 kubelet's configuration; "

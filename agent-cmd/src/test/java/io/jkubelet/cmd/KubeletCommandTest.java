@@ -737,7 +737,7 @@ class KubeletCommandTest {
                 .hasMessage("unknown configmap and secret manager mode: Poll");
         for (String strategy : List.of("Watch", "Cache", "Get")) {
             Path ok = write(strategy + ".yaml", HEAD + "configMapAndSecretChangeDetectionStrategy: " + strategy + "\n");
-            assertThat(KubeletCommand.changeDetectionStrategy(run(List.of("--config=" + ok)).config()).value())
+            assertThat(run(List.of("--config=" + ok)).changeDetectionStrategy().value())
                     .isEqualTo(strategy);
         }
     }
@@ -847,7 +847,7 @@ class KubeletCommandTest {
     void theLegacyFlagDefaultsDifferFromV1beta1OnlyWhereUpstreamsDo() {
         KubeletConfiguration v1beta1 = KubeletConfigurationDefaults.newDefaulted();
         KubeletConfiguration.Builder legacy = KubeletConfiguration.builder().from(v1beta1);
-        BaseConfiguration.applyLegacyFlagDefaults(legacy);
+        ConfigFlagDefaults.applyLegacyDefaults(legacy);
 
         legacy.authenticationBuilder().anonymousBuilder().enabled(false);
         legacy.authenticationBuilder().webhookBuilder().enabled(true);

@@ -22,6 +22,7 @@ import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.core.runtime.RuntimeEvent;
+import io.jkubelet.core.runtime.RuntimeProcess;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
 import org.slf4j.Logger;
@@ -59,6 +60,7 @@ import java.util.function.Consumer;
  */
 public final class DockerRuntime implements RuntimeService, ImageService, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DockerRuntime.class);
+    private static final RuntimeProcess DOCKERD = RuntimeProcess.withPidFile("dockerd", Path.of("/var/run/docker.pid"));
 
     /** jkubelet's own Engine API client (issue 14 replaced docker-java with it). */
     private final DockerEngine engine;
@@ -114,6 +116,15 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
     public String endpoint() {
         return endpoint;
+    }
+
+    /**
+     * dockerd, this runtime's own daemon, for the node's {@code runtime} system container (upstream's
+     * {@code dockerProcessName} and {@code dockerPidFile}): it writes its pid to {@code /var/run/docker.pid} unless its
+     * {@code --pidfile} says otherwise, and is then found by name.
+     */
+    public RuntimeProcess runtimeProcess() {
+        return DOCKERD;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.jkubelet.core.stats;
 
 import io.jkubelet.cadvisor.CgroupReader;
 import io.jkubelet.cadvisor.CgroupSample;
+import io.jkubelet.core.runtime.RuntimeProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,11 +61,14 @@ public final class SystemContainers {
         return new SystemContainers(cgroups, proc, pids, more);
     }
 
-    /** The agent itself and the process whose pid is in {@code runtimePidFile} (Docker's {@code /var/run/docker.pid}). */
-    public static SystemContainers of(CgroupReader cgroups, Path proc, Path runtimePidFile) {
+    /**
+     * The agent itself and the container runtime's daemon, the process its adapter names ({@link RuntimeProcess});
+     * without one (a runtime that names no process on this machine) there is no {@link #RUNTIME} container.
+     */
+    public static SystemContainers of(CgroupReader cgroups, Path proc, Optional<RuntimeProcess> runtime) {
         Map<String, Supplier<OptionalLong>> pids = new LinkedHashMap<>();
         pids.put(KUBELET, () -> OptionalLong.of(ProcessHandle.current().pid()));
-        pids.put(RUNTIME, () -> readPid(runtimePidFile));
+        runtime.ifPresent(process -> pids.put(RUNTIME, new RuntimeProcessLookup(process, proc)));
         return new SystemContainers(cgroups, proc, pids);
     }
 
@@ -114,13 +118,5 @@ public final class SystemContainers {
 
     private static Instant startTime(long pid) {
         return ProcessHandle.of(pid).flatMap(h -> h.info().startInstant()).orElse(null);
-    }
-
-    private static OptionalLong readPid(Path file) {
-        try {
-            return OptionalLong.of(Long.parseLong(Files.readString(file).trim()));
-        } catch (IOException | NumberFormatException e) {
-            return OptionalLong.empty();
-        }
     }
 }
