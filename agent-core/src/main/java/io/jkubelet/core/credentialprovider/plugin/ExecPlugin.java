@@ -16,6 +16,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Runs one credential provider plugin for one image, as upstream's {@code execPlugin}:
@@ -32,6 +34,7 @@ final class ExecPlugin implements PluginProvider.Plugin {
     static final int STDOUT_LIMIT = 4 << 20;
     /** What of the plugin's stderr an error quotes. */
     static final int STDERR_LIMIT = 4 << 10;
+    private static final Pattern START_ERROR = Pattern.compile("error(?:=|: )\\d+(?:, | \\()([^)]+)");
 
     /** The plugin failed; the message is upstream's. */
     static final class ExecException extends Exception {
@@ -112,9 +115,9 @@ final class ExecPlugin implements PluginProvider.Plugin {
     /** As Go's {@code exec} says it: {@code fork/exec /path: permission denied}. */
     private String startError(IOException e) {
         String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        int errno = message.indexOf("error=");
-        int comma = errno < 0 ? -1 : message.indexOf(", ", errno);
-        String reason = comma < 0 ? message : message.substring(comma + 2).toLowerCase(Locale.ROOT);
+        // "error=13, Permission denied" (fork) or "Exec failed, error: 13 (Permission denied)" (posix_spawn).
+        Matcher errno = START_ERROR.matcher(message);
+        String reason = errno.find() ? errno.group(1).trim().toLowerCase(Locale.ROOT) : message;
         return "fork/exec " + binary + ": " + reason;
     }
 
