@@ -40,6 +40,16 @@ public final class StatusManager {
         return v == null ? Optional.empty() : Optional.of(v.status);
     }
 
+    /**
+     * The pod with its latest status, for {@code /pods}: a shallow pod whose metadata, spec and status are shared, never
+     * changed in place (they are replaced on change) and only read; a deep copy per pod per request was the bulk of a
+     * {@code /pods} request's cost. The pod itself when it has no status yet.
+     */
+    public Pod withLatestStatus(Pod pod) {
+        VersionedStatus v = statuses.get(pod.getMetadata().getUid());
+        return v == null ? pod : new Pod(pod.getApiVersion(), pod.getKind(), pod.getMetadata(), pod.getSpec(), v.status);
+    }
+
     /** The latest status of a pod with its version, for the apiserver sync. */
     public Optional<VersionedStatus> getVersionedStatus(String uid) {
         return Optional.ofNullable(statuses.get(uid));
