@@ -11,6 +11,7 @@ import io.jkubelet.core.apis.config.KubeletConfigurationValidator;
 import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.cm.QosReserved;
 import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -92,13 +93,18 @@ public final class KubeletCommand {
             + "dashboard over plain HTTP with no authentication, where cAdvisor's page was (conventionally "
             + KubeletFlags.CADVISOR_PORT_BY_CONVENTION + "); bound to 127.0.0.1 unless --address is given; 0 disables "
             + "it. The dashboard is also at /dashboard/ on the secure port and the read-only port. (default 0)");
+    private static final FlagSpec IMAGE_CREDENTIAL_PROVIDER_CONFIG = FlagSpec.of("image-credential-provider-config",
+            "string", "The path to the credential provider plugin config file.");
+    private static final FlagSpec IMAGE_CREDENTIAL_PROVIDER_BIN_DIR = FlagSpec.of("image-credential-provider-bin-dir",
+            "string", "The path to the directory where credential provider plugin binaries are located.");
     private static final FlagSpec VERSION = new FlagSpec("version", null, "raw", false,
             "Print version information and quit; --version=raw prints more as JSON.");
     private static final FlagSpec HELP = new FlagSpec("help", "h", "bool", true, "Help for " + NAME + ".");
 
     private static final List<FlagSpec> NODE_FLAGS = List.of(CONFIG, CONFIG_DIR, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
             HOSTNAME_OVERRIDE, NODE_IP, ROOT_DIR, CERT_DIR, NODE_LABELS, CONTAINER_LOGS_DIR,
-            POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS, CADVISOR_PORT);
+            POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS, CADVISOR_PORT,
+            IMAGE_CREDENTIAL_PROVIDER_CONFIG, IMAGE_CREDENTIAL_PROVIDER_BIN_DIR);
 
     private KubeletCommand() {
     }
@@ -151,7 +157,9 @@ public final class KubeletCommand {
                 containerGcPolicy(parsed),
                 config.logging().verbosity(),
                 cadvisorPort(parsed),
-                parsed.hasMatchedOption("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS);
+                parsed.hasMatchedOption("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS,
+                new CredentialProviderPlugins.Flags(last(parsed, IMAGE_CREDENTIAL_PROVIDER_CONFIG, ""),
+                        last(parsed, IMAGE_CREDENTIAL_PROVIDER_BIN_DIR, "")));
         changeDetectionStrategy(config);
         qosReserved(config);
         List<String> warnings = new ArrayList<>(deprecationWarnings(parsed));
