@@ -15,7 +15,11 @@ import java.util.TreeMap;
  * and all they give goes into one keyring: a more specific location comes first whoever gave it, and for the same
  * location the provider whose name sorts first comes first. {@value #DOCKERCFG} sorts before any name that starts
  * with a letter or a digit, so for the same location the node's {@code config.json} is tried before a plugin's
- * credentials. (A pod's {@code imagePullSecrets} come before all of it: {@link PodKeyrings}.) Thread-safe.
+ * credentials. (A pod's {@code imagePullSecrets} come before all of it: {@link PodKeyrings}.)
+ *
+ * <p>Issue 34 asked for plugin credentials between the pull secrets and {@code config.json}; upstream v1.30 has no
+ * such tier ({@code NewDockerKeyring} sorts the registered providers' names, {@code providersDockerKeyring.Lookup} adds
+ * each one's {@code DockerConfig} to one {@code BasicDockerKeyring}), and this class follows upstream. Thread-safe.
  */
 public final class NodeCredentialProviders {
     /** The name upstream registers its default provider (the node's {@code config.json}, {@code .dockercfg}) under. */
