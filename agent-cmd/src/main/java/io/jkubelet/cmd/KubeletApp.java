@@ -42,7 +42,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -332,11 +331,11 @@ final class KubeletApp implements AutoCloseable {
     private static io.jkubelet.core.stats.SystemContainers systemContainers() {
         try {
             return io.jkubelet.core.stats.SystemContainers.of(
-                    io.jkubelet.core.cadvisor.CgroupReader.forRoot(io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT),
+                    io.jkubelet.cadvisor.CgroupReader.forRoot(io.jkubelet.cadvisor.CgroupReader.DEFAULT_ROOT),
                     Path.of("/proc"), Path.of("/var/run/docker.pid"));
         } catch (IOException e) {
             log.warn("Cannot read cgroups at {}: the stats summary will have no system containers ({})",
-                    io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT, e.getMessage());
+                    io.jkubelet.cadvisor.CgroupReader.DEFAULT_ROOT, e.getMessage());
             return null;
         }
     }
@@ -356,12 +355,8 @@ final class KubeletApp implements AutoCloseable {
 
     private static long memoryCapacity() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                if (line.startsWith("MemTotal:")) {
-                    return Long.parseLong(line.replaceAll("\\D+", "")) * 1024;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
+            return io.jkubelet.cadvisor.MemInfo.machineMemoryCapacity(Path.of("/proc"));
+        } catch (IOException e) {
             log.warn("Cannot read /proc/meminfo: {}", e.getMessage());
         }
         return 0;

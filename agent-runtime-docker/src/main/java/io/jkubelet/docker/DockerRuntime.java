@@ -90,7 +90,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.images = new DockerImages(engine, options.imagePullProgressDeadline());
         this.exec = new DockerExec(engine, endpoint.startsWith("unix://"));
         this.host = new DockerHost(engine);
-        this.stats = new DockerStats(engine, host, clock, Path.of("/proc"), io.jkubelet.core.cadvisor.CgroupReader.DEFAULT_ROOT);
+        this.stats = new DockerStats(engine, host, clock, Path.of("/proc"), io.jkubelet.cadvisor.CgroupReader.DEFAULT_ROOT);
         this.streaming = new DockerStreaming(engine, exec, this::podSandboxStatus);
         this.removals = new DockerRemovals(engine, options.requestTimeout());
         this.sandboxes = new DockerSandboxes(engine, options, host, images, removals, stopper, this::removeContainer);

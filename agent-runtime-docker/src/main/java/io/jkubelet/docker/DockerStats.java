@@ -1,18 +1,15 @@
 package io.jkubelet.docker;
 
+import io.jkubelet.cadvisor.DirUsage;
+import io.jkubelet.cadvisor.LazyCgroupReader;
+import io.jkubelet.cadvisor.NetDev;
+import io.jkubelet.core.runtime.CgroupUsage;
 import io.jkubelet.core.runtime.Container;
-import io.jkubelet.core.runtime.ContainerResourceSpec;
 import io.jkubelet.core.runtime.ContainerStats;
-import io.jkubelet.core.runtime.CpuUsage;
-import io.jkubelet.core.runtime.MemoryUsage;
 import io.jkubelet.core.runtime.NetworkUsage;
 import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxStats;
 import io.jkubelet.core.runtime.WritableLayerUsage;
-import io.jkubelet.core.cadvisor.DirUsage;
-import io.jkubelet.core.cadvisor.NetDev;
-import io.jkubelet.core.cadvisor.LazyCgroupReader;
-import io.jkubelet.core.cadvisor.CgroupSample;
 import io.jkubelet.docker.engine.ContainerInspect;
 import io.jkubelet.docker.engine.DockerEngine;
 import org.slf4j.Logger;
@@ -119,14 +116,10 @@ final class DockerStats {
         DockerHost.Settings settings = host.settings();
         String cgroupPath = CgroupParents.containerCgroup(settings.cgroupDriver(), r.cgroupParent(), r.id());
         Instant now = clock.instant();
-        Optional<CgroupSample> sample = cgroups.get().flatMap(reader -> reader.read(cgroupPath));
-        CpuUsage cpu = sample.map(s -> s.cpu(now)).orElse(null);
-        MemoryUsage memory = sample.map(s -> s.memory(now)).orElse(null);
-        Long processes = sample.map(CgroupSample::processes).orElse(null);
-        ContainerResourceSpec spec = sample.map(CgroupSample::spec).orElse(null);
+        CgroupUsage usage = CgroupUsage.of(cgroups.get().flatMap(reader -> reader.read(cgroupPath)), now);
         String shownImage = image != null ? image : r.image();
-        return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(), cpu,
-                memory, writableLayer(settings, r.id(), now), processes, spec);
+        return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(),
+                usage.cpu(), usage.memory(), writableLayer(settings, r.id(), now), usage.processCount(), usage.spec());
     }
 
     /** The container's own layer on overlay2: {@code <root>/overlay2/<mount-id>/diff}. Other drivers: unknown. */
@@ -151,8 +144,7 @@ final class DockerStats {
             return null;
         }
         try {
-            return new NetworkUsage(clock.instant(),
-                    NetDev.ofProcess(proc, pid));
+            return NetworkUsage.of(clock.instant(), NetDev.ofProcess(proc, pid));
         } catch (IOException e) {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.id(), pid, e.getMessage());
             return null;

@@ -3,7 +3,7 @@ package io.jkubelet.core.kubelet;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.admission.MachineNode;
-import io.jkubelet.core.cadvisor.ProcNode;
+import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.config.DisabledPodFields;

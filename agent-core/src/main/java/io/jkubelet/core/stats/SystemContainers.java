@@ -1,7 +1,7 @@
 package io.jkubelet.core.stats;
 
-import io.jkubelet.core.cadvisor.CgroupReader;
-import io.jkubelet.core.cadvisor.CgroupSample;
+import io.jkubelet.cadvisor.CgroupReader;
+import io.jkubelet.cadvisor.CgroupSample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
-import io.jkubelet.core.runtime.NetworkInterfaceUsage;
-
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,9 +15,9 @@ public final class NetDev {
     /**
      * The counters of the network namespace of process {@code pid} (a sandbox's), read under {@code proc}.
      *
-     * @throws java.io.IOException when the process is gone
+     * @throws IOException when the process is gone
      */
-    public static List<NetworkInterfaceUsage> ofProcess(java.nio.file.Path proc, long pid) throws java.io.IOException {
+    public static List<InterfaceStats> ofProcess(Path proc, long pid) throws IOException {
         return parse(PseudoFiles.read(proc.resolve(Long.toString(pid)).resolve("net/dev")));
     }
 
@@ -25,8 +25,8 @@ public final class NetDev {
      * @param text the file's contents: two header lines, then {@code name: rx_bytes rx_packets rx_errs ...
      *     (8 receive fields) tx_bytes tx_packets tx_errs ...}
      */
-    public static List<NetworkInterfaceUsage> parse(String text) {
-        List<NetworkInterfaceUsage> result = new ArrayList<>();
+    public static List<InterfaceStats> parse(String text) {
+        List<InterfaceStats> result = new ArrayList<>();
         for (String line : text.split("\n")) {
             int colon = line.indexOf(':');
             if (colon < 0) {
@@ -38,7 +38,7 @@ public final class NetDev {
                 continue;
             }
             try {
-                result.add(new NetworkInterfaceUsage(name, Long.parseLong(f[0]), Long.parseLong(f[2]),
+                result.add(new InterfaceStats(name, Long.parseLong(f[0]), Long.parseLong(f[2]),
                         Long.parseLong(f[8]), Long.parseLong(f[10])));
             } catch (NumberFormatException e) {
                 // a header line that happens to contain ':'

@@ -1,4 +1,4 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -48,13 +48,13 @@ public final class ProcNode {
                 boot = Instant.ofEpochSecond(Long.parseLong(f[1]));
             }
         }
-        Map<String, Long> mem = keyedKiB(proc.resolve("meminfo"));
-        long total = mem.getOrDefault("MemTotal", -1L);
-        long free = mem.getOrDefault("MemFree", -1L);
+        MemInfo mem = MemInfo.read(proc);
+        long total = mem.bytes(MemInfo.MEM_TOTAL, -1);
+        long free = mem.bytes("MemFree", -1);
         long usage = total < 0 || free < 0 ? -1 : total - free;
-        long workingSet = usage < 0 ? -1 : Math.max(0, usage - mem.getOrDefault("Inactive(file)", 0L));
+        long workingSet = usage < 0 ? -1 : Math.max(0, usage - mem.bytes("Inactive(file)", 0));
         Map<String, Long> vm = keyed(proc.resolve("vmstat"));
-        return new Sample(cpu, total, usage, workingSet, mem.getOrDefault("AnonPages", -1L),
+        return new Sample(cpu, total, usage, workingSet, mem.bytes("AnonPages", -1),
                 vm.getOrDefault("pgfault", -1L), vm.getOrDefault("pgmajfault", -1L), boot);
     }
 
@@ -81,25 +81,6 @@ public final class ProcNode {
             return -1;
         }
         return n;
-    }
-
-    /** {@code Key: value kB} lines, in bytes. */
-    private static Map<String, Long> keyedKiB(Path file) throws IOException {
-        Map<String, Long> values = new HashMap<>();
-        for (String line : Files.readAllLines(file)) {
-            int colon = line.indexOf(':');
-            if (colon < 0) {
-                continue;
-            }
-            String[] f = line.substring(colon + 1).strip().split("\\s+");
-            try {
-                long v = Long.parseLong(f[0]);
-                values.put(line.substring(0, colon), f.length > 1 && f[1].equalsIgnoreCase("kB") ? v * 1024 : v);
-            } catch (NumberFormatException e) {
-                // not a number
-            }
-        }
-        return values;
     }
 
     private static Map<String, Long> keyed(Path file) {

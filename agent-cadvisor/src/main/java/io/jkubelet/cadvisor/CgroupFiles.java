@@ -1,4 +1,4 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,7 +59,7 @@ final class CgroupFiles {
 
     static String readOrNull(Path file) {
         try {
-            return io.jkubelet.core.cadvisor.PseudoFiles.read(file);
+            return PseudoFiles.read(file);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {

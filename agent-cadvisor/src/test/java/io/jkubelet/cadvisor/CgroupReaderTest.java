@@ -1,4 +1,4 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,5 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
-import io.jkubelet.core.runtime.NetworkInterfaceUsage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +22,7 @@ class ProcFilesTest {
                     lo:     100       2    0    0    0     0          0         0      100       2    0    0    0     0       0          0
                   eth0:    1806      21    1    0    0     0          0         0      936      12    3    0    0     0       0          0
                 """;
-        assertThat(NetDev.parse(text)).containsExactly(new NetworkInterfaceUsage("eth0", 1806, 1, 936, 3));
+        assertThat(NetDev.parse(text)).containsExactly(new InterfaceStats("eth0", 1806, 1, 936, 3));
     }
 
     @Test

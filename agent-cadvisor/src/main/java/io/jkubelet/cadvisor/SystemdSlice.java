@@ -1,4 +1,4 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
 /**
  * Where systemd puts a slice in the cgroup tree (libcontainer's {@code ExpandSlice}): a dash in a slice name is a

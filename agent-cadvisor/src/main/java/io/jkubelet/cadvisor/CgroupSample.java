@@ -1,4 +1,4 @@
-package io.jkubelet.core.cadvisor;
+package io.jkubelet.cadvisor;
 
 /**
  * One reading of a cgroup's counters, in cAdvisor's terms. A value the hierarchy does not provide is -1.
@@ -17,26 +17,8 @@ public record CgroupSample(long cpuUsageNanos, long memoryUsageBytes, long worki
                            long pageFaults, long majorPageFaults, long memoryLimitBytes, long processCount,
                            long cpuShares, long cpuQuotaMicros, long cpuPeriodMicros) {
 
-    /** The CPU counter as the runtime port reports it, or null when the hierarchy has none. */
-    public io.jkubelet.core.runtime.CpuUsage cpu(java.time.Instant now) {
-        return cpuUsageNanos < 0 ? null : new io.jkubelet.core.runtime.CpuUsage(now, cpuUsageNanos, null);
-    }
-
-    /** The memory counters as the runtime port reports them, or null when the hierarchy has none. */
-    public io.jkubelet.core.runtime.MemoryUsage memory(java.time.Instant now) {
-        return memoryUsageBytes < 0 ? null : new io.jkubelet.core.runtime.MemoryUsage(now, workingSetBytes,
-                memoryUsageBytes, Math.max(0, rssBytes), Math.max(0, pageFaults), Math.max(0, majorPageFaults),
-                memoryLimitBytes < 0 ? null : memoryLimitBytes);
-    }
-
     /** {@code pids.current}, or null when unknown. */
     public Long processes() {
         return processCount < 0 ? null : processCount;
-    }
-
-    /** The limits the cgroup enforces, as the stats' container spec. */
-    public io.jkubelet.core.runtime.ContainerResourceSpec spec() {
-        return new io.jkubelet.core.runtime.ContainerResourceSpec(Math.max(0, cpuShares), Math.max(0, cpuPeriodMicros),
-                cpuQuotaMicros, Math.max(0, memoryLimitBytes));
     }
 }
