@@ -250,6 +250,7 @@ final class KubeletApp implements AutoCloseable {
                 .maxPods(ConfigSettings.podCapacity(config))
                 .imagePulls(ConfigSettings.imagePulls(config))
                 .nodeCredentials(DockerConfigFiles.SearchPaths.forProcess(rootDir))
+                .credentialProviders(flags.credentialProviders())
                 .kubeletVersion(KubeletVersion.compatVersion())
                 .sources(ConfigSettings.podSources(config))
                 .memoryCapacity(HostSetup.memoryCapacity())

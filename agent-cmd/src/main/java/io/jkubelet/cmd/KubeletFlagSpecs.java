@@ -65,6 +65,10 @@ final class KubeletFlagSpecs {
             + "dashboard over plain HTTP with no authentication, where cAdvisor's page was (conventionally "
             + KubeletFlags.CADVISOR_PORT_BY_CONVENTION + "); bound to 127.0.0.1 unless --address is given; 0 disables "
             + "it. The dashboard is also at /dashboard/ on the secure port and the read-only port.").withDefault("0");
+    static final FlagSpec IMAGE_CREDENTIAL_PROVIDER_CONFIG = FlagSpec.of("image-credential-provider-config",
+            "string", "The path to the credential provider plugin config file.");
+    static final FlagSpec IMAGE_CREDENTIAL_PROVIDER_BIN_DIR = FlagSpec.of("image-credential-provider-bin-dir",
+            "string", "The path to the directory where credential provider plugin binaries are located.");
     static final FlagSpec VERSION = new FlagSpec("version", null, "raw", false,
             "Print version information and quit; --version=raw prints more as JSON.");
     static final FlagSpec HELP = new FlagSpec("help", "h", "bool", true, "Help for " + NAME + ".");
@@ -72,7 +76,8 @@ final class KubeletFlagSpecs {
     /** The flags of upstream's {@code KubeletFlags} and jkubelet's own, in the order their warnings come. */
     static final List<FlagSpec> KUBELET_FLAGS = List.of(CONFIG, CONFIG_DIR, KUBECONFIG, BOOTSTRAP_KUBECONFIG,
             HOSTNAME_OVERRIDE, NODE_IP, ROOT_DIR, CERT_DIR, NODE_LABELS, CONTAINER_LOGS_DIR,
-            POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS, CADVISOR_PORT);
+            POD_INFRA_CONTAINER_IMAGE, MINIMUM_CONTAINER_TTL, MAX_DEAD_PER_CONTAINER, MAX_DEAD_CONTAINERS, CADVISOR_PORT,
+            IMAGE_CREDENTIAL_PROVIDER_CONFIG, IMAGE_CREDENTIAL_PROVIDER_BIN_DIR);
 
     private KubeletFlagSpecs() {
     }

@@ -1,6 +1,7 @@
 package io.jkubelet.cmd;
 
 import io.jkubelet.cmd.FlagValues.BadValue;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.InvalidKubeletConfigurationException;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
@@ -18,6 +19,8 @@ import java.util.Map;
 
 import static io.jkubelet.cmd.KubeletFlagSpecs.BOOTSTRAP_KUBECONFIG;
 import static io.jkubelet.cmd.KubeletFlagSpecs.CADVISOR_PORT;
+import static io.jkubelet.cmd.KubeletFlagSpecs.IMAGE_CREDENTIAL_PROVIDER_BIN_DIR;
+import static io.jkubelet.cmd.KubeletFlagSpecs.IMAGE_CREDENTIAL_PROVIDER_CONFIG;
 import static io.jkubelet.cmd.KubeletFlagSpecs.CERT_DIR;
 import static io.jkubelet.cmd.KubeletFlagSpecs.CONFIG;
 import static io.jkubelet.cmd.KubeletFlagSpecs.CONFIG_DIR;
@@ -133,7 +136,9 @@ final class KubeletOptions {
                 containerGcPolicy(given),
                 config.logging().verbosity(),
                 cadvisorPort(given),
-                given.given("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS);
+                given.given("address") ? config.address() : KubeletFlags.DEFAULT_CADVISOR_ADDRESS,
+                new CredentialProviderPlugins.Flags(given.last(IMAGE_CREDENTIAL_PROVIDER_CONFIG),
+                        given.last(IMAGE_CREDENTIAL_PROVIDER_BIN_DIR)));
     }
 
     /**

@@ -3,7 +3,8 @@ package io.jkubelet.core.images;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.config.validation.ImageReference;
-import io.jkubelet.core.credentialprovider.DockerKeyring;
+import io.jkubelet.core.credentialprovider.PodKeyring;
+import io.jkubelet.core.credentialprovider.PullCredentials;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.runtime.ImagePullException;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * Makes sure a container's image is present, by its pull policy (upstream {@code images.imageManager}):
@@ -50,19 +50,19 @@ public final class ImageManager {
     private final Clock clock;
     private final Backoff backoff;
     private final ImagePuller puller;
-    private final Function<Pod, DockerKeyring> keyring;
+    private final PodKeyring keyring;
 
     /** Serialized pulls, not throttled, without credentials. */
     public ImageManager(ImageService images, EventRecorder recorder, Clock clock, boolean serializeImagePulls) {
-        this(images, recorder, clock, new ImagePullLimits(serializeImagePulls, null, 0, 0), pod -> DockerKeyring.EMPTY);
+        this(images, recorder, clock, new ImagePullLimits(serializeImagePulls, null, 0, 0), PodKeyring.NONE);
     }
 
     /**
-     * @param keyring the credentials for a pod's pulls (its {@code imagePullSecrets}, then the node's own), asked
-     *     only when a pull is needed
+     * @param keyring the credentials for a pod's pulls (its {@code imagePullSecrets}, then the node's own and its
+     *     credential provider plugins'), asked only when a pull is needed
      */
     public ImageManager(ImageService images, EventRecorder recorder, Clock clock, ImagePullLimits limits,
-                        Function<Pod, DockerKeyring> keyring) {
+                        PodKeyring keyring) {
         this.keyring = keyring;
         this.images = images;
         this.recorder = recorder;
@@ -104,8 +104,9 @@ public final class ImageManager {
         }
         recorder.event(ref, EventRecorder.NORMAL, "Pulling", "Pulling image \"" + image + "\"");
         long start = System.nanoTime();
+        List<String> providerFailures = new ArrayList<>();
         try {
-            String imageRef = puller.pull(image, () -> pull(pod, image, auth));
+            String imageRef = puller.pull(image, () -> pull(pod, image, auth, providerFailures));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             recorder.event(ref, EventRecorder.NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in "
                     + formatSeconds(took));
@@ -113,7 +114,9 @@ public final class ImageManager {
             return imageRef;
         } catch (ImagePullException | io.jkubelet.core.runtime.NotFoundException e) {
             backoff.next(key, clock.instant());
-            String msg = "Failed to pull image \"" + image + "\": " + e.getMessage();
+            // A credential provider that failed is named: its credentials may be what the registry missed.
+            String msg = "Failed to pull image \"" + image + "\": " + e.getMessage()
+                    + providerFailures.stream().map(f -> "; " + f).collect(java.util.stream.Collectors.joining());
             recorder.event(ref, EventRecorder.WARNING, "Failed", msg);
             recorder.event(ref, EventRecorder.WARNING, "Failed", "Error: " + ERR_IMAGE_PULL);
             throw new ImageException(ERR_IMAGE_PULL, msg);
@@ -123,12 +126,16 @@ public final class ImageManager {
     /**
      * Pulls with the given credentials, else with each matching credential of the pod's keyring in turn until one
      * works (upstream {@code PullImage}), else without credentials.
+     *
+     * @param providerFailures gets what kept credential providers from giving credentials
      */
-    private String pull(Pod pod, String image, RegistryAuth auth) {
+    private String pull(Pod pod, String image, RegistryAuth auth, List<String> providerFailures) {
         if (auth != null) {
             return images.pullImage(image, auth);
         }
-        List<RegistryAuth> creds = keyring.apply(pod).lookup(image);
+        PullCredentials found = keyring.lookup(pod, image);
+        providerFailures.addAll(found.providerFailures());
+        List<RegistryAuth> creds = found.auths();
         if (creds.isEmpty()) {
             return images.pullImage(image, null);
         }

@@ -30,11 +30,11 @@ import tools.jackson.dataformat.yaml.YAMLReadFeature;
  * patterns, tried in the same order for a scalar's first character. {@code .inf} and {@code .nan} stay errors, as
  * they are upstream (Go's JSON encoder refuses them when the YAML is turned into JSON). Thread-safe.
  */
-final class Yaml11Factory extends YAMLFactory {
+public final class Yaml11Factory extends YAMLFactory {
 
     private static final long serialVersionUID = 1L;
 
-    Yaml11Factory() {
+    public Yaml11Factory() {
         super(YAMLFactory.builder()
                 .loadSettings(LoadSettings.builder().setSchema(new Yaml11Schema()).build())
                 .enable(YAMLReadFeature.PARSE_OCTAL_NUMBERS));
