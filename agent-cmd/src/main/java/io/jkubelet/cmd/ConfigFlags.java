@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static io.jkubelet.cmd.ConfigFlag.flag;
 import static io.jkubelet.cmd.ConfigFlag.list;
@@ -270,7 +271,7 @@ final class ConfigFlags {
      * Every flag of a configuration field, deprecated as upstream's are; the logging flags (component-base's) are
      * not deprecated upstream.
      */
-    static final List<ConfigFlag> ALL = java.util.stream.Stream.concat(
+    static final List<ConfigFlag> ALL = Stream.concat(
             deprecatedAsUpstream(FIRST, ServerConfigFlags.ALL, NodeConfigFlags.ALL).stream(), LoggingFlags.ALL.stream())
             .toList();
 

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -53,7 +54,7 @@ final class NodeCertificates {
             log.warn("serverTLSBootstrap is ignored without --kubeconfig: no apiserver to sign the serving certificate");
             return Optional.empty();
         }
-        List<String> addresses = new java.util.ArrayList<>(hostIps);
+        List<String> addresses = new ArrayList<>(hostIps);
         addresses.add(nodeName);
         return Optional.of(secure.get().servingCertificates(flags, nodeName, addresses, client.get(), Clock.systemDefaultZone(),
                 metrics::serverRenewError));

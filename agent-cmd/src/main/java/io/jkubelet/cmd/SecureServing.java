@@ -1,5 +1,8 @@
 package io.jkubelet.cmd;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.cmd.apiserver.ClientSubjectAccessReviewer;
+import io.jkubelet.cmd.apiserver.ClientTokenReviewer;
 import io.jkubelet.cmd.certificate.CertificateManager;
 import io.jkubelet.cmd.certificate.CertificatePair;
 import io.jkubelet.cmd.certificate.ServingCertificates;
@@ -19,6 +22,8 @@ import io.jkubelet.server.tls.ServerTls;
 import io.jkubelet.server.tls.TlsContext;
 import io.jkubelet.server.tls.ServingCertificate;
 import io.jkubelet.server.tls.TlsConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +40,7 @@ import java.util.function.IntConsumer;
  * auth mode that cannot be served ends the process at once; the server itself starts with the others.
  */
 final class SecureServing {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SecureServing.class);
+    private static final Logger log = LoggerFactory.getLogger(SecureServing.class);
 
     private final KubeletConfiguration config;
     private final TlsContext tls;
@@ -65,7 +70,7 @@ final class SecureServing {
      * webhook modes review tokens (TokenReview) and access (SubjectAccessReview) through it.
      */
     static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
-            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws StartupException {
+            Optional<KubernetesClient> kubeClient) throws StartupException {
         Optional<Checked> checked = check(flags, config, nodeName, clock, kubeClient);
         return checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
     }
@@ -79,7 +84,7 @@ final class SecureServing {
      * @throws StartupException naming the setting or file that is wrong
      */
     static Optional<Checked> check(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
-            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws StartupException {
+            Optional<KubernetesClient> kubeClient) throws StartupException {
         if (Boolean.FALSE.equals(config.enableServer())) {
             return Optional.empty();
         }
@@ -90,8 +95,8 @@ final class SecureServing {
                     : ServingCertificate.readCertificates(Path.of(caFile), "authentication.x509.clientCAFile (--client-ca-file)");
             // Standalone (no client): there is no apiserver to review tokens or access, so the webhook modes are refused.
             AuthFilter auth = KubeletAuth.filter(config.authentication(), config.authorization(), nodeName, clientCAs,
-                    kubeClient.map(io.jkubelet.cmd.apiserver.ClientTokenReviewer::new),
-                    kubeClient.map(io.jkubelet.cmd.apiserver.ClientSubjectAccessReviewer::new), clock);
+                    kubeClient.map(ClientTokenReviewer::new),
+                    kubeClient.map(ClientSubjectAccessReviewer::new), clock);
             ServerTls.check(config.tlsMinVersion(), config.tlsCipherSuites());
             Checked checked = new Checked(flags, config, nodeName, clock, clientCAs, auth);
             if (!checked.makesSelfSigned()) {
@@ -177,7 +182,7 @@ final class SecureServing {
      * @param addresses the node's addresses (host name and IPs), the certificate's subject alternative names
      */
     CertificateManager servingCertificates(KubeletFlags flags, String nodeName, List<String> addresses,
-            io.fabric8.kubernetes.client.KubernetesClient client, Clock clock, Runnable onRenewError)
+            KubernetesClient client, Clock clock, Runnable onRenewError)
             throws StartupException {
         boolean files = config.tlsCertFile() != null && !config.tlsCertFile().isEmpty();
         Optional<Path[]> tlsFiles = files ? Optional.of(new Path[] {Path.of(config.tlsCertFile()), Path.of(config.tlsPrivateKeyFile())})
@@ -186,7 +191,7 @@ final class SecureServing {
         try {
             manager = ServingCertificates.manager(Path.of(flags.certDirectory()), nodeName, addresses, tlsFiles, client, clock,
                     this::serve, onRenewError);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new StartupException("serverTLSBootstrap: " + e.getMessage(), e);
         }
         manager.current().ifPresent(this::serve);

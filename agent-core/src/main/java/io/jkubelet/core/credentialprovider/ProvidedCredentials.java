@@ -2,6 +2,7 @@ package io.jkubelet.core.credentialprovider;
 
 import io.jkubelet.core.runtime.RegistryAuth;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +18,7 @@ public record ProvidedCredentials(Map<String, RegistryAuth> config, Optional<Str
     public static final ProvidedCredentials NONE = new ProvidedCredentials(Map.of(), Optional.empty());
 
     public ProvidedCredentials {
-        config = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(config));
+        config = Collections.unmodifiableMap(new LinkedHashMap<>(config));
     }
 
     public static ProvidedCredentials of(Map<String, RegistryAuth> config) {

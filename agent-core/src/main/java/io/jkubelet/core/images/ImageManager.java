@@ -7,8 +7,10 @@ import io.jkubelet.core.credentialprovider.PodKeyring;
 import io.jkubelet.core.credentialprovider.PullCredentials;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImagePullException;
 import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.core.util.Backoff;
 
@@ -16,7 +18,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Makes sure a container's image is present, by its pull policy (upstream {@code images.imageManager}):
@@ -85,7 +89,7 @@ public final class ImageManager {
         var ref = References.container(pod, container);
         String policy = container.getImagePullPolicy() == null || container.getImagePullPolicy().isEmpty()
                 ? defaultPullPolicy(image) : container.getImagePullPolicy();
-        Optional<io.jkubelet.core.runtime.Image> present = images.imageStatus(image);
+        Optional<Image> present = images.imageStatus(image);
         if (!"Always".equals(policy) && present.isPresent()) {
             recorder.event(ref, EventRecorder.NORMAL, "Pulled",
                     "Container image \"" + image + "\" already present on machine");
@@ -112,11 +116,11 @@ public final class ImageManager {
                     + formatSeconds(took));
             backoff.reset(key);
             return imageRef;
-        } catch (ImagePullException | io.jkubelet.core.runtime.NotFoundException e) {
+        } catch (ImagePullException | NotFoundException e) {
             backoff.next(key, clock.instant());
             // A credential provider that failed is named: its credentials may be what the registry missed.
             String msg = "Failed to pull image \"" + image + "\": " + e.getMessage()
-                    + providerFailures.stream().map(f -> "; " + f).collect(java.util.stream.Collectors.joining());
+                    + providerFailures.stream().map(f -> "; " + f).collect(Collectors.joining());
             recorder.event(ref, EventRecorder.WARNING, "Failed", msg);
             recorder.event(ref, EventRecorder.WARNING, "Failed", "Error: " + ERR_IMAGE_PULL);
             throw new ImageException(ERR_IMAGE_PULL, msg);
@@ -143,7 +147,7 @@ public final class ImageManager {
         for (RegistryAuth c : creds) {
             try {
                 return images.pullImage(image, c);
-            } catch (ImagePullException | io.jkubelet.core.runtime.NotFoundException e) {
+            } catch (ImagePullException | NotFoundException e) {
                 errors.add(e);
             }
         }
@@ -161,6 +165,6 @@ public final class ImageManager {
     }
 
     private static String formatSeconds(Duration d) {
-        return String.format(java.util.Locale.ROOT, "%.3fs", d.toNanos() / 1e9);
+        return String.format(Locale.ROOT, "%.3fs", d.toNanos() / 1e9);
     }
 }

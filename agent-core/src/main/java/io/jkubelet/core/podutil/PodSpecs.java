@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** Small questions about a pod spec that several kubelet decisions share. */
 public final class PodSpecs {
@@ -53,7 +54,7 @@ public final class PodSpecs {
     }
 
     public static Optional<Container> findContainer(Pod pod, String name) {
-        return java.util.stream.Stream.concat(initContainers(pod).stream(), containers(pod).stream())
+        return Stream.concat(initContainers(pod).stream(), containers(pod).stream())
                 .filter(c -> c.getName().equals(name)).findFirst();
     }
 

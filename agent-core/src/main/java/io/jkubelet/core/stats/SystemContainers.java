@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,7 @@ public final class SystemContainers {
                 continue;
             }
             if (version.equals("v2") ? f[0].equals("0") && f[1].isEmpty()
-                    : java.util.Arrays.asList(f[1].split(",")).contains("cpuacct")) {
+                    : Arrays.asList(f[1].split(",")).contains("cpuacct")) {
                 return Optional.of(f[2]);
             }
         }

@@ -3,6 +3,7 @@ package io.jkubelet.core.apis.config;
 import java.io.CharArrayReader;
 import java.io.InputStream;
 import java.io.Reader;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.ConstructNode;
@@ -97,7 +98,7 @@ public final class Yaml11Factory extends YAMLFactory {
         /** Reached only for a scalar {@link Yaml11Resolver} resolved as a boolean. */
         @Override
         protected Boolean _matchYAMLBoolean(String value, int len) {
-            return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
                 case "yes", "true", "on" -> Boolean.TRUE;
                 case "no", "false", "off" -> Boolean.FALSE;
                 default -> null;
