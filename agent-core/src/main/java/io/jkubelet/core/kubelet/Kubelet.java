@@ -29,7 +29,6 @@ import io.jkubelet.core.lifecycle.HttpGetHookClient;
 import io.jkubelet.core.metrics.InstrumentedImageService;
 import io.jkubelet.core.metrics.InstrumentedRuntimeService;
 import io.jkubelet.core.metrics.KubeletMetrics;
-import io.jkubelet.core.metrics.collectors.VolumeStatsCollector;
 import io.jkubelet.core.nodeshutdown.Inhibitor;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
@@ -43,11 +42,9 @@ import io.jkubelet.core.qos.OomScorePolicy;
 import io.jkubelet.core.qos.QosClass;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
-import io.jkubelet.core.stats.PodVolume;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.history.StatsHistory;
-import io.jkubelet.core.stats.summary.PvcReference;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
@@ -57,9 +54,7 @@ import io.jkubelet.core.timeline.TimelineRecorder;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volumemanager.VolumeManager;
-import io.jkubelet.core.volumemanager.VolumePlugins;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.nio.file.Path;
@@ -113,8 +108,6 @@ public final class Kubelet implements AutoCloseable {
     private final ActivePods activePods;
     private final ProbeManager probeManager;
     private final ReasonCache reasonCache = new ReasonCache();
-    /** The ConfigMap, Secret, downward API and token payloads of the pods' volumes. */
-    private final ApiVolumes apiVolumes;
     /** Mounts and unmounts the pods' volumes in the background; a pod's sync waits for its own. */
     private final VolumeManager volumeManager;
     private final ImageManager imageManager;
@@ -178,13 +171,9 @@ public final class Kubelet implements AutoCloseable {
                     podManager.get(result.podUid()).ifPresent(pod -> timelines.probeResult(pod, result));
                     inbox.post(new SyncLoopEvent.ProbeEvent(result));
                 }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
-        this.apiVolumes = new ApiVolumes(deps.cluster().objects(), nodeName, settings.node()::hostIps, node::allocatable,
-                deps.clock());
-        LinuxMounts mounts = new LinuxMounts();
-        VolumeManagerPods volumePods = new VolumeManagerPods(podManager, workerStates);
-        this.volumeManager = new VolumeManager(VolumePlugins.probe(dirs, mounts, apiVolumes), dirs, mounts,
-                volumePods, volumePods, deps.cluster().persistentVolumes(), recorder, deps.clock(), executors.volumes(),
-                VolumeManager.Pause.REAL);
+        this.volumeManager = VolumeManager.onThisNode(dirs, new ApiVolumes(deps.cluster().objects(), nodeName,
+                settings.node()::hostIps, node::allocatable, deps.clock()), new VolumeManagerPods(podManager, workerStates),
+                deps.cluster().persistentVolumes(), recorder, deps.clock(), executors.volumes());
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
                 new PodKeyrings(deps.cluster().objects(), recorder, CredentialProviderPlugins.nodeProviders(
                         settings.nodeCredentials(), settings.credentialProviders(), deps.clock())));
@@ -205,7 +194,8 @@ public final class Kubelet implements AutoCloseable {
         this.mirrorPods = new MirrorPodSync(deps.cluster().mirrorClient(nodeName), podManager, this::requestStatusSync,
                 executors.podWorkers());
         this.podCgroups = new PodCgroupSync(containerManager, runtimeManager, recorder, volumeManager::podVolumesExist);
-        this.podVolumes = new PodVolumesSync(volumeManager, apiVolumes, recorder, workerStates::isTerminationRequested);
+        this.podVolumes = new PodVolumesSync(volumeManager, deps.cluster().objects().tokens()::deletePodTokens, recorder,
+                workerStates::isTerminationRequested);
         this.podWorkers = new PodWorkers(workerStates,
                 new KubeletPodSyncer(runtimeManager, podManager, statusManager,
                         new PodStatusGenerator(reasonCache, probeManager, pod -> QosClass.of(pod).value()), reasonCache,
@@ -218,12 +208,12 @@ public final class Kubelet implements AutoCloseable {
                 mirrorPods, podCgroups, executors.podWorkers());
         this.stats = new StatsProvider(runtime, images, nodeName,
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
-                deps.clock(), StatsProvider.DEFAULT_PERIOD, settings.volumeStatsAggPeriod(), this::statsVolumes,
+                deps.clock(), StatsProvider.DEFAULT_PERIOD, settings.volumeStatsAggPeriod(),
+                new PodVolumeStats(podManager, volumeManager),
                 deps.systemContainers() == null ? null
                         : containerManager.podCgroupRoot().map(deps.systemContainers()::withPods).orElse(deps.systemContainers()),
                 executors.stats());
-        metrics.registry().register(new VolumeStatsCollector(
-                () -> stats.latest().filter(s -> s.summary() != null).map(s -> s.summary().pods()).orElse(List.of())));
+        metrics.registerVolumeStats(stats::latest);
         this.imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), settings.gc().imagePolicy(),
                 recorder, nodeName, deps.clock(), metrics::observeImageCollected);
         this.garbageCollection = new GarbageCollection(() -> runtimeManager.garbageCollect(settings.gc().containerPolicy(),
@@ -246,21 +236,9 @@ public final class Kubelet implements AutoCloseable {
         this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
     }
 
-    /**
-     * The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}): the pod
-     * cgroup, then the volumes. A terminated pod releases them in reverse: its volumes are unmounted before its cgroup
-     * goes, as upstream's {@code SyncTerminatedPod}.
-     */
+    /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
     private List<PodSyncHook> podSyncHooks() {
         return List.of(podCgroups, podVolumes);
-    }
-
-    /** Upstream {@code ListVolumesForPod} with the claims the pod names: what the stats measure of a pod's volumes. */
-    private List<PodVolume> statsVolumes(String uid) {
-        return podManager.get(uid).map(pod -> volumeManager.getMountedVolumesForPod(pod).values().stream()
-                .map(v -> new PodVolume(v.name(), v.path(), v.metrics(), v.claim() == null ? null
-                        : new PvcReference(v.claim().getClaimName(), pod.getMetadata().getNamespace()), v.localEphemeral()))
-                .toList()).orElse(List.of());
     }
 
     /** Asks the status writer to write the pod's status now (a static pod's to its mirror pod); nothing standalone. */
@@ -297,10 +275,7 @@ public final class Kubelet implements AutoCloseable {
         running.add("container-log-manager", within -> deps.logManager().stop());
         // Upstream's Run starts the volume manager before the sync loop: pods' syncs wait for it.
         volumeManager.start(executors.volumes(), sourcesReady::allReady);
-        running.add("volume-manager", within -> {
-            volumeManager.stop();
-            executors.volumes().shutdownNow();
-        });
+        running.add("volume-manager", within -> volumeManager.stop());
         pleg.start();
         running.add("pleg", pleg);
         apiStatusSync.ifPresent(s -> {

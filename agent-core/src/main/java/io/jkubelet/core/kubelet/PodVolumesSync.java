@@ -6,13 +6,13 @@ import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.podutil.PodSpecs;
-import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.util.operationexecutor.OperationExecutor;
 import io.jkubelet.core.volumemanager.VolumeManager;
 import io.jkubelet.core.volumemanager.VolumeWaitException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -27,15 +27,16 @@ final class PodVolumesSync implements PodSyncHook {
     private static final Logger log = LoggerFactory.getLogger(PodVolumesSync.class);
 
     private final VolumeManager volumeManager;
-    private final ApiVolumes apiVolumes;
+    /** Forgets the service account tokens of a pod that is gone. */
+    private final Consumer<String> forgetTokens;
     private final EventRecorder recorder;
     /** Whether the pod's termination was requested: its wait for volumes ends (upstream's cancelled context). */
     private final Predicate<String> terminationRequested;
 
-    PodVolumesSync(VolumeManager volumeManager, ApiVolumes apiVolumes, EventRecorder recorder,
+    PodVolumesSync(VolumeManager volumeManager, Consumer<String> forgetTokens, EventRecorder recorder,
                    Predicate<String> terminationRequested) {
         this.volumeManager = volumeManager;
-        this.apiVolumes = apiVolumes;
+        this.forgetTokens = forgetTokens;
         this.recorder = recorder;
         this.terminationRequested = terminationRequested;
     }
@@ -69,6 +70,6 @@ final class PodVolumesSync implements PodSyncHook {
     @Override
     public void terminated(Pod pod) throws VolumeWaitException, InterruptedException {
         volumeManager.waitForUnmount(pod);
-        apiVolumes.forgetPod(pod.getMetadata().getUid());
+        forgetTokens.accept(pod.getMetadata().getUid());
     }
 }

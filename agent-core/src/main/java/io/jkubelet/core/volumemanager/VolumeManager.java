@@ -5,9 +5,11 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.objects.PersistentVolumeClient;
 import io.jkubelet.core.podutil.PodSpecs;
+import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumePluginMgr;
 import io.jkubelet.core.volume.util.HostMounts;
+import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
 import io.jkubelet.core.volume.util.operationexecutor.NestedPendingOperations;
 import io.jkubelet.core.volume.util.operationexecutor.OperationExecutor;
@@ -81,6 +83,7 @@ public final class VolumeManager {
     /** Wakes the populator: a sync asked for its pod to be processed again. */
     private final StateChanges populatorWork = new StateChanges();
     private volatile boolean stopped;
+    private volatile ExecutorService loops;
 
     /**
      * @param operations where mounts and unmounts run (a thread each, so that a hanging mount holds only its own)
@@ -100,6 +103,19 @@ public final class VolumeManager {
     }
 
     /**
+     * The node's volume manager: the in-tree plugins ({@link VolumePlugins}) over this machine's mounts.
+     *
+     * @param pods the pod manager's pods and the pod workers' states
+     * @param executor the loops' and the operations' threads, shut down by {@link #stop()}
+     */
+    public static <P extends PodManager & PodStateProvider> VolumeManager onThisNode(PodDirs dirs, ApiVolumes apiVolumes,
+            P pods, PersistentVolumeClient persistentVolumes, EventRecorder recorder, Clock clock, ExecutorService executor) {
+        LinuxMounts mounts = new LinuxMounts();
+        return new VolumeManager(VolumePlugins.probe(dirs, mounts, apiVolumes), dirs, mounts, pods, pods,
+                persistentVolumes, recorder, clock, executor, Pause.REAL);
+    }
+
+    /**
      * Upstream {@code Run}: reconstructs what is mounted, then starts the populator and the reconciler on
      * {@code loops}, each on a thread of its own, until {@link #stop()}.
      *
@@ -107,15 +123,20 @@ public final class VolumeManager {
      */
     public void start(ExecutorService loops, BooleanSupplier sourcesReady) {
         log.info("Starting Kubelet Volume Manager");
+        this.loops = loops;
         reconciler.reconstructVolumes();
         loops.execute(() -> loop("populator", populatorWork, () -> populator.populate(sourcesReady)));
         loops.execute(() -> loop("reconciler", asw.changes(), reconciler::reconcile));
     }
 
+    /** Stops the loops and interrupts the operations under way (a mount in progress stays as the next start finds it). */
     public void stop() {
         stopped = true;
         populatorWork.signal();
         asw.changes().signal();
+        if (loops != null) {
+            loops.shutdownNow();
+        }
     }
 
     private void loop(String name, StateChanges wakeUp, Runnable pass) {

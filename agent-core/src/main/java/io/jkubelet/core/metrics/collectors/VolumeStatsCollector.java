@@ -1,5 +1,6 @@
 package io.jkubelet.core.metrics.collectors;
 
+import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.summary.FsStats;
 import io.jkubelet.core.stats.summary.PodStats;
 import io.jkubelet.core.stats.summary.PvcReference;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -34,11 +36,11 @@ public final class VolumeStatsCollector implements MultiCollector {
             new Gauge("kubelet_volume_stats_inodes_free", "Number of free inodes in the volume", FsStats::inodesFree),
             new Gauge("kubelet_volume_stats_inodes_used", "Number of used inodes in the volume", FsStats::inodesUsed));
 
-    private final Supplier<List<PodStats>> pods;
+    private final Supplier<Optional<StatsSnapshot>> latest;
 
-    /** @param pods the pods of the latest stats round (none before the first) */
-    public VolumeStatsCollector(Supplier<List<PodStats>> pods) {
-        this.pods = pods;
+    /** @param latest the latest stats round (none before the first) */
+    public VolumeStatsCollector(Supplier<Optional<StatsSnapshot>> latest) {
+        this.latest = latest;
     }
 
     @Override
@@ -46,7 +48,8 @@ public final class VolumeStatsCollector implements MultiCollector {
         Map<Gauge, GaugeSnapshot.Builder> builders = new LinkedHashMap<>();
         GAUGES.forEach(g -> builders.put(g, GaugeSnapshot.builder().name(g.name()).help("[ALPHA] " + g.help())));
         Set<String> seen = new HashSet<>();
-        for (PodStats pod : pods.get()) {
+        List<PodStats> pods = latest.get().filter(s -> s.summary() != null).map(s -> s.summary().pods()).orElse(List.of());
+        for (PodStats pod : pods) {
             for (VolumeStats v : pod.volume()) {
                 PvcReference pvc = v.pvcRef();
                 if (pvc == null || v.fs() == null || !seen.add(pvc.namespace() + "/" + pvc.name())) {

@@ -1,9 +1,11 @@
 package io.jkubelet.core.metrics.collectors;
 
+import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.summary.FsStats;
 import io.jkubelet.core.stats.summary.PodReference;
 import io.jkubelet.core.stats.summary.PodStats;
 import io.jkubelet.core.stats.summary.PvcReference;
+import io.jkubelet.core.stats.summary.Summary;
 import io.jkubelet.core.stats.summary.VolumeStats;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +33,8 @@ class VolumeStatsCollectorTest {
     }
 
     private static Map<String, Map<String, Double>> collect(List<PodStats> pods) {
-        return new VolumeStatsCollector(() -> pods).collect().stream().collect(Collectors.toMap(
+        return new VolumeStatsCollector(() -> Optional.of(new StatsSnapshot(T, new Summary(null, pods), List.of(), null)))
+                .collect().stream().collect(Collectors.toMap(
                 s -> s.getMetadata().getName(), (MetricSnapshot s) -> ((GaugeSnapshot) s).getDataPoints().stream()
                         .collect(Collectors.toMap(p -> p.getLabels().get("namespace") + "/"
                                 + p.getLabels().get("persistentvolumeclaim"), GaugeSnapshot.GaugeDataPointSnapshot::getValue))));
