@@ -66,9 +66,12 @@ public final class PodSpecs {
         return pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace();
     }
 
-    /** {@code namespace/name(uid)}, how the kubelet names a pod in logs and messages. */
+    /**
+     * {@code name_namespace(uid)}, how the kubelet names a pod in its messages (upstream's {@code format.Pod}: an
+     * underscore, which a pod's name cannot hold, parts name and namespace).
+     */
     public static String format(Pod pod) {
-        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()
+        return pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace()
                 + "(" + pod.getMetadata().getUid() + ")";
     }
 }
