@@ -38,6 +38,13 @@ public final class PodSpecs {
         return l == null ? List.of() : l;
     }
 
+    /** The init containers, then the regular ones (ephemeral containers are of another type). */
+    public static List<Container> allContainers(Pod pod) {
+        List<Container> all = new java.util.ArrayList<>(initContainers(pod));
+        all.addAll(containers(pod));
+        return all;
+    }
+
     /** A sidecar: an init container with {@code restartPolicy: Always}. */
     public static boolean isRestartableInitContainer(Container c) {
         return RESTART_ALWAYS.equals(c.getRestartPolicy());
