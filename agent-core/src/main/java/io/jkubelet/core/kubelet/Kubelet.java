@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.admission.AppArmorAdmitHandler;
+import io.jkubelet.core.admission.PodFeaturesAdmitHandler;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.core.admission.PodAdmitHandler;
 import io.jkubelet.core.admission.PredicateAdmitHandler;
@@ -235,14 +236,16 @@ public final class Kubelet implements AutoCloseable {
 
     /**
      * The admit handlers in the order upstream asks them (upstream's {@code admitHandlers}): a node under pressure
-     * refuses before anything else is checked, then the sysctls, the predicates, AppArmor, and the node shutdown
-     * manager last, as upstream adds it after the others.
+     * refuses before anything else is checked, then the sysctls, the predicates, AppArmor, the pod's features, and the
+     * node shutdown manager last, as upstream adds it after the others.
      */
     private List<PodAdmitHandler> admitHandlers() {
         return List.of(new EvictionAdmitHandler(evictionManager::nodeConditions),
                 SysctlAllowlist.forThisKernel(settings.security().allowedUnsafeSysctls()),
                 PredicateAdmitHandler.against(node),
                 AppArmorAdmitHandler.forHost(),
+                // Where upstream asks its podFeaturesAdmitHandler and declaredFeaturesAdmitHandler: after AppArmor.
+                PodFeaturesAdmitHandler.forHost(),
                 (pod, others) -> nodeShutdown.admit(pod));
     }
 
