@@ -1,6 +1,6 @@
 package io.jkubelet.cri;
 
-import io.jkubelet.core.cadvisor.CgroupReader;
+import io.jkubelet.cadvisor.CgroupReader;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.PodSandboxState;

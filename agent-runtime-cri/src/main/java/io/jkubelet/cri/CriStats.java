@@ -1,14 +1,11 @@
 package io.jkubelet.cri;
 
-import io.jkubelet.core.cadvisor.LazyCgroupReader;
-import io.jkubelet.core.cadvisor.CgroupSample;
-import io.jkubelet.core.cadvisor.NetDev;
+import io.jkubelet.cadvisor.LazyCgroupReader;
+import io.jkubelet.cadvisor.NetDev;
+import io.jkubelet.core.runtime.CgroupUsage;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerMetadata;
-import io.jkubelet.core.runtime.ContainerResourceSpec;
 import io.jkubelet.core.runtime.ContainerStats;
-import io.jkubelet.core.runtime.CpuUsage;
-import io.jkubelet.core.runtime.MemoryUsage;
 import io.jkubelet.core.runtime.NetworkUsage;
 import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.PodSandbox;
@@ -91,16 +88,12 @@ final class CriStats {
     private ContainerStats stats(String id, Placement p, String sandboxId, ContainerMetadata metadata,
                                  Map<String, String> labels, String image, CriApi.FilesystemUsage layer) {
         Instant now = clock.instant();
-        Optional<CgroupSample> sample = cgroups.get().flatMap(reader -> reader.read(p.cgroupPath()));
-        CpuUsage cpu = sample.map(s -> s.cpu(now)).orElse(null);
-        MemoryUsage memory = sample.map(s -> s.memory(now)).orElse(null);
-        Long processes = sample.map(CgroupSample::processes).orElse(null);
-        ContainerResourceSpec spec = sample.map(CgroupSample::spec).orElse(null);
+        CgroupUsage usage = CgroupUsage.of(cgroups.get().flatMap(reader -> reader.read(p.cgroupPath())), now);
         WritableLayerUsage writable = layer == null || !layer.hasUsedBytes() ? null
                 : new WritableLayerUsage(CriToRuntime.time(layer.getTimestamp()), layer.getUsedBytes().getValue(),
                 layer.getInodesUsed().getValue());
-        return new ContainerStats(id, sandboxId, metadata, labels, "containerd", p.cgroupPath(), image, null, cpu,
-                memory, writable, processes, spec);
+        return new ContainerStats(id, sandboxId, metadata, labels, "containerd", p.cgroupPath(), image, null, usage.cpu(),
+                usage.memory(), writable, usage.processCount(), usage.spec());
     }
 
     /** The process and cgroup of a running container or sandbox, or empty when it is gone or not running. */
@@ -137,8 +130,7 @@ final class CriStats {
 
     private NetworkUsage network(String sandboxId, Placement sandbox) {
         try {
-            return new NetworkUsage(clock.instant(),
-                    NetDev.ofProcess(proc, sandbox.pid()));
+            return NetworkUsage.of(clock.instant(), NetDev.ofProcess(proc, sandbox.pid()));
         } catch (IOException e) {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandboxId, sandbox.pid(), e.getMessage());
             return null;

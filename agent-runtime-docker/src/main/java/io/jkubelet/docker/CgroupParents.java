@@ -1,6 +1,6 @@
 package io.jkubelet.docker;
 
-import io.jkubelet.core.cadvisor.SystemdSlice;
+import io.jkubelet.cadvisor.SystemdSlice;
 
 /**
  * The cgroup parent of a CRI config as Docker takes it, and where Docker then puts a container's cgroup (dockershim's

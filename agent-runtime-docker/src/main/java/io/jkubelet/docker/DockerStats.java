@@ -1,18 +1,16 @@
 package io.jkubelet.docker;
 
+import io.jkubelet.cadvisor.DirUsage;
+import io.jkubelet.cadvisor.LazyCgroupReader;
+import io.jkubelet.cadvisor.NetDev;
+import io.jkubelet.core.runtime.CgroupUsage;
 import io.jkubelet.core.runtime.Container;
-import io.jkubelet.core.runtime.ContainerResourceSpec;
+import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.ContainerStats;
-import io.jkubelet.core.runtime.CpuUsage;
-import io.jkubelet.core.runtime.MemoryUsage;
 import io.jkubelet.core.runtime.NetworkUsage;
 import io.jkubelet.core.runtime.PodSandbox;
 import io.jkubelet.core.runtime.PodSandboxStats;
 import io.jkubelet.core.runtime.WritableLayerUsage;
-import io.jkubelet.core.cadvisor.DirUsage;
-import io.jkubelet.core.cadvisor.NetDev;
-import io.jkubelet.core.cadvisor.LazyCgroupReader;
-import io.jkubelet.core.cadvisor.CgroupSample;
 import io.jkubelet.docker.engine.ContainerInspect;
 import io.jkubelet.docker.engine.DockerEngine;
 import org.slf4j.Logger;
@@ -24,9 +22,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -49,7 +50,7 @@ final class DockerStats {
      * container runs (a restart makes a new container), so each container is inspected once, and a round
      * costs two list calls however many pods run.
      */
-    private final Map<String, Inspected> inspected = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Inspected> inspected = new ConcurrentHashMap<>();
 
     /** The parts of {@code docker inspect} that stats need. */
     record Inspected(String id, long pid, Instant startedAt, String cgroupParent, String name, String image) {
@@ -74,7 +75,7 @@ final class DockerStats {
     List<PodSandboxStats> list(List<PodSandbox> sandboxes, List<Container> containers) {
         Map<String, List<Container>> bySandbox = containers.stream()
                 .collect(Collectors.groupingBy(Container::podSandboxId));
-        java.util.Set<String> listed = new java.util.HashSet<>();
+        Set<String> listed = new HashSet<>();
         sandboxes.forEach(s -> listed.add(s.id()));
         containers.forEach(c -> listed.add(c.id()));
         inspected.keySet().retainAll(listed);
@@ -85,7 +86,7 @@ final class DockerStats {
                 continue;
             }
             ContainerStats infra = containerStats(pause.get(), sandbox.id(),
-                    new io.jkubelet.core.runtime.ContainerMetadata("POD", sandbox.metadata().attempt()), sandbox.labels(), null);
+                    new ContainerMetadata("POD", sandbox.metadata().attempt()), sandbox.labels(), null);
             List<ContainerStats> members = new ArrayList<>();
             for (Container c : bySandbox.getOrDefault(sandbox.id(), List.of())) {
                 inspect(c.id()).ifPresent(r -> members.add(containerStats(r, sandbox.id(), c.metadata(), c.labels(), c.image())));
@@ -114,19 +115,15 @@ final class DockerStats {
     }
 
     private ContainerStats containerStats(Inspected r, String sandboxId,
-                                          io.jkubelet.core.runtime.ContainerMetadata metadata, Map<String, String> labels,
+                                          ContainerMetadata metadata, Map<String, String> labels,
                                           String image) {
         DockerHost.Settings settings = host.settings();
         String cgroupPath = CgroupParents.containerCgroup(settings.cgroupDriver(), r.cgroupParent(), r.id());
         Instant now = clock.instant();
-        Optional<CgroupSample> sample = cgroups.get().flatMap(reader -> reader.read(cgroupPath));
-        CpuUsage cpu = sample.map(s -> s.cpu(now)).orElse(null);
-        MemoryUsage memory = sample.map(s -> s.memory(now)).orElse(null);
-        Long processes = sample.map(CgroupSample::processes).orElse(null);
-        ContainerResourceSpec spec = sample.map(CgroupSample::spec).orElse(null);
+        CgroupUsage usage = CgroupUsage.of(cgroups.get().flatMap(reader -> reader.read(cgroupPath)), now);
         String shownImage = image != null ? image : r.image();
-        return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(), cpu,
-                memory, writableLayer(settings, r.id(), now), processes, spec);
+        return new ContainerStats(r.id(), sandboxId, metadata, labels, r.name(), cgroupPath, shownImage, r.startedAt(),
+                usage.cpu(), usage.memory(), writableLayer(settings, r.id(), now), usage.processCount(), usage.spec());
     }
 
     /** The container's own layer on overlay2: {@code <root>/overlay2/<mount-id>/diff}. Other drivers: unknown. */
@@ -151,8 +148,7 @@ final class DockerStats {
             return null;
         }
         try {
-            return new NetworkUsage(clock.instant(),
-                    NetDev.ofProcess(proc, pid));
+            return NetworkUsage.of(clock.instant(), NetDev.ofProcess(proc, pid));
         } catch (IOException e) {
             log.debug("cannot read the network counters of sandbox {} (pid {}): {}", sandbox.id(), pid, e.getMessage());
             return null;

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.jkubelet.core.cadvisor.ProcNode;
+import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.eviction.EvictionManager;

@@ -130,6 +130,7 @@ class JarContentsIT {
     @Test
     void whatTheAgentLoadsIsThere() {
         assertThat(entries).as("the entries the agent needs").contains(
+                "io/jkubelet/cadvisor/CgroupReader.class", // the agent-cadvisor module (cgroups, /proc)
                 "META-INF/native/libnetty_transport_native_epoll_x86_64.so", // the CRI endpoint's unix socket
                 "io/grpc/netty/NettyChannelBuilder.class",
                 "com/google/rpc/Status.class", // grpc-protobuf's StatusProto

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -290,7 +291,7 @@ final class UnsupportedPodFields {
         }
     }
 
-    private static <T> void each(List<T> items, FieldPath path, java.util.function.BiConsumer<T, FieldPath> check) {
+    private static <T> void each(List<T> items, FieldPath path, BiConsumer<T, FieldPath> check) {
         if (items == null) {
             return;
         }

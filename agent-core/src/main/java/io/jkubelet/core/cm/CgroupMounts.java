@@ -1,7 +1,7 @@
 package io.jkubelet.core.cm;
 
-import io.jkubelet.core.cadvisor.CgroupReader;
-import io.jkubelet.core.cadvisor.PseudoFiles;
+import io.jkubelet.cadvisor.CgroupReader;
+import io.jkubelet.cadvisor.PseudoFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.jkubelet.core.cm;
 
-import io.jkubelet.core.cadvisor.SystemdSlice;
+import io.jkubelet.cadvisor.SystemdSlice;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.jkubelet.core.cm;
 
-import io.jkubelet.core.cadvisor.PseudoFiles;
+import io.jkubelet.cadvisor.PseudoFiles;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

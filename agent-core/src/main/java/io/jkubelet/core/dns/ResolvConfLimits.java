@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Upstream's {@code CheckLimitsForResolvConf}: whether the host's resolver file leaves room for the cluster's search
@@ -14,7 +17,23 @@ public final class ResolvConfLimits {
     /** The node event's reason. */
     public static final String REASON = "CheckLimitsForResolvConf";
 
+    /** How often the kubelet checks the file, as upstream. */
+    static final long CHECK_PERIOD_SECONDS = 30;
+
     private ResolvConfLimits() {}
+
+    /**
+     * Checks the file now and every 30 s on {@code timers}, telling {@code warning} what is wrong each time it does not
+     * fit; nothing when {@code resolvConf} is empty (the node's pods get no host resolver file).
+     */
+    public static void checkPeriodically(String resolvConf, String clusterDomain, ScheduledExecutorService timers,
+                                         Consumer<String> warning) {
+        if (resolvConf.isEmpty()) {
+            return;
+        }
+        timers.scheduleWithFixedDelay(() -> check(resolvConf, clusterDomain).ifPresent(warning), 0, CHECK_PERIOD_SECONDS,
+                TimeUnit.SECONDS);
+    }
 
     /**
      * @param resolvConf {@code resolvConf}, not empty

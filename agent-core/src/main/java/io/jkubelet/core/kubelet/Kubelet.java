@@ -2,13 +2,8 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodStatus;
-import io.jkubelet.core.admission.AppArmorAdmitHandler;
-import io.jkubelet.core.admission.PodFeaturesAdmitHandler;
 import io.jkubelet.core.admission.MachineNode;
-import io.jkubelet.core.admission.PodAdmitHandler;
-import io.jkubelet.core.admission.PredicateAdmitHandler;
-import io.jkubelet.core.cadvisor.ProcNode;
+import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.config.DisabledPodFields;
@@ -18,10 +13,10 @@ import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.config.SourcesReady;
 import io.jkubelet.core.container.PodCache;
 import io.jkubelet.core.credentialprovider.PodKeyrings;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 import io.jkubelet.core.dns.ResolvConfLimits;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
-import io.jkubelet.core.eviction.EvictionAdmitHandler;
 import io.jkubelet.core.eviction.EvictionManager;
 import io.jkubelet.core.eviction.NodeReclaim;
 import io.jkubelet.core.images.ImageGCManager;
@@ -51,7 +46,6 @@ import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.history.StatsHistory;
 import io.jkubelet.core.status.ApiStatusSync;
-import io.jkubelet.core.sysctl.SysctlAllowlist;
 import io.jkubelet.core.status.PodStatusGenerator;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
@@ -63,15 +57,10 @@ import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * The node agent, assembled (upstream {@code NewMainKubelet} and {@code Run}). The constructor is the one place that
@@ -81,7 +70,7 @@ import java.util.function.Consumer;
  * hands pods to their {@link PodWorkers}, which run the {@link KubeletPodSyncer}; {@link Housekeeping} and
  * {@link GarbageCollection} clean up after them.
  *
- * <p>A new node manager plugs in with one field here, its admit handler in {@link #admitHandlers} and, where it acts
+ * <p>A new node manager plugs in with one field here, its admit handler in {@link AdmitHandlers} and, where it acts
  * on a pod's stages, its {@link PodSyncHook} in {@link #podSyncHooks} (see docs/architecture.md).
  */
 public final class Kubelet implements AutoCloseable {
@@ -120,6 +109,8 @@ public final class Kubelet implements AutoCloseable {
     private final ProbeManager probeManager;
     private final ReasonCache reasonCache = new ReasonCache();
     private final VolumeManager volumes;
+    private final ImageManager imageManager;
+    private final ContainerConfigFactory containerConfigs;
     private final RuntimeManager runtimeManager;
     /** Each pod's runtime state as last read, and which pods the PLEG saw change since: what workers read. */
     private final PodCache podCache = new PodCache();
@@ -148,8 +139,8 @@ public final class Kubelet implements AutoCloseable {
     /**
      * Builds the kubelet; nothing runs before {@link #start()}.
      *
-     * @throws IllegalArgumentException when a pod source's setting or an allowed unsafe sysctl cannot be used (the
-     *     message names it)
+     * @throws IllegalArgumentException when a pod source's setting, an allowed unsafe sysctl or the credential provider
+     *     plugins cannot be used (the message names it)
      */
     public Kubelet(KubeletSettings settings, KubeletDeps deps) {
         this.settings = settings;
@@ -180,16 +171,17 @@ public final class Kubelet implements AutoCloseable {
                 }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
         this.volumes = new VolumeManager(dirs, new ApiVolumes(dirs, deps.cluster().objects(), nodeName,
                 settings.node()::hostIps, node::allocatable, deps.clock()));
-        this.runtimeManager = new RuntimeManager(runtime,
-                new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
-                        new PodKeyrings(deps.cluster().objects(), recorder, settings.nodeCredentials(), deps.clock())),
-                new ContainerConfigFactory(settings.node(),
-                        (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
-                        deps.cluster().objects(), recorder, node::allocatable,
-                        new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
-                                settings.cpuCfsQuotaPeriod().toNanos() / 1000),
-                        SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault())),
-                volumes, dirs, settings.node(), recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
+        this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
+                new PodKeyrings(deps.cluster().objects(), recorder, CredentialProviderPlugins.nodeProviders(
+                        settings.nodeCredentials(), settings.credentialProviders(), deps.clock())));
+        this.containerConfigs = new ContainerConfigFactory(settings.node(),
+                (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
+                deps.cluster().objects(), recorder, node::allocatable,
+                new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
+                        settings.cpuCfsQuotaPeriod().toNanos() / 1000),
+                SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()));
+        this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs, volumes, dirs, settings.node(),
+                recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
                 new PodStates(podManager, workerStates, sourcesReady));
         this.pleg = new GenericPleg(runtime, nodeName, e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(),
                 settings.relistPeriod(), podCache, executors.pleg());
@@ -228,25 +220,11 @@ public final class Kubelet implements AutoCloseable {
         this.nodeShutdown = new NodeShutdown(activePods, evictablePods, recorder, nodeName,
                 () -> NodeShutdown.record(settings, metrics, deps.clock()));
         this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
-                admitHandlers(), recorder, this::requestStatusSync, housekeeping, timelines::admitted),
+                AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(), node, nodeShutdown), recorder,
+                this::requestStatusSync, housekeeping, timelines::admitted),
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
-    }
-
-    /**
-     * The admit handlers in the order upstream asks them (upstream's {@code admitHandlers}): a node under pressure
-     * refuses before anything else is checked, then the sysctls, the predicates, AppArmor, the pod's features, and the
-     * node shutdown manager last, as upstream adds it after the others.
-     */
-    private List<PodAdmitHandler> admitHandlers() {
-        return List.of(new EvictionAdmitHandler(evictionManager::nodeConditions),
-                SysctlAllowlist.forThisKernel(settings.security().allowedUnsafeSysctls()),
-                PredicateAdmitHandler.against(node),
-                AppArmorAdmitHandler.forHost(),
-                // Where upstream asks its podFeaturesAdmitHandler and declaredFeaturesAdmitHandler: after AppArmor.
-                PodFeaturesAdmitHandler.forHost(),
-                (pod, others) -> nodeShutdown.admit(pod));
     }
 
     /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
@@ -276,11 +254,7 @@ public final class Kubelet implements AutoCloseable {
      *     says what
      */
     public void start() {
-        try {
-            Files.createDirectories(dirs.podsDir());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create " + dirs.podsDir() + ": " + e.getMessage(), e);
-        }
+        dirs.createPodsDir();
         try {
             // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
             containerManager.start(activePods, executors.timers(), recorder, nodeName);
@@ -296,14 +270,12 @@ public final class Kubelet implements AutoCloseable {
             s.start();
             running.add("status-sync", s::stop); // flushes the statuses the workers wrote last
         });
-        running.add("pod-workers", within -> {
-            // Interrupted, not waited for to the end of a kill: the containers keep running, as upstream's do.
-            executors.podWorkers().shutdownNow();
-            executors.podWorkers().awaitTermination(within.toMillis(), TimeUnit.MILLISECONDS);
-        });
+        running.add("pod-workers", executors::stopPodWorkers);
         running.add("probes", probeManager);
         garbageCollection.start(executors.timers(), executors.podWorkers());
-        startResolvConfCheck();
+        ResolvConfLimits.checkPeriodically(settings.node().resolvConf(), settings.node().clusterDomain(),
+                executors.timers(), problem -> recorder.event(References.node(nodeName), EventRecorder.WARNING,
+                        ResolvConfLimits.REASON, problem));
         running.add("kubelet-timers", executors.timers()::shutdownNow);
         syncLoop.start();
         running.add("sync-loop", syncLoop::stop);
@@ -313,17 +285,6 @@ public final class Kubelet implements AutoCloseable {
         stats.onRound(() -> stats.latest().ifPresent(statsHistory::record));
         stats.start();
         running.add("stats", stats);
-    }
-
-    /** As upstream: every 30 s, a node warning while the host's file leaves no room for the cluster's searches. */
-    private void startResolvConfCheck() {
-        String resolvConf = settings.node().resolvConf();
-        if (resolvConf.isEmpty()) {
-            return;
-        }
-        executors.timers().scheduleWithFixedDelay(() -> ResolvConfLimits.check(resolvConf, settings.node().clusterDomain())
-                .ifPresent(problem -> recorder.event(References.node(nodeName), EventRecorder.WARNING,
-                        ResolvConfLimits.REASON, problem)), 0, 30, TimeUnit.SECONDS);
     }
 
     /**
@@ -370,15 +331,7 @@ public final class Kubelet implements AutoCloseable {
 
     /** The node's desired pods with their latest status, for {@code /pods}. */
     public List<Pod> pods() {
-        List<Pod> out = new ArrayList<>();
-        for (Pod p : podManager.pods()) {
-            Optional<PodStatus> s = statusManager.getPodStatus(p.getMetadata().getUid());
-            // A shallow pod: the stored metadata, spec and status are shared, never changed in place (they are
-            // replaced on change), and readers only read them. A deep copy per pod per request was the bulk
-            // of a /pods request's cost.
-            out.add(s.isPresent() ? new Pod(p.getApiVersion(), p.getKind(), p.getMetadata(), p.getSpec(), s.get()) : p);
-        }
-        return out;
+        return podManager.pods().stream().map(statusManager::withLatestStatus).toList();
     }
 
     /** Pods as the runtime runs them, for {@code /runningpods/}. */

@@ -2,10 +2,12 @@ package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.util.DaemonThreads;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The threads the kubelet's parts run on. Whoever builds the kubelet makes them (named, daemon or virtual) and
@@ -25,6 +27,15 @@ public record KubeletExecutors(ExecutorService podWorkers, ScheduledExecutorServ
                                ScheduledExecutorService pleg, ScheduledExecutorService probeTicker,
                                ExecutorService probes, ScheduledExecutorService stats,
                                ScheduledExecutorService eviction) {
+
+    /**
+     * Stops the pod workers' threads, interrupted rather than waited for to the end of a kill (the containers keep
+     * running, as upstream's do), and waits at most {@code within} for them to end.
+     */
+    void stopPodWorkers(Duration within) throws InterruptedException {
+        podWorkers.shutdownNow();
+        podWorkers.awaitTermination(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
 
     /** The production threads, named as they show in a thread dump. Threads are made only once used. */
     public static KubeletExecutors named() {

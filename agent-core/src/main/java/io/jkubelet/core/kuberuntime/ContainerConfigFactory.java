@@ -1,5 +1,6 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.podutil.AppArmorProfiles;
 import io.jkubelet.core.podutil.Resources;
 import io.jkubelet.core.podutil.PodSpecs;
@@ -28,12 +29,14 @@ import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.runtime.SecurityProfile;
 import io.jkubelet.core.util.Expansion;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Builds the runtime configs of a pod's sandbox and containers from its spec (upstream
@@ -62,13 +65,13 @@ public final class ContainerConfigFactory {
     }
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable) {
+            Supplier<Map<String, Quantity>> allocatable) {
         this(node, oomPolicy, objects, recorder, allocatable, ContainerCgroups.DEFAULT);
     }
 
     /** With upstream's default root directory and {@code seccompDefault} off. */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            Supplier<Map<String, Quantity>> allocatable,
             ContainerCgroups cgroups) {
         this(node, oomPolicy, objects, recorder, allocatable, cgroups,
                 SeccompProfiles.under(Path.of("/var/lib/kubelet"), false));
@@ -82,7 +85,7 @@ public final class ContainerConfigFactory {
      * @param seccomp which seccomp profile each container runs under
      */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            Supplier<Map<String, Quantity>> allocatable,
             ContainerCgroups cgroups, SeccompProfiles seccomp) {
         this.node = node;
         this.seccomp = seccomp;
@@ -155,7 +158,7 @@ public final class ContainerConfigFactory {
     private DnsConfig dnsConfig(Pod pod) throws ConfigException {
         try {
             return dns.podDns(pod);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ConfigException(e.getMessage());
         }
     }

@@ -1,5 +1,7 @@
 package io.jkubelet.core.nodestatus;
 
+import io.jkubelet.cadvisor.MemInfo;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +31,7 @@ public record MachineInfo(int numCores, long memoryCapacity, String machineId, S
      */
     public static MachineInfo read(Path hostRoot, Path rootDir) {
         return new MachineInfo(Runtime.getRuntime().availableProcessors(),
-                memTotal(hostRoot.resolve("proc/meminfo")),
+                memoryCapacity(hostRoot.resolve("proc")),
                 firstLine(hostRoot.resolve("etc/machine-id")),
                 firstLine(hostRoot.resolve("sys/class/dmi/id/product_uuid")),
                 firstLine(hostRoot.resolve("proc/sys/kernel/random/boot_id")),
@@ -38,17 +40,12 @@ public record MachineInfo(int numCores, long memoryCapacity, String machineId, S
                 fsCapacity(rootDir));
     }
 
-    static long memTotal(Path meminfo) {
+    private static long memoryCapacity(Path proc) {
         try {
-            for (String line : Files.readAllLines(meminfo)) {
-                if (line.startsWith("MemTotal:")) {
-                    return Long.parseLong(line.replaceAll("\\D+", "")) * 1024;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // reported as 0, which the Ready condition does not mind; capacity still carries the key
+            return MemInfo.machineMemoryCapacity(proc);
+        } catch (IOException e) {
+            return 0; // the Ready condition does not mind; capacity still carries the key
         }
-        return 0;
     }
 
     static String prettyName(Path osRelease) {

@@ -3,8 +3,10 @@ package io.jkubelet.core.podutil;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** Small questions about a pod spec that several kubelet decisions share. */
 public final class PodSpecs {
@@ -40,7 +42,7 @@ public final class PodSpecs {
 
     /** The init containers, then the regular ones (ephemeral containers are of another type). */
     public static List<Container> allContainers(Pod pod) {
-        List<Container> all = new java.util.ArrayList<>(initContainers(pod));
+        List<Container> all = new ArrayList<>(initContainers(pod));
         all.addAll(containers(pod));
         return all;
     }
@@ -60,7 +62,7 @@ public final class PodSpecs {
     }
 
     public static Optional<Container> findContainer(Pod pod, String name) {
-        return java.util.stream.Stream.concat(initContainers(pod).stream(), containers(pod).stream())
+        return Stream.concat(initContainers(pod).stream(), containers(pod).stream())
                 .filter(c -> c.getName().equals(name)).findFirst();
     }
 

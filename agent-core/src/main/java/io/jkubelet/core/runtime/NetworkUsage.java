@@ -1,5 +1,7 @@
 package io.jkubelet.core.runtime;
 
+import io.jkubelet.cadvisor.InterfaceStats;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -14,5 +16,12 @@ public record NetworkUsage(Instant timestamp, List<NetworkInterfaceUsage> interf
 
     public NetworkUsage {
         interfaces = List.copyOf(interfaces);
+    }
+
+    /** The counters {@code /proc/<pid>/net/dev} showed at {@code timestamp} ({@link io.jkubelet.cadvisor.NetDev}). */
+    public static NetworkUsage of(Instant timestamp, List<InterfaceStats> netDev) {
+        return new NetworkUsage(timestamp, netDev.stream()
+                .map(i -> new NetworkInterfaceUsage(i.name(), i.rxBytes(), i.rxErrors(), i.txBytes(), i.txErrors()))
+                .toList());
     }
 }

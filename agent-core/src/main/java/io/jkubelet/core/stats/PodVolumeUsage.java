@@ -1,6 +1,6 @@
 package io.jkubelet.core.stats;
 
-import io.jkubelet.core.cadvisor.DirUsage;
+import io.jkubelet.cadvisor.DirUsage;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

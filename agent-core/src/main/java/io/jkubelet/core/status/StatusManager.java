@@ -6,11 +6,14 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 
 /**
@@ -25,7 +28,7 @@ public final class StatusManager {
 
     private final Clock clock;
     private final Map<String, VersionedStatus> statuses = new ConcurrentHashMap<>();
-    private final List<BiConsumer<Pod, VersionedStatus>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<BiConsumer<Pod, VersionedStatus>> listeners = new CopyOnWriteArrayList<>();
 
     public StatusManager(Clock clock) {
         this.clock = clock;
@@ -40,14 +43,24 @@ public final class StatusManager {
         return v == null ? Optional.empty() : Optional.of(v.status);
     }
 
+    /**
+     * The pod with its latest status, for {@code /pods}: a shallow pod whose metadata, spec and status are shared, never
+     * changed in place (they are replaced on change) and only read; a deep copy per pod per request was the bulk of a
+     * {@code /pods} request's cost. The pod itself when it has no status yet.
+     */
+    public Pod withLatestStatus(Pod pod) {
+        VersionedStatus v = statuses.get(pod.getMetadata().getUid());
+        return v == null ? pod : new Pod(pod.getApiVersion(), pod.getKind(), pod.getMetadata(), pod.getSpec(), v.status);
+    }
+
     /** The latest status of a pod with its version, for the apiserver sync. */
     public Optional<VersionedStatus> getVersionedStatus(String uid) {
         return Optional.ofNullable(statuses.get(uid));
     }
 
     /** UIDs of every pod with a status. */
-    public java.util.Set<String> uids() {
-        return new java.util.HashSet<>(statuses.keySet());
+    public Set<String> uids() {
+        return new HashSet<>(statuses.keySet());
     }
 
     /** Records a newly generated status; returns whether anything changed. */
@@ -89,7 +102,7 @@ public final class StatusManager {
         return true;
     }
 
-    public void removeOrphanedStatuses(java.util.Set<String> knownUids) {
+    public void removeOrphanedStatuses(Set<String> knownUids) {
         statuses.keySet().retainAll(knownUids);
     }
 }

@@ -1,6 +1,6 @@
 package io.jkubelet.core.cm;
 
-import io.jkubelet.core.cadvisor.SystemdSlice;
+import io.jkubelet.cadvisor.SystemdSlice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

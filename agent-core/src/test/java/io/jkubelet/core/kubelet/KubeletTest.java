@@ -240,6 +240,52 @@ class KubeletTest {
     }
 
     @Test
+    void aHealthyPodIsSyncedAgainOnceSyncFrequencyHasPassed() throws Exception {
+        kubelet.close();
+        start(KubeletExecutors.named(), TestSettings.builder(root).syncFrequency(Duration.ofSeconds(30)).build());
+        kubelet.deliver(new PodUpdate(List.of(pod("web", sleeper("a"))), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
+                && status("web").map(p -> "Running".equals(p.getStatus().getPhase())).orElse(false));
+        double before = podWorkerRuns("sync");
+
+        // syncFrequency with upstream's jitter of up to 50 % is due by 45 s; the default (1 min) would not be.
+        // PodWorkersTest shows it is not due before 30 s.
+        clock.advance(Duration.ofSeconds(46));
+        await().atMost(Duration.ofSeconds(10)).until(() -> podWorkerRuns("sync") > before);
+    }
+
+    /** {@code kubelet_pod_worker_duration_seconds_count} of one operation type, as {@code /metrics} shows it. */
+    private double podWorkerRuns(String operationType) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create().write(out,
+                kubelet.kubeletMetrics().scrape());
+        String prefix = "kubelet_pod_worker_duration_seconds_count{operation_type=\"" + operationType + "\"} ";
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.startsWith(prefix))
+                .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()))).sum();
+    }
+
+    @Test
+    void withSidecarContainersOffInFeatureGatesAnInitContainersRestartPolicyIsDroppedAndItMustEndFirst() {
+        kubelet.close();
+        start(KubeletExecutors.named(), TestSettings.builder(root)
+                .featureGates(io.jkubelet.core.apis.config.FeatureGates.of(
+                        Map.of(io.jkubelet.core.apis.config.FeatureGates.SIDECAR_CONTAINERS, false))).build());
+        Container sidecar = new ContainerBuilder(sleeper("proxy")).withRestartPolicy("Always").build();
+        Pod pod = new PodBuilder(pod("side", sleeper("app"))).editSpec().withInitContainers(sidecar).endSpec().build();
+        // Through the pod config, which drops what a gate turns off, as a source's pods go.
+        kubelet.sourceChannel(io.jkubelet.core.config.PodSources.FILE)
+                .send(new PodUpdate(List.of(pod), PodOperation.SET, io.jkubelet.core.config.PodSources.FILE));
+
+        // As an init container without the field, it runs alone and the app waits for it to end.
+        await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1
+                && status("side").map(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase())
+                        && p.getStatus().getInitContainerStatuses() != null
+                        && p.getStatus().getInitContainerStatuses().get(0).getState().getRunning() != null)
+                        .orElse(false));
+        assertThat(containerStatus("side", "app").getState().getWaiting().getReason()).isEqualTo("PodInitializing");
+    }
+
+    @Test
     void crashingContainerBacksOffWithGrowingDelays() {
         crashTwice(1, 1);
         assertThat(containerStatus("crash", "a").getState().getWaiting().getMessage())

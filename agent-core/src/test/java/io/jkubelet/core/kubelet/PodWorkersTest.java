@@ -122,6 +122,17 @@ class PodWorkersTest {
     }
 
     @Test
+    void aSyncThatWentWellIsDueAgainAfterTheResyncIntervalWithUpToHalfOfItMore() {
+        PodWorkers inline = new PodWorkers(states, handler, NO_RUNTIME, clock, Duration.ofMinutes(1),
+                Duration.ofSeconds(10), Runnable::run);
+        inline.updatePod(SyncPodType.CREATE, pod("p", container("a")), null);
+        clock.advance(Duration.ofSeconds(59));
+        assertThat(inline.takeDue()).isEmpty();
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(inline.takeDue()).containsExactly("uid-p");
+    }
+
+    @Test
     void killRunsTerminationThenTheWorkerFinishes() {
         Pod pod = pod("p", container("a"));
         workers.updatePod(SyncPodType.CREATE, pod, null);

@@ -1,6 +1,6 @@
 package io.jkubelet.core.stats;
 
-import io.jkubelet.core.cadvisor.ProcNode;
+import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.ContainerResourceSpec;
 import io.jkubelet.core.runtime.ContainerStats;
@@ -193,7 +193,7 @@ class StatsProviderTest {
         Files.createDirectories(proc.resolve("4242"));
         Files.writeString(proc.resolve("4242/cgroup"), "9:memory:" + kubeletCgroup + "\n2:cpu,cpuacct:" + kubeletCgroup
                 + "\n1:name=systemd:" + kubeletCgroup + "\n");
-        SystemContainers system = new SystemContainers(io.jkubelet.core.cadvisor.CgroupReader.forRoot(cgroups), proc,
+        SystemContainers system = new SystemContainers(io.jkubelet.cadvisor.CgroupReader.forRoot(cgroups), proc,
                 Map.of(SystemContainers.KUBELET, () -> java.util.OptionalLong.of(4242),
                         // A runtime whose process is gone is left out.
                         SystemContainers.RUNTIME, java.util.OptionalLong::empty));
@@ -225,7 +225,7 @@ class StatsProviderTest {
         Files.writeString(memory.resolve("memory.usage_in_bytes"), "1000\n");
         Files.writeString(memory.resolve("memory.limit_in_bytes"), "5000\n");
         Files.writeString(memory.resolve("memory.stat"), "total_inactive_file 200\ntotal_rss 700\n");
-        SystemContainers system = new SystemContainers(io.jkubelet.core.cadvisor.CgroupReader.forRoot(cgroups),
+        SystemContainers system = new SystemContainers(io.jkubelet.cadvisor.CgroupReader.forRoot(cgroups),
                 dir.resolve("proc"), Map.of()).withPods("/jk/kubepods");
         StatsProvider withPods = new StatsProvider(runtime, images, "node-a",
                 new StatsProvider.NodePaths(rootDir, podLogs, new ProcNode(dir.resolve("proc"))), clock,
@@ -267,9 +267,7 @@ class StatsProviderTest {
         runtimeAnswer.set(new IllegalStateException("docker is gone"));
 
         assertThatThrownBy(() -> provider.collect()).hasMessage("docker is gone");
-        var collectSafely = StatsProvider.class.getDeclaredMethod("collectSafely");
-        collectSafely.setAccessible(true);
-        collectSafely.invoke(provider);
+        provider.rounds().runRound();
 
         StatsSnapshot latest = provider.latest().orElseThrow();
         assertThat(latest.error()).isEqualTo("docker is gone");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -275,7 +276,7 @@ public final class KubeletConfigCodec {
             if (List.class.isAssignableFrom(type)) {
                 return "list";
             }
-            if (java.util.Map.class.isAssignableFrom(type)) {
+            if (Map.class.isAssignableFrom(type)) {
                 return "map";
             }
             // Immutables binds a value type through a class named Json that extends it: name the value type.

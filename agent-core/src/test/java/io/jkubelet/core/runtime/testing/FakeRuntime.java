@@ -145,6 +145,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     /** References the fake registry serves, with the image id a pull produces. */
     private final Map<String, String> pullable = new HashMap<>();
     private final Map<String, String> pullFailures = new HashMap<>();
+    /** References a private registry serves only to this user and password: "user:password". */
+    private final Map<String, String> privateImages = new HashMap<>();
     private final Map<List<String>, Script> scripts = new HashMap<>();
     private final List<StopCall> stopCalls = new ArrayList<>();
     private final Map<String, java.util.concurrent.CountDownLatch> heldStops = new java.util.concurrent.ConcurrentHashMap<>();
@@ -257,6 +259,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     /** Pulls of this reference fail with the registry's {@code message} until {@link #clearPullFailure}. */
     public synchronized void failPull(String reference, String message) {
         pullFailures.put(normalize(reference), message);
+    }
+
+    /**
+     * Puts an image in the fake registry behind basic authentication: only a pull with this user and password gets
+     * it; any other fails as Docker's pull from an htpasswd registry does.
+     */
+    public synchronized void makePullableWith(String reference, String username, String password) {
+        makePullable(reference);
+        privateImages.put(normalize(reference), username + ":" + password);
     }
 
     public synchronized void clearPullFailure(String reference) {
@@ -595,6 +606,11 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     public synchronized String pullImage(String image, RegistryAuth auth) {
         record("pullImage");
         pullAuths.add(auth);
+        String required = privateImages.get(normalize(image));
+        if (required != null && (auth == null || !required.equals(auth.username() + ":" + auth.password()))) {
+            throw new ImagePullException("Head \"https://" + repository(normalize(image)) + "\": "
+                    + (auth == null ? "no basic auth credentials" : "unauthorized: authentication required"), null);
+        }
         return pull(image);
     }
 

@@ -1,0 +1,36 @@
+package io.jkubelet.core.kubelet;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.jkubelet.core.admission.AppArmorAdmitHandler;
+import io.jkubelet.core.admission.PodAdmitHandler;
+import io.jkubelet.core.admission.PodFeaturesAdmitHandler;
+import io.jkubelet.core.admission.PredicateAdmitHandler;
+import io.jkubelet.core.eviction.EvictionManager;
+import io.jkubelet.core.eviction.EvictionAdmitHandler;
+import io.jkubelet.core.sysctl.SysctlAllowlist;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/** The kubelet's admit handlers, in the order upstream asks them (upstream's {@code admitHandlers}). */
+final class AdmitHandlers {
+    private AdmitHandlers() {}
+
+    /**
+     * A node under pressure refuses before anything else is checked, then the sysctls, the predicates against the node,
+     * AppArmor, the pod's features, and the node shutdown manager last, as upstream adds it after the others. A new
+     * manager's handler goes where upstream adds it.
+     *
+     * @throws IllegalArgumentException when {@code allowedUnsafeSysctls} holds a bad pattern (the message names it)
+     */
+    static List<PodAdmitHandler> inUpstreamOrder(EvictionManager eviction, SecuritySettings security,
+                                                 Supplier<Node> node, NodeShutdown nodeShutdown) {
+        return List.of(new EvictionAdmitHandler(eviction::nodeConditions),
+                SysctlAllowlist.forThisKernel(security.allowedUnsafeSysctls()),
+                PredicateAdmitHandler.against(node),
+                AppArmorAdmitHandler.forHost(),
+                // Where upstream asks its podFeaturesAdmitHandler and declaredFeaturesAdmitHandler: after AppArmor.
+                PodFeaturesAdmitHandler.forHost(),
+                (pod, others) -> nodeShutdown.admit(pod));
+    }
+}
