@@ -157,14 +157,16 @@ final class UnsupportedPodFields {
             }
         }
         if (v.getConfigMap() != null) {
-            fileOwners(v.getConfigMap().getDefaultUser(), v.getConfigMap().getItems(), path.child("configMap"));
+            fileOwners(v.getConfigMap().getDefaultUser(), v.getConfigMap().getItems(), KeyToPath::getUser,
+                    path.child("configMap"));
         }
         if (v.getSecret() != null) {
-            fileOwners(v.getSecret().getDefaultUser(), v.getSecret().getItems(), path.child("secret"));
+            fileOwners(v.getSecret().getDefaultUser(), v.getSecret().getItems(), KeyToPath::getUser,
+                    path.child("secret"));
         }
         if (v.getDownwardAPI() != null) {
-            downwardFileOwners(v.getDownwardAPI().getDefaultUser(), v.getDownwardAPI().getItems(),
-                    path.child("downwardAPI"));
+            fileOwners(v.getDownwardAPI().getDefaultUser(), v.getDownwardAPI().getItems(),
+                    DownwardAPIVolumeFile::getUser, path.child("downwardAPI"));
         }
         if (v.getProjected() != null) {
             FieldPath projected = path.child("projected");
@@ -183,36 +185,27 @@ final class UnsupportedPodFields {
             add(path.child("podCertificate"), "pod certificate projections");
         }
         if (source.getConfigMap() != null) {
-            fileOwners(null, source.getConfigMap().getItems(), path.child("configMap"));
+            fileOwners(null, source.getConfigMap().getItems(), KeyToPath::getUser, path.child("configMap"));
         }
         if (source.getSecret() != null) {
-            fileOwners(null, source.getSecret().getItems(), path.child("secret"));
+            fileOwners(null, source.getSecret().getItems(), KeyToPath::getUser, path.child("secret"));
         }
         if (source.getDownwardAPI() != null) {
-            downwardFileOwners(null, source.getDownwardAPI().getItems(), path.child("downwardAPI"));
+            fileOwners(null, source.getDownwardAPI().getItems(), DownwardAPIVolumeFile::getUser,
+                    path.child("downwardAPI"));
         }
         if (source.getServiceAccountToken() != null && source.getServiceAccountToken().getUser() != null) {
             add(path.child("serviceAccountToken", "user"), "volume file owners");
         }
     }
 
-    private void fileOwners(Long defaultUser, List<KeyToPath> items, FieldPath path) {
+    /** A volume's {@code defaultUser} and its files' {@code user}: who owns the files, which jkubelet does not set. */
+    private <T> void fileOwners(Long defaultUser, List<T> items, Function<T, Long> user, FieldPath path) {
         if (defaultUser != null) {
             add(path.child("defaultUser"), "volume file owners");
         }
         each(items, path.child("items"), (item, p) -> {
-            if (item.getUser() != null) {
-                add(p.child("user"), "volume file owners");
-            }
-        });
-    }
-
-    private void downwardFileOwners(Long defaultUser, List<DownwardAPIVolumeFile> items, FieldPath path) {
-        if (defaultUser != null) {
-            add(path.child("defaultUser"), "volume file owners");
-        }
-        each(items, path.child("items"), (item, p) -> {
-            if (item.getUser() != null) {
+            if (user.apply(item) != null) {
                 add(p.child("user"), "volume file owners");
             }
         });

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.admission.testing.PodFields;
 import io.jkubelet.core.admission.testing.PodFields.Entry;
+import io.jkubelet.core.testing.GeneratedDocTable;
+import io.jkubelet.core.testing.ProjectSources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,7 +33,6 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * No pod field silently ignored: every field of fabric8's {@link PodSpec}, and of the types of the fields jkubelet acts
@@ -127,7 +128,7 @@ class PodFieldCoverageTest {
     void anActedOnFieldIsReadByTheClassesTheTableNames(Entry entry) throws Exception {
         assertThat(entry.where()).as(entry + ": where it is acted on").isNotEmpty();
         String getter = getter(entry);
-        Map<String, Path> sources = mainSources();
+        Map<String, Path> sources = ProjectSources.byClassName(ROOT, "src/main/java");
         for (String where : entry.where()) {
             assertThat(sources).as(entry + ": main class " + where).containsKey(where);
             assertThat(Files.readString(sources.get(where))).as(where + " reads " + entry + " (." + getter + "())")
@@ -145,19 +146,6 @@ class PodFieldCoverageTest {
             }
         }
         throw new AssertionError("no getter of " + entry);
-    }
-
-    private static Map<String, Path> mainSources() throws IOException {
-        Map<String, Path> sources = new TreeMap<>();
-        try (Stream<Path> modules = Files.list(ROOT)) {
-            for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("src/main/java"))).toList()) {
-                try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
-                    files.filter(f -> f.toString().endsWith(".java"))
-                            .forEach(f -> sources.put(f.getFileName().toString().replace(".java", ""), f));
-                }
-            }
-        }
-        return sources;
     }
 
     // ---- partial, ignored: said why
@@ -234,20 +222,8 @@ class PodFieldCoverageTest {
 
     @Test
     void theOperationsGuidesTableIsGeneratedFromTheSameTable() throws IOException {
-        Path doc = ROOT.resolve("docs/operations.md");
-        String text = Files.readString(doc);
-        String begin = "<!-- pod-fields: generated from agent-core/src/test/resources/pod-fields.yaml -->\n";
-        String end = "<!-- end pod-fields -->";
-        int from = text.indexOf(begin);
-        int to = text.indexOf(end);
-        String expected = markdown(table());
-        if (from < 0 || to < from || !text.substring(from + begin.length(), to).equals(expected)) {
-            Path generated = Path.of("target", "pod-fields.md");
-            Files.createDirectories(generated.getParent());
-            Files.writeString(generated, begin + expected + end + "\n");
-            fail("docs/operations.md's pod field table differs from pod-fields.yaml; the table to paste between its "
-                    + "markers is in " + generated.toAbsolutePath());
-        }
+        GeneratedDocTable.check(ROOT.resolve("docs/operations.md"), "pod-fields",
+                "agent-core/src/test/resources/pod-fields.yaml", markdown(table()));
     }
 
     /** The refused fields, then the ones acted on in part. */
