@@ -111,11 +111,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
      * @throws IllegalStateException with dockershim's message when they differ
      */
     public void checkCgroupDriver(String kubeletCgroupDriver) {
-        String docker = host.settings().cgroupDriver();
-        if (!kubeletCgroupDriver.equals(docker)) {
-            throw new IllegalStateException("misconfiguration: kubelet cgroup driver: \"" + kubeletCgroupDriver
-                    + "\" is different from docker cgroup driver: \"" + docker + "\"");
-        }
+        host.checkCgroupDriver(kubeletCgroupDriver);
     }
 
     /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
@@ -200,7 +196,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         // Like dockershim, link the log even for a container that failed to start: its log may say why.
         // A container this adapter created has its json-file log at a path Docker fixes, so no inspection.
         String criLogPath = pendingLogLinks.remove(containerId);
-        String root = criLogPath == null ? null : dockerRoot();
+        String root = criLogPath == null ? null : host.rootDirIfKnown();
         if (root != null) {
             ContainerLogLinks.link(containerId, criLogPath,
                     Path.of(root, "containers", containerId, containerId + "-json.log").toString());
@@ -376,7 +372,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public FilesystemUsage imageFsInfo() {
         // The stats provider asks every round; the data root does not change while the engine runs.
-        String root = dockerRoot();
+        String root = host.rootDirIfKnown();
         return root == null ? images.fsInfo() : images.fsInfo(root);
     }
 
@@ -388,18 +384,6 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         }
         stopper.shutdownNow();
         engine.close();
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    /** Docker's data root, or null when Docker does not say (the log link then asks Docker per container). */
-    private String dockerRoot() {
-        try {
-            return host.settings().rootDir();
-        } catch (RuntimeException e) {
-            log.debug("docker info failed: {}", e.getMessage());
-            return null;
-        }
     }
 
 }

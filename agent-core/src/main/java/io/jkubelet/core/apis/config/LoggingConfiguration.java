@@ -111,7 +111,7 @@ public abstract class LoggingConfiguration {
         /** A resource quantity ({@code "0"}, {@code "64Ki"}); Go's zero value prints as {@code "0"}. */
         @JsonProperty("infoBufferSize")
         @JsonInclude(JsonInclude.Include.ALWAYS)
-        @JsonDeserialize(using = KubeletConfigCodec.QuantityStringDeserializer.class)
+        @JsonDeserialize(using = GoJsonValues.QuantityStringDeserializer.class)
         private String infoBufferSize = "0";
 
         public OutputRoutingOptions() {
