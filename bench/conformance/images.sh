@@ -47,7 +47,8 @@ CF_IMAGES=(docker.io/library/busybox:1.29 gcr.io/kubernetes-e2e-test-images/nonr
   k8s.gcr.io/e2e-test-images/agnhost:2.21 gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0 k8s.gcr.io/pause:3.2
   docker.io/library/nginx:1.14-alpine docker.io/library/nginx:1.15-alpine docker.io/library/httpd:2.4.38-alpine
   docker.io/library/httpd:2.4.39-alpine gcr.io/kubernetes-e2e-test-images/jessie-dnsutils:1.0
-  gcr.io/kubernetes-e2e-test-images/kitten:1.0 gcr.io/kubernetes-e2e-test-images/nautilus:1.0)
+  gcr.io/kubernetes-e2e-test-images/kitten:1.0 gcr.io/kubernetes-e2e-test-images/nautilus:1.0
+  gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17 k8s.gcr.io/etcd:3.4.13-0)
 
 # The same images in containerd's k8s.io namespace (where its CRI plugin looks), copied from Docker's engine as
 # jk_ensure_containerd_images copies jkubelet's own; nothing can be pulled there either. Only the missing ones.
@@ -99,6 +100,24 @@ cf_ensure_images() {
     cf_busybox_rootfs "$work/jessie-dnsutils"
     cf_add_binaries "$work/jessie-dnsutils" $CF_DNS_TOOLS
     cf_import "$work/jessie-dnsutils" gcr.io/kubernetes-e2e-test-images/jessie-dnsutils:1.0 'CMD ["sh"]'
+  fi
+  if ! cf_have gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17; then
+    # The aggregator spec's extension apiserver: the tree's k8s.io/sample-apiserver (v0.20.2; the image's is the
+    # 1.17 one, serving the same wardle.example.com/v1alpha1 flunders) on busybox, as its Dockerfile has it.
+    jk_ensure_kube_binaries vendor/k8s.io/sample-apiserver
+    cf_busybox_rootfs "$work/sample-apiserver"
+    cp "$JK_KUBE_BIN/sample-apiserver" "$work/sample-apiserver/sample-apiserver"
+    cf_import "$work/sample-apiserver" gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17 \
+      'ENTRYPOINT ["/sample-apiserver"]'
+  fi
+  if ! cf_have k8s.gcr.io/etcd:3.4.13-0; then
+    # etcd 3.4 at /usr/local/bin as the image has it: Debian's etcd-server (3.4), the control plane's own.
+    jk_apt_install etcd-server etcd-client
+    cf_busybox_rootfs "$work/etcd"
+    cf_add_binaries "$work/etcd" /usr/bin/etcd /usr/bin/etcdctl
+    ln -s /usr/bin/etcd "$work/etcd/usr/local/bin/etcd"
+    ln -s /usr/bin/etcdctl "$work/etcd/usr/local/bin/etcdctl"
+    cf_import "$work/etcd" k8s.gcr.io/etcd:3.4.13-0
   fi
   local tag
   for tag in 2.4.38-alpine 2.4.39-alpine; do
@@ -198,22 +217,51 @@ CONF
 
 # dockerd's default runtime becomes the test engines' runc wrapper (common.sh's jk_write_runc_wrapper: a negative
 # oomScoreAdj raised to 0, CAP_SYS_RESOURCE out of the capability sets, so that sandboxes and privileged containers
-# start; reloaded with SIGHUP: runtimes and default-runtime are live-reloadable); cf_default_runtime_runc puts runc back.
+# start); cf_default_runtime_runc puts runc back. Both edit daemon.json and reload dockerd (SIGHUP: runtimes and
+# default-runtime are live-reloadable). A reload without the file, or without default-runtime in it, keeps the
+# default runtime dockerd had: putting runc back therefore writes "default-runtime": "runc" into the file it restores
+# (a machine that had no daemon.json keeps one with that setting alone).
 CF_DAEMON_JSON=/etc/docker/daemon.json
 cf_default_runtime_wrapped() {
   jk_write_runc_wrapper
-  [ -f "$CF_DAEMON_JSON" ] && cp "$CF_DAEMON_JSON" "$CF_DAEMON_JSON.jkubelet-saved"
-  mkdir -p /etc/docker
-  echo "{\"runtimes\": {\"jkubelet-runc\": {\"path\": \"$JK_RUNC_WRAPPER\"}}, \"default-runtime\": \"jkubelet-runc\"}" >"$CF_DAEMON_JSON"
-  kill -HUP "$(cat /var/run/docker.pid)"
-  sleep 2
+  if [ -f "$CF_DAEMON_JSON" ]; then cp "$CF_DAEMON_JSON" "$CF_DAEMON_JSON.jkubelet-saved"; else rm -f "$CF_DAEMON_JSON.jkubelet-saved"; fi
+  cf_daemon_json_set "$CF_DAEMON_JSON" jkubelet-runc "$JK_RUNC_WRAPPER"
+  cf_dockerd_reload jkubelet-runc || jk_die "dockerd's default runtime is not the wrapper after reloading $CF_DAEMON_JSON"
 }
 
 cf_default_runtime_runc() {
-  if [ -f "$CF_DAEMON_JSON.jkubelet-saved" ]; then
-    mv "$CF_DAEMON_JSON.jkubelet-saved" "$CF_DAEMON_JSON"
-  else
-    rm -f "$CF_DAEMON_JSON"
-  fi
-  kill -HUP "$(cat /var/run/docker.pid 2>/dev/null)" 2>/dev/null || true
+  local from=$CF_DAEMON_JSON.jkubelet-saved
+  [ -f "$from" ] || from=/dev/null
+  cf_daemon_json_set "$from" runc "" >/dev/null
+  rm -f "$CF_DAEMON_JSON.jkubelet-saved"
+  cf_dockerd_reload runc || jk_log "dockerd's default runtime is not runc after reloading $CF_DAEMON_JSON"
+}
+
+# Writes daemon.json: the settings of FILE ($1, /dev/null for none) with default-runtime $2, and the runtime $2 at
+# path $3 when $3 is given.
+cf_daemon_json_set() {
+  mkdir -p "$(dirname "$CF_DAEMON_JSON")"
+  python3 - "$1" "$2" "$3" "$CF_DAEMON_JSON" <<'PY' || jk_die "could not write $CF_DAEMON_JSON"
+import json, sys
+src, runtime, path, dst = sys.argv[1:]
+text = open(src).read().strip()
+config = json.loads(text) if text else {}
+config["default-runtime"] = runtime
+if path:
+    config.setdefault("runtimes", {})[runtime] = {"path": path}
+with open(dst + ".tmp", "w") as f:
+    json.dump(config, f, indent=2)
+PY
+  mv "$CF_DAEMON_JSON.tmp" "$CF_DAEMON_JSON"
+}
+
+# Reloads dockerd's configuration (by the pid in its pid file); fails unless its default runtime is then $1.
+cf_dockerd_reload() {
+  kill -HUP "$(cat /var/run/docker.pid 2>/dev/null)" 2>/dev/null || return 1
+  local i
+  for i in $(seq 20); do
+    [ "$(docker info -f '{{.DefaultRuntime}}' 2>/dev/null)" = "$1" ] && return 0
+    sleep 0.5
+  done
+  return 1
 }
