@@ -11,11 +11,17 @@ class ContainerdCredentialProviderIT extends ContainerdTestBase {
     @Test
     void aPluginsCredentialsPullAPrivateImageItsCacheIsHonouredAndItsFailureIsNamed() throws Exception {
         ImagePullIT.registriesRun();
-        ctr("images", "rm", CredentialProviderPlugin.PRIVATE_IMAGE); // only this name: containerd keeps its others
+        removeTheNamesThisTestPulls(); // only these names: containerd keeps the image under its others
         try {
             CredentialProviderPlugin.pullsThroughThePlugin(this, new CredentialProviderPlugin(dir));
         } finally {
-            ctr("images", "rm", CredentialProviderPlugin.PRIVATE_IMAGE);
+            // A registry name left behind becomes the image's first repo tag, which containerd reports as the image
+            // of every later container of that image (the other containerd tests' "docker.io/jkubelet/busybox:1.0").
+            removeTheNamesThisTestPulls();
         }
+    }
+
+    private static void removeTheNamesThisTestPulls() throws Exception {
+        ctr("images", "rm", CredentialProviderPlugin.PRIVATE_IMAGE, CredentialProviderPlugin.PUBLIC_IMAGE);
     }
 }

@@ -76,6 +76,14 @@ public final class ImageManager {
     }
 
     /**
+     * The runtime's status of an image, as a container's spec names it (what upstream's runtime manager asks its
+     * image service for the image's user): empty when the runtime does not have it.
+     */
+    public Optional<Image> imageStatus(String image) {
+        return images.imageStatus(image);
+    }
+
+    /**
      * Ensures the image of {@code container} is present.
      *
      * @return the image reference (id) to run

@@ -3,6 +3,7 @@ package io.jkubelet.core.kubelet;
 import io.fabric8.kubernetes.api.model.Node;
 import io.jkubelet.core.admission.AppArmorAdmitHandler;
 import io.jkubelet.core.admission.PodAdmitHandler;
+import io.jkubelet.core.admission.PodFeaturesAdmitHandler;
 import io.jkubelet.core.admission.PredicateAdmitHandler;
 import io.jkubelet.core.eviction.EvictionManager;
 import io.jkubelet.core.eviction.EvictionAdmitHandler;
@@ -17,8 +18,8 @@ final class AdmitHandlers {
 
     /**
      * A node under pressure refuses before anything else is checked, then the sysctls, the predicates against the node,
-     * AppArmor, and the node shutdown manager last, as upstream adds it after the others. A new manager's handler goes
-     * where upstream adds it.
+     * AppArmor, the pod's features, and the node shutdown manager last, as upstream adds it after the others. A new
+     * manager's handler goes where upstream adds it.
      *
      * @throws IllegalArgumentException when {@code allowedUnsafeSysctls} holds a bad pattern (the message names it)
      */
@@ -28,6 +29,8 @@ final class AdmitHandlers {
                 SysctlAllowlist.forThisKernel(security.allowedUnsafeSysctls()),
                 PredicateAdmitHandler.against(node),
                 AppArmorAdmitHandler.forHost(),
+                // Where upstream asks its podFeaturesAdmitHandler and declaredFeaturesAdmitHandler: after AppArmor.
+                PodFeaturesAdmitHandler.forHost(),
                 (pod, others) -> nodeShutdown.admit(pod));
     }
 }

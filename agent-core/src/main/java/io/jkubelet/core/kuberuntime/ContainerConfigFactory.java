@@ -1,6 +1,7 @@
 package io.jkubelet.core.kuberuntime;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.core.podutil.AppArmorProfiles;
 import io.jkubelet.core.podutil.Resources;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.fabric8.kubernetes.api.model.Capabilities;
@@ -125,7 +126,7 @@ public final class ContainerConfigFactory {
         Map<String, String> annotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
 
         List<PortMapping> ports = new ArrayList<>();
-        for (Container c : allContainers(pod)) {
+        for (Container c : PodSpecs.allContainers(pod)) {
             if (c.getPorts() == null) {
                 continue;
             }
@@ -138,7 +139,7 @@ public final class ContainerConfigFactory {
         }
         var spec = pod.getSpec();
         NamespaceOptions ns = namespaceOptions(pod);
-        boolean privileged = allContainers(pod).stream()
+        boolean privileged = PodSpecs.allContainers(pod).stream()
                 .anyMatch(c -> c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getPrivileged()));
         Map<String, String> sysctls = new LinkedHashMap<>();
         if (spec.getSecurityContext() != null && spec.getSecurityContext().getSysctls() != null) {
@@ -179,14 +180,19 @@ public final class ContainerConfigFactory {
     }
 
     /**
-     * The config of one container.
+     * The config of one container (upstream {@code generateContainerConfig}).
      *
      * @param volumes the pod's mounted volumes, by name
      * @param etcHosts the kubelet-managed hosts file, or null for none
      * @param terminationMessageFile the host file mounted at the termination message path
+     * @param imageUser the user the container's image runs as ({@link ImageUser#of}): the container runs as it unless
+     *     the pod says otherwise, and the {@code runAsNonRoot} policy is checked against it
+     * @throws ConfigException when the container would break its {@code runAsNonRoot} policy, or its environment,
+     *     seccomp profile or mounts cannot be made
      */
     public ContainerConfig containerConfig(Pod pod, Container c, int restartCount, String podIp,
-                                           Map<String, VolumeInfo> volumes, Path etcHosts, Path terminationMessageFile)
+                                           Map<String, VolumeInfo> volumes, Path etcHosts, Path terminationMessageFile,
+                                           ImageUser imageUser)
             throws ConfigException {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.POD_NAME, pod.getMetadata().getName());
@@ -218,6 +224,8 @@ public final class ContainerConfigFactory {
         }
 
         List<KeyValue> envs = env.envs(pod, c, podIp);
+        // After the run options (the environment), as upstream: a container that may not run as root is never created.
+        RunAsNonRoot.verify(pod, c, imageUser);
         Map<String, String> envMap = new HashMap<>();
         envs.forEach(kv -> envMap.put(kv.key(), kv.value()));
         List<String> command = c.getCommand() == null ? List.of()
@@ -230,7 +238,7 @@ public final class ContainerConfigFactory {
                 ContainerMounts.of(pod, c, volumes, etcHosts, terminationMessageFile, tmPath, envMap), labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
-                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c)));
+                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c), imageUser));
     }
 
     private SecurityProfile seccompProfile(Pod pod, Container c) throws ConfigException {
@@ -253,11 +261,21 @@ public final class ContainerConfigFactory {
         return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom);
     }
 
-    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c, SecurityProfile seccomp) {
+    /**
+     * Upstream {@code determineEffectiveSecurityContext}: the container's settings over the pod's; without a
+     * {@code runAsUser} the image's user, by uid or by name, so that a {@code runAsGroup} joins the image's user.
+     */
+    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c, SecurityProfile seccomp,
+                                                                 ImageUser imageUser) {
         PodSecurityContext psc = pod.getSpec().getSecurityContext();
         SecurityContext sc = c.getSecurityContext();
         Long runAsUser = sc != null && sc.getRunAsUser() != null ? sc.getRunAsUser()
                 : psc != null ? psc.getRunAsUser() : null;
+        String runAsUsername = "";
+        if (runAsUser == null) {
+            runAsUser = imageUser.uid();
+            runAsUsername = imageUser.username();
+        }
         Long runAsGroup = sc != null && sc.getRunAsGroup() != null ? sc.getRunAsGroup()
                 : psc != null ? psc.getRunAsGroup() : null;
         List<Long> groups = new ArrayList<>();
@@ -272,7 +290,17 @@ public final class ContainerConfigFactory {
         List<String> drop = caps == null || caps.getDrop() == null ? List.of() : caps.getDrop();
         boolean noNewPrivs = sc != null && Boolean.FALSE.equals(sc.getAllowPrivilegeEscalation());
         return new LinuxContainerSecurityContext(runAsUser, runAsGroup, groups, privileged, readOnly, add, drop,
-                namespaceOptions(pod), noNewPrivs, seccomp);
+                namespaceOptions(pod), noNewPrivs, seccomp, runAsUsername, appArmorProfile(pod, c));
+    }
+
+    /** Upstream {@code getAppArmorProfile}: the profile the container asks for, or null for the runtime's default. */
+    private static SecurityProfile appArmorProfile(Pod pod, Container c) {
+        return AppArmorProfiles.of(pod, c).map(p -> switch (p.getType()) {
+            case AppArmorProfiles.RUNTIME_DEFAULT -> SecurityProfile.RUNTIME_DEFAULT;
+            case AppArmorProfiles.UNCONFINED -> SecurityProfile.UNCONFINED;
+            // Admission refused a Localhost profile without a name.
+            default -> SecurityProfile.localhost(p.getLocalhostProfile().strip());
+        }).orElse(null);
     }
 
     /** The pod's network, PID and IPC namespaces, shared by its sandbox and its containers. */
@@ -283,11 +311,5 @@ public final class ContainerConfigFactory {
                 Boolean.TRUE.equals(spec.getHostPID()) ? NamespaceMode.NODE
                         : Boolean.TRUE.equals(spec.getShareProcessNamespace()) ? NamespaceMode.POD : NamespaceMode.CONTAINER,
                 Boolean.TRUE.equals(spec.getHostIPC()) ? NamespaceMode.NODE : NamespaceMode.POD);
-    }
-
-    private static List<Container> allContainers(Pod pod) {
-        List<Container> all = new ArrayList<>(PodSpecs.initContainers(pod));
-        all.addAll(PodSpecs.containers(pod));
-        return all;
     }
 }

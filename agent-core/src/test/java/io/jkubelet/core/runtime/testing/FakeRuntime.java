@@ -235,6 +235,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
                 fs.usedBytes() + fs.availableBytes() - available, fs.inodes(), fs.inodesFree(), fs.inodesUsed());
     }
 
+    /**
+     * Sets the user an existing image's configuration names ({@code USER} of its Dockerfile: {@code 1000},
+     * {@code nobody}, {@code 1000:1000}), which its status reports as the runtimes do.
+     */
+    public synchronized void setImageUser(String reference, String configUser) {
+        find(normalize(reference)).orElseThrow(() -> new NotFoundException("image " + reference + " not found"))
+                .configUser = configUser;
+    }
+
     /** Gives an existing image one more tag (like {@code docker tag}). */
     public synchronized void tagImage(String existingReference, String newReference) {
         FakeImage image = find(normalize(existingReference))
@@ -899,13 +908,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         long size = 1_000_000L;
         /** Its size is counted in the image file system's usage (it was added with a size). */
         boolean onImageFs;
+        /** The user its configuration names; none by default. */
+        String configUser = "";
 
         FakeImage(String id) {
             this.id = id;
         }
 
         Image toImage() {
-            return new Image(id, tags, digests, size, null, "");
+            return Image.withConfigUser(id, tags, digests, size, configUser);
         }
     }
 }
