@@ -40,7 +40,11 @@ jk_bench_engine_start() {
     jk_log "starting the bench engine on $JK_BENCH_DOCKER_HOST (log: $JK_BENCH_ENGINE_DIR/dockerd.log)"
     # setsid: the engine outlives neither the bench's trap nor is it killed with the bench's process group
     # by a stray Ctrl-C before the trap stops it cleanly.
-    jk_daemon setsid dockerd -H "$JK_BENCH_DOCKER_HOST" --data-root "$JK_BENCH_ENGINE_DATA" \
+    # A configuration file of its own: the machine's /etc/docker/daemon.json belongs to the main engine (the
+    # conformance runner sets its default runtime there), and dockerd refuses a setting given both ways.
+    echo '{}' >"$JK_BENCH_ENGINE_DIR/daemon.json"
+    jk_daemon setsid dockerd --config-file "$JK_BENCH_ENGINE_DIR/daemon.json" -H "$JK_BENCH_DOCKER_HOST" \
+      --data-root "$JK_BENCH_ENGINE_DATA" \
       --exec-root "$JK_BENCH_ENGINE_DIR/exec" --pidfile "$JK_BENCH_ENGINE_DIR/dockerd.pid" \
       --bridge "$JK_BENCH_BRIDGE" --iptables=false --ip-masq=false --ip-forward=false \
       --add-runtime "runc-oom0=$JK_BENCH_ENGINE_DIR/runc-oom0" --default-runtime runc-oom0 \
