@@ -45,7 +45,7 @@ public final class ContainerAccess {
 
     /** Over the kubelet's pod manager and PLEG. */
     static ContainerAccess of(Kubelet kubelet, RuntimeService runtime) {
-        return new ContainerAccess(kubelet::pods, kubelet::runningPods, runtime);
+        return new ContainerAccess(kubelet.views()::pods, kubelet.views()::runningPods, runtime);
     }
 
     /** The desired pods with their latest status. */

@@ -267,7 +267,7 @@ final class KubeletApp implements AutoCloseable {
                 connection.logManager()));
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();
-        clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.kubeletMetrics(), m, clock));
+        clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.views().kubeletMetrics(), m, clock));
         if (config.rotateCertificates()) {
             // Renewals go through the apiserver client the node's loops use; the first may be due at once.
             clientCertificates.ifPresent(CertificateManager::start);
@@ -277,8 +277,8 @@ final class KubeletApp implements AutoCloseable {
         }
         kubelet.start();
         cluster.startNodeSync(config, new NodeIdentity(node.name(), node.name(), node.ips(), flags.nodeLabels(),
-                KubeletVersion.compatVersion()), rootDir, connection.runtime(), connection.images(), kubelet::plegHealth,
-                kubelet.nodePressure(), kubelet::shutdownStatus, recorder).ifPresentOrElse(nodeSync -> {
+                KubeletVersion.compatVersion()), rootDir, connection.runtime(), connection.images(),
+                kubelet.views()::plegHealth, kubelet.views().nodePressure(), kubelet::shutdownStatus, recorder).ifPresentOrElse(nodeSync -> {
             running.add("node-sync", nodeSync);
             GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, nodeSync::syncNodeStatus, System.getenv());
         }, () -> GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, () -> {}, System.getenv()));
@@ -308,7 +308,7 @@ final class KubeletApp implements AutoCloseable {
     private void serve(KubeletServer server, Kubelet kubelet, RuntimeConnection connection, Serving tls, Clock clock)
             throws StartupException {
         tls.certificates().ifPresent(m -> {
-            certificateMetrics.registerServer(kubelet.kubeletMetrics(), m, clock);
+            certificateMetrics.registerServer(kubelet.views().kubeletMetrics(), m, clock);
             running.add("serving-certificate-manager", m);
             m.start();
         });

@@ -2,6 +2,7 @@ package io.jkubelet.cmd;
 
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.kubelet.Kubelet;
+import io.jkubelet.core.kubelet.KubeletViews;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.server.HealthzServer;
@@ -50,16 +51,17 @@ final class KubeletServers {
     static void start(KubeletServer server, Kubelet kubelet, RuntimeService runtime, Optional<SecureServing> secure,
                       HealthcheckSlis slis, LongConsumer verbosity, StopSequence running) throws StartupException {
         KubeletConfiguration config = server.config();
+        KubeletViews views = kubelet.views();
         ContainerAccess containers = ContainerAccess.of(kubelet, runtime);
-        DashboardNode node = new DashboardNode(kubelet::node, kubelet.nodePressure(), kubelet::plegHealth, runtime,
+        DashboardNode node = new DashboardNode(kubelet::node, views.nodePressure(), views::plegHealth, runtime,
                 KubeletVersion.compatVersion());
         ContainerStreaming streaming = new KubeletStreaming(containers);
         List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
                 HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())),
                 // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
                 // node object, so the relist's staleness is a check of its own here.
-                HealthChecker.named("pleg", kubelet::plegHealth));
-        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats,
+                HealthChecker.named("pleg", views::plegHealth));
+        KubeletView view = new NodeView(containers, streaming, views.probeMetrics(), views.kubeletMetrics(), views::stats,
                 NodeView.Diagnostics.of(kubelet, node), slis);
         try {
             if (secure.isPresent()) {
@@ -78,7 +80,7 @@ final class KubeletServers {
     /** Fails when the loop has not come round for twice the resync interval, at least 5 minutes (upstream). */
     static Optional<String> syncLoopHealth(Kubelet kubelet, Duration syncFrequency) {
         long limit = Math.max(syncFrequency.multipliedBy(2).toSeconds(), Duration.ofMinutes(5).toSeconds());
-        return kubelet.secondsSinceSyncLoopIteration() > limit ? Optional.of("sync Loop took longer than expected")
+        return kubelet.views().secondsSinceSyncLoopIteration() > limit ? Optional.of("sync Loop took longer than expected")
                 : Optional.empty();
     }
 }

@@ -45,7 +45,7 @@ public final class NodeView implements KubeletView {
 
         /** The kubelet's. */
         static Diagnostics of(Kubelet kubelet, Supplier<Optional<Node>> node) {
-            return new Diagnostics(kubelet.statsHistory(), kubelet.timelines(), node);
+            return new Diagnostics(kubelet.views().statsHistory(), kubelet.views().timelines(), node);
         }
     }
 

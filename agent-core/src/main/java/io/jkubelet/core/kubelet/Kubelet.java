@@ -1,7 +1,6 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
@@ -32,9 +31,7 @@ import io.jkubelet.core.metrics.KubeletMetrics;
 import io.jkubelet.core.nodeshutdown.Inhibitor;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
-import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.pleg.GenericPleg;
-import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.prober.Prober;
 import io.jkubelet.core.prober.ProberMetrics;
@@ -43,7 +40,6 @@ import io.jkubelet.core.qos.QosClass;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.StatsProvider;
-import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.history.StatsHistory;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.PodStatusGenerator;
@@ -135,6 +131,7 @@ public final class Kubelet implements AutoCloseable {
     private final NodeShutdown nodeShutdown;
     private final SyncLoop syncLoop;
     private final PodSourceSet sources;
+    private final KubeletViews views;
     /** What runs, in the order it started: stopped in reverse. */
     private final StopSequence running = new StopSequence();
 
@@ -234,6 +231,8 @@ public final class Kubelet implements AutoCloseable {
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
+        this.views = new KubeletViews(podManager, statusManager, pleg, evictionManager, syncLoop, probeMetrics, metrics,
+                stats, timelines, statsHistory);
     }
 
     /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
@@ -339,54 +338,9 @@ public final class Kubelet implements AutoCloseable {
         return podConfig.channel(source);
     }
 
-    // ---- views for the HTTP servers ----
-
-    /** The node's desired pods with their latest status, for {@code /pods}. */
-    public List<Pod> pods() {
-        return podManager.pods().stream().map(statusManager::withLatestStatus).toList();
-    }
-
-    /** Pods as the runtime runs them, for {@code /runningpods/}. */
-    public List<RunningPod> runningPods() {
-        return pleg.runningPods();
-    }
-
-    /** The eviction manager's answers for the node's pressure conditions. */
-    public NodePressure nodePressure() {
-        return evictionManager;
-    }
-
-    public Optional<String> plegHealth() {
-        return pleg.healthy();
-    }
-
-    public long secondsSinceSyncLoopIteration() {
-        return syncLoop.secondsSinceLastIteration();
-    }
-
-    /** The registry of {@code prober_probe_total} and {@code prober_probe_duration_seconds}, for {@code /metrics/probes}. */
-    public PrometheusRegistry probeMetrics() {
-        return probeMetrics;
-    }
-
-    /** The kubelet's own metrics ({@code kubelet_running_pods}, ...), for {@code /metrics}. */
-    public PrometheusRegistry kubeletMetrics() {
-        return metrics.registry();
-    }
-
-    /** The stats provider's latest round, for {@code /stats/summary} and the resource metrics. */
-    public Optional<StatsSnapshot> stats() {
-        return stats.latest();
-    }
-
-    /** Each pod's lifecycle as it happened, for {@code /debug/pods/<namespace>/<name>/timeline}. */
-    public PodTimelines timelines() {
-        return timelines;
-    }
-
-    /** The node's, pods' and containers' usage over the last 15 minutes, for {@code /stats/history}. */
-    public StatsHistory statsHistory() {
-        return statsHistory;
+    /** What the servers, health checks and node status read of this kubelet. */
+    public KubeletViews views() {
+        return views;
     }
 
     /**

@@ -139,7 +139,7 @@ class ClusterKubeletTest {
         });
         await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(
                 phase(client.pods().inNamespace("kube-system").withName("etcd-node-a").get())));
-        assertThat(kubelet.pods()).extracting(p -> p.getMetadata().getUid()).as("the mirror pod is not run").containsExactly("hash1");
+        assertThat(kubelet.views().pods()).extracting(p -> p.getMetadata().getUid()).as("the mirror pod is not run").containsExactly("hash1");
 
         // A user deletes the mirror pod: the static pod keeps running and its mirror pod comes back.
         client.pods().inNamespace("kube-system").withName("etcd-node-a").delete();

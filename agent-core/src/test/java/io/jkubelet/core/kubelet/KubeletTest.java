@@ -86,7 +86,7 @@ class KubeletTest {
     }
 
     private Optional<Pod> status(String name) {
-        return kubelet.pods().stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst();
+        return kubelet.views().pods().stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst();
     }
 
     private ContainerStatus containerStatus(String pod, String container) {
@@ -258,7 +258,7 @@ class KubeletTest {
     private double podWorkerRuns(String operationType) throws java.io.IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create().write(out,
-                kubelet.kubeletMetrics().scrape());
+                kubelet.views().kubeletMetrics().scrape());
         String prefix = "kubelet_pod_worker_duration_seconds_count{operation_type=\"" + operationType + "\"} ";
         return out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.startsWith(prefix))
                 .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()))).sum();
@@ -316,7 +316,7 @@ class KubeletTest {
     void aCrashLoopingPodsTimelineHasItsStartsExitsAndBackOffInOrder() {
         crashTwice(1, 2);
 
-        var entries = kubelet.timelines().find("default", "crash").orElseThrow().entries();
+        var entries = kubelet.views().timelines().find("default", "crash").orElseThrow().entries();
         List<String> story = entries.stream()
                 .filter(e -> List.of("Admitted", "Started", "Terminated", "BackOff").contains(e.reason()))
                 .map(e -> e.reason() + (e.exitCode() == null ? "" : " " + e.exitCode())).toList();
@@ -331,7 +331,7 @@ class KubeletTest {
                 .endExec().withPeriodSeconds(1).endReadinessProbe().build();
         kubelet.deliver(new PodUpdate(List.of(pod("probed", probed)), PodOperation.ADD, "test"));
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> kubelet.timelines().find("default", "probed").map(t -> t.entries().stream()
+        await().atMost(Duration.ofSeconds(15)).until(() -> kubelet.views().timelines().find("default", "probed").map(t -> t.entries().stream()
                     .anyMatch(e -> e.reason().equals("ProbeResult") && e.message().equals("readiness probe: success")
                             && "a".equals(e.container())))
                     .orElse(false));
@@ -409,13 +409,13 @@ class KubeletTest {
         kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.REMOVE, "test"));
         await().atMost(Duration.ofSeconds(15)).until(() -> runtime.listContainers(ContainerFilter.ALL).isEmpty()
                 && runtime.listPodSandbox(PodSandboxFilter.ALL).isEmpty());
-        assertThat(kubelet.pods()).isEmpty();
+        assertThat(kubelet.views().pods()).isEmpty();
         assertThat(runtime.calls()).contains("stopContainer", "stopPodSandbox", "removeContainer", "removePodSandbox");
         await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("kubelet/pods/uid-gone"))
                 && !Files.exists(root.resolve("logs/pods/default_gone_uid-gone")));
         assertThat(events.events()).anyMatch(e -> e.reason().equals("Killing") && e.message().equals("Stopping container a"));
         // The event keeps upstream's text; the pod's timeline also says what grace the kill had (the spec's default 30 s).
-        assertThat(kubelet.timelines().find("default", "gone").orElseThrow().entries())
+        assertThat(kubelet.views().timelines().find("default", "gone").orElseThrow().entries())
                 .anyMatch(e -> e.reason().equals("Killing") && e.message().equals("Stopping container a (grace period 30 s)"));
     }
 
@@ -540,7 +540,7 @@ class KubeletTest {
         kubelet.close();
         start(KubeletExecutors.named(), TestSettings.under(root, new EvictionConfig(ThresholdParser.parseThresholdConfig(
                 List.of(), Map.of("memory.available", "1Ei"), Map.of(), Map.of(), Map.of()), Duration.ofMinutes(5), 0)));
-        await().atMost(Duration.ofSeconds(10)).until(() -> kubelet.nodePressure().memoryPressure());
+        await().atMost(Duration.ofSeconds(10)).until(() -> kubelet.views().nodePressure().memoryPressure());
 
         kubelet.deliver(new PodUpdate(List.of(apiPod("best-effort", null)), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> status("best-effort").map(p -> "Failed".equals(p.getStatus().getPhase()))

@@ -74,7 +74,7 @@ class RunAsNonRootPolicyTest {
     }
 
     private Optional<Pod> status(String name) {
-        return kubelet.pods().stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst();
+        return kubelet.views().pods().stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst();
     }
 
     private void run(Pod pod) {
