@@ -14,6 +14,11 @@ import io.jkubelet.core.cm.LinuxContainerManager;
 import io.jkubelet.core.cm.NodeConfig;
 import io.jkubelet.core.cm.PidLimit;
 import io.jkubelet.core.cm.SwapCheck;
+import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
+import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
+import io.jkubelet.deviceplugin.RegistrationServer;
+import io.jkubelet.podresources.PodResourcesServer;
+import io.jkubelet.core.volume.PodDirs;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
@@ -222,7 +227,8 @@ final class KubeletApp implements AutoCloseable {
                         Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())))
                 .build();
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, images, recorder, clock, cluster,
-                systemContainers(), KubeletExecutors.named(), containerManager, connection.logManager()));
+                systemContainers(), KubeletExecutors.named(), containerManager, connection.logManager(),
+                new RegistrationServer(DevicePluginServer.KUBELET_SOCKET), new GrpcPluginRegistrationClient()));
         running.add("kubelet", kubelet::stop);
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.kubeletMetrics(), m, clock));
         if (config.rotateCertificates()) {
@@ -233,9 +239,10 @@ final class KubeletApp implements AutoCloseable {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
         kubelet.start();
+        startPodResourcesServer(rootDir, kubelet, clock);
         cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
                 KubeletVersion.compatVersion()), rootDir, runtime, images, kubelet::plegHealth, kubelet.nodePressure(),
-                kubelet::shutdownStatus, recorder).ifPresentOrElse(nodeSync -> {
+                kubelet::shutdownStatus, kubelet::deviceCapacity, recorder).ifPresentOrElse(nodeSync -> {
             running.add("node-sync", nodeSync);
             GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, nodeSync::syncNodeStatus, System.getenv());
         }, () -> GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, () -> {}, System.getenv()));
@@ -274,6 +281,20 @@ final class KubeletApp implements AutoCloseable {
                     PidLimit.maxPids(Path.of("/proc/sys/kernel")));
         } catch (IOException | CgroupException | IllegalStateException e) {
             throw new StartupException(e.getMessage());
+        }
+    }
+
+    /**
+     * Upstream's {@code ListenAndServePodResources}: the pod-resources API on {@code <root-dir>/pod-resources/kubelet.sock}
+     * (upstream's kubelet exits when it cannot make the socket).
+     */
+    private void startPodResourcesServer(Path rootDir, Kubelet kubelet, Clock clock) throws StartupException {
+        try {
+            running.add("pod-resources-server", PodResourcesServer.start(new PodDirs(rootDir).podResourcesDir(),
+                    kubelet.podResources(), clock));
+        } catch (IOException | RuntimeException e) {
+            throw new StartupException("failed to serve the podresources API on " + rootDir.resolve("pod-resources")
+                    + ": " + e.getMessage());
         }
     }
 

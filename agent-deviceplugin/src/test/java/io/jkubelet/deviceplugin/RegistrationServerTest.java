@@ -10,10 +10,11 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCalls;
 import io.jkubelet.core.admission.PodAdmitResult;
-import io.jkubelet.core.cm.devicemanager.ContainerAllocateResponse;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
-import io.jkubelet.core.cm.devicemanager.DeviceRunContainerOptions;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
+import io.jkubelet.core.kuberuntime.RunContainerOptions;
+import io.jkubelet.core.runtime.KeyValue;
+import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.deviceplugin.v1beta1.DevicePluginApi;
 import io.jkubelet.deviceplugin.v1beta1.DevicePluginGrpc;
 import org.junit.jupiter.api.AfterEach;
@@ -110,10 +111,10 @@ class RegistrationServerTest {
         Pod pod = pod("a", 1);
         assertThat(admit(pod).admit()).isTrue();
         assertThat(p.allocated).containsExactly(List.of("Dev-1"));
-        DeviceRunContainerOptions opts = manager.deviceRunContainerOptions(pod, pod.getSpec().getContainers().getFirst());
-        assertThat(opts.envs()).containsEntry("TEST_DEVICES", "Dev-1");
-        assertThat(opts.mounts()).containsExactly(new ContainerAllocateResponse.Mount("/tmp/Dev-1", "/tmp/Dev-1", false));
-        assertThat(opts.devices()).containsExactly(new ContainerAllocateResponse.DeviceSpec("/dev/test0", "/dev/null", "rw"));
+        RunContainerOptions opts = manager.deviceRunContainerOptions(pod, pod.getSpec().getContainers().getFirst());
+        assertThat(opts.envs()).containsExactly(new KeyValue("TEST_DEVICES", "Dev-1"));
+        assertThat(opts.mounts()).containsExactly(new Mount("/tmp/Dev-1", "/tmp/Dev-1", false));
+        assertThat(opts.devices()).containsExactly(new io.jkubelet.core.runtime.Device("/dev/test0", "/dev/null", "rw"));
         assertThat(opts.annotations()).containsEntry("test.example.com/devices", "Dev-1");
         assertThat(opts.cdiDevices()).containsExactly("example.com/test=Dev-1");
 

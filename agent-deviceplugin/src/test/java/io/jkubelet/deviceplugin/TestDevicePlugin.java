@@ -29,11 +29,34 @@ final class TestDevicePlugin implements AutoCloseable {
     volatile CountDownLatch hangAllocate;
     private final Server server;
 
+    /** What the kubelet told the plugin through the watcher's {@code NotifyRegistrationStatus}. */
+    final List<String> registrationStatus = new CopyOnWriteArrayList<>();
+
     TestDevicePlugin(Path socket, String resource, String... healthyDevices) throws IOException {
         this.socket = socket;
         this.resource = resource;
         this.devices = java.util.Arrays.stream(healthyDevices).map(id -> device(id, "Healthy")).toList();
-        this.server = UnixSockets.serve(socket, new Service());
+        // Both services on the one socket, as upstream's stub serves them: the watcher finds it by its Registration.
+        this.server = UnixSockets.serve(socket, new Service(), new WatcherRegistration());
+    }
+
+    /** The plugin registration API's side of the plugin (upstream stub's {@code GetInfo}, {@code NotifyRegistrationStatus}). */
+    private final class WatcherRegistration extends io.jkubelet.pluginregistration.v1.RegistrationGrpc.RegistrationImplBase {
+        @Override
+        public void getInfo(io.jkubelet.pluginregistration.v1.PluginRegistrationApi.InfoRequest request,
+                            StreamObserver<io.jkubelet.pluginregistration.v1.PluginRegistrationApi.PluginInfo> answer) {
+            answer.onNext(io.jkubelet.pluginregistration.v1.PluginRegistrationApi.PluginInfo.newBuilder()
+                    .setType("DevicePlugin").setName(resource).addSupportedVersions("v1beta1").build());
+            answer.onCompleted();
+        }
+
+        @Override
+        public void notifyRegistrationStatus(io.jkubelet.pluginregistration.v1.PluginRegistrationApi.RegistrationStatus status,
+                StreamObserver<io.jkubelet.pluginregistration.v1.PluginRegistrationApi.RegistrationStatusResponse> answer) {
+            registrationStatus.add(status.getPluginRegistered() + ":" + status.getError());
+            answer.onNext(io.jkubelet.pluginregistration.v1.PluginRegistrationApi.RegistrationStatusResponse.getDefaultInstance());
+            answer.onCompleted();
+        }
     }
 
     static DevicePluginApi.Device device(String id, String health) {

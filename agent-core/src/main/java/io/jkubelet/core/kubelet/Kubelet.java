@@ -6,6 +6,9 @@ import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.devicemanager.DeviceCapacity;
+import io.jkubelet.core.cm.devicemanager.DeviceManager;
+import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
 import io.jkubelet.core.config.PodUpdate;
@@ -33,6 +36,8 @@ import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.pleg.GenericPleg;
+import io.jkubelet.core.pluginmanager.PluginManager;
+import io.jkubelet.core.podresources.PodResourcesLister;
 import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.prober.Prober;
@@ -56,10 +61,17 @@ import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.ContainerState;
+import io.jkubelet.core.runtime.Labels;
+
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The node agent, assembled (upstream {@code NewMainKubelet} and {@code Run}). The constructor is the one place that
@@ -90,7 +102,16 @@ public final class Kubelet implements AutoCloseable {
     /** The node as admission and the downward API read it: the registered node, or this machine's. */
     private final KubeletNode node;
     private final ContainerManager containerManager;
+    /** The device plugins' devices and which containers hold them (upstream's container manager holds it). */
+    private final DeviceManager deviceManager;
     private final PodManager podManager = new PodManager();
+    /** The pod-resources API's answers, over the pod manager and the device manager. */
+    private final PodResourcesLister podResources;
+    /**
+     * The plugin watcher of {@code <root-dir>/plugins_registry}: device plugins that see the {@code DEPRECATION} file
+     * register through it. Its registrations run on the pod workers' virtual threads.
+     */
+    private final PluginManager pluginManager;
     /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
     private final PodTimelines timelines;
     /**
@@ -152,8 +173,12 @@ public final class Kubelet implements AutoCloseable {
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
         this.images = new InstrumentedImageService(deps.images(), metrics);
         this.containerManager = deps.containerManager();
+        this.deviceManager = new DeviceManager(deps.devicePlugins(), deps.clock());
+        this.podResources = new PodResourcesLister(podManager::pods, deviceManager, settings.featureGates());
+        this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
+                executors.podWorkers());
         this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),
-                containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode);
+                containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode, deviceManager::getCapacity);
         this.timelines = new PodTimelines(deps.clock());
         this.recorder = new TimelineRecorder(deps.recorder(), timelines);
         this.podConfig = new PodConfig((pod, reason, message) ->
@@ -177,7 +202,8 @@ public final class Kubelet implements AutoCloseable {
                 deps.cluster().objects(), recorder, node::allocatable,
                 new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
                         settings.cpuCfsQuotaPeriod().toNanos() / 1000),
-                SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()));
+                SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()),
+                deviceManager::deviceRunContainerOptions);
         this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs, volumes, dirs, settings.node(),
                 recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
                 new PodStates(podManager, workerStates, sourcesReady));
@@ -218,7 +244,9 @@ public final class Kubelet implements AutoCloseable {
         this.nodeShutdown = new NodeShutdown(activePods, evictablePods, recorder, nodeName,
                 () -> NodeShutdown.record(settings, metrics, deps.clock()));
         this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
-                AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(), node, nodeShutdown), recorder,
+                AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(),
+                        new TopologyManager(List.of(deviceManager::allocate)), node, deviceManager::updatePluginResources,
+                        nodeShutdown), recorder,
                 this::requestStatusSync, housekeeping, timelines::admitted),
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
@@ -228,6 +256,56 @@ public final class Kubelet implements AutoCloseable {
     /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
     private List<PodSyncHook> podSyncHooks() {
         return List.of(podCgroups);
+    }
+
+    /**
+     * Upstream's {@code pluginManager.AddHandler} and {@code Run} (with the runtime-dependent modules): the device
+     * manager handles {@code DevicePlugin} sockets (which writes its {@code DEPRECATION} file); the watcher looks every
+     * second. jkubelet has no CSI plugin handler: a {@code CSIPlugin} socket is told so.
+     */
+    private void startPluginManager() {
+        try {
+            pluginManager.createDirectory();
+        } catch (IOException e) {
+            throw new IllegalStateException("error creating plugins registry directory " + dirs.pluginsRegistrationDir()
+                    + ": " + e.getMessage(), e);
+        }
+        pluginManager.addHandler(PluginManager.DEVICE_PLUGIN, deviceManager.watcherHandler());
+        executors.timers().scheduleWithFixedDelay(pluginManager::reconcile, 0, 1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /**
+     * Upstream's {@code buildContainerMapAndRunningSetFromRuntime}: the running containers, as "pod UID/container
+     * name"; none when the runtime cannot list them (upstream's empty map then).
+     */
+    private Set<String> runningContainers() {
+        try {
+            Set<String> out = new HashSet<>();
+            for (var c : runtime.listContainers(new ContainerFilter(null, ContainerState.CONTAINER_RUNNING, null, null))) {
+                String uid = c.labels().get(Labels.POD_UID);
+                if (uid != null) {
+                    out.add(uid + "/" + c.metadata().name());
+                }
+            }
+            return out;
+        } catch (RuntimeException e) {
+            return Set.of();
+        }
+    }
+
+    /** The device plugins' resources for the node's status (upstream's {@code GetDevicePluginResourceCapacity}). */
+    public DeviceCapacity deviceCapacity() {
+        return deviceManager.getCapacity();
+    }
+
+    /** The device manager, for the plugin watcher. */
+    public DeviceManager deviceManager() {
+        return deviceManager;
+    }
+
+    /** The pod-resources API's answers, for its server. */
+    public PodResourcesLister podResources() {
+        return podResources;
     }
 
     /** Asks the status writer to write the pod's status now (a static pod's to its mirror pod); nothing standalone. */
@@ -256,9 +334,15 @@ public final class Kubelet implements AutoCloseable {
         try {
             // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
             containerManager.start(activePods, executors.timers(), recorder, nodeName);
-        } catch (CgroupException e) {
+            // The device manager reads its checkpoint and serves its socket before any pod is admitted (upstream's
+            // container manager starts it in Start); a container the runtime runs now keeps its devices.
+            Set<String> runningNow = runningContainers();
+            deviceManager.start(activePods, sourcesReady::allReady, (uid, name) -> runningNow.contains(uid + "/" + name));
+        } catch (CgroupException | IOException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
+        running.add("device-manager", within -> deviceManager.stop());
+        startPluginManager();
         // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).
         deps.logManager().start();
         running.add("container-log-manager", within -> deps.logManager().stop());

@@ -55,6 +55,8 @@ public final class ContainerConfigFactory {
     private final ContainerCgroups cgroups;
     private final SeccompProfiles seccomp;
     private final DnsConfigurer dns;
+    /** The node's managers' additions to each container (upstream's {@code containerManager.GetResources}). */
+    private final RunContainerOptions.Source managerOptions;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
@@ -83,6 +85,17 @@ public final class ContainerConfigFactory {
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
             java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
             ContainerCgroups cgroups, SeccompProfiles seccomp) {
+        this(node, oomPolicy, objects, recorder, allocatable, cgroups, seccomp, RunContainerOptions.Source.NONE);
+    }
+
+    /**
+     * @param managerOptions what the node's managers add to each container (the device manager's devices); asked
+     *     before each container is made
+     */
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
+            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            ContainerCgroups cgroups, SeccompProfiles seccomp, RunContainerOptions.Source managerOptions) {
+        this.managerOptions = managerOptions;
         this.node = node;
         this.seccomp = seccomp;
         this.dns = new DnsConfigurer(node.resolvConf(), node.clusterDns(), node.clusterDomain(), node.hostIps(),
@@ -184,6 +197,12 @@ public final class ContainerConfigFactory {
     public ContainerConfig containerConfig(Pod pod, Container c, int restartCount, String podIp,
                                            Map<String, Path> volumePaths, Path etcHosts, Path terminationMessageFile)
             throws ConfigException {
+        RunContainerOptions opts;
+        try {
+            opts = managerOptions.get(pod, c);
+        } catch (Exception e) {
+            throw new ConfigException(e.getMessage());
+        }
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.POD_NAME, pod.getMetadata().getName());
         labels.put(Labels.POD_NAMESPACE, pod.getMetadata().getNamespace());
@@ -191,7 +210,8 @@ public final class ContainerConfigFactory {
         labels.put(Labels.CONTAINER_NAME, c.getName());
         labels.put(Labels.NODE_NAME, node.nodeName());
 
-        Map<String, String> annotations = new LinkedHashMap<>();
+        // The managers' annotations first: the kubelet's own override any of the same name (upstream).
+        Map<String, String> annotations = new LinkedHashMap<>(opts.annotations());
         annotations.put(Labels.CONTAINER_HASH, ContainerHash.of(c));
         annotations.put(Labels.CONTAINER_RESTART_COUNT, Integer.toString(restartCount));
         String tmPath = c.getTerminationMessagePath() == null || c.getTerminationMessagePath().isEmpty()
@@ -213,7 +233,9 @@ public final class ContainerConfigFactory {
             annotations.put(Labels.CONTAINER_PORTS, PodCodec.toJson(c.getPorts()));
         }
 
-        List<KeyValue> envs = env.envs(pod, c, podIp);
+        // The managers' environment comes before the container's own, as upstream's GenerateRunContainerOptions has it.
+        List<KeyValue> envs = new ArrayList<>(opts.envs());
+        envs.addAll(env.envs(pod, c, podIp));
         Map<String, String> envMap = new HashMap<>();
         envs.forEach(kv -> envMap.put(kv.key(), kv.value()));
         List<String> command = c.getCommand() == null ? List.of()
@@ -221,12 +243,13 @@ public final class ContainerConfigFactory {
         List<String> args = c.getArgs() == null ? List.of()
                 : c.getArgs().stream().map(s -> Expansion.expand(s, envMap)).toList();
 
+        List<io.jkubelet.core.runtime.Mount> mounts = new ArrayList<>(opts.mounts());
+        mounts.addAll(ContainerMounts.of(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap));
         return new ContainerConfig(new ContainerMetadata(c.getName(), restartCount), c.getImage(), command, args,
-                c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs,
-                ContainerMounts.of(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap), labels, annotations,
+                c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs, mounts, labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
-                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c)));
+                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c)), opts.devices(), opts.cdiDevices());
     }
 
     private SecurityProfile seccompProfile(Pod pod, Container c) throws ConfigException {

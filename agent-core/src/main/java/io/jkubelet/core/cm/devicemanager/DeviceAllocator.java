@@ -3,6 +3,7 @@ package io.jkubelet.core.cm.devicemanager;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.core.kuberuntime.RunContainerOptions;
 import io.jkubelet.core.podutil.PodSpecs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -268,7 +269,7 @@ final class DeviceAllocator {
      * it, a fresh allocation for a device resource the container holds nothing of (a race at node restart), then what
      * the container needs.
      */
-    DeviceRunContainerOptions deviceRunContainerOptions(Pod pod, Container container) throws AllocationException {
+    RunContainerOptions deviceRunContainerOptions(Pod pod, Container container) throws AllocationException {
         String uid = pod.getMetadata().getUid();
         boolean reallocate = false;
         for (var limit : limits(container).entrySet()) {
@@ -289,8 +290,8 @@ final class DeviceAllocator {
                     container.getName());
             allocate(pod, container);
         }
-        DeviceRunContainerOptions opts = m.podDevices.deviceRunContainerOptions(uid, container.getName());
-        return opts == null ? DeviceRunContainerOptions.NONE : opts;
+        RunContainerOptions opts = m.podDevices.deviceRunContainerOptions(uid, container.getName());
+        return opts == null ? RunContainerOptions.NONE : opts;
     }
 
     private void preStartContainerIfNeeded(String uid, String container, String resource) throws AllocationException {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.checkpointmanager.CheckpointException;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
+import io.jkubelet.core.kuberuntime.RunContainerOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -248,8 +249,11 @@ public final class DeviceManager implements PluginHandler {
         allocator.allocate(pod, container);
     }
 
-    /** Upstream {@code GetDeviceRunContainerOptions}: before each start of the container. */
-    public DeviceRunContainerOptions deviceRunContainerOptions(Pod pod, Container container) throws AllocationException {
+    /**
+     * Upstream {@code GetDeviceRunContainerOptions}, as the container manager's {@code GetResources} hands it on: before
+     * each start of the container.
+     */
+    public RunContainerOptions deviceRunContainerOptions(Pod pod, Container container) throws AllocationException {
         return allocator.deviceRunContainerOptions(pod, container);
     }
 

@@ -1,5 +1,8 @@
 package io.jkubelet.core.cm.devicemanager;
 
+import io.jkubelet.core.kuberuntime.RunContainerOptions;
+import io.jkubelet.core.runtime.KeyValue;
+import io.jkubelet.core.runtime.Mount;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,11 +139,12 @@ final class PodDevices {
     }
 
     /**
-     * What the container needs to use its devices, all resources together (upstream {@code deviceRunContainerOptions}):
+     * What the container needs to use its devices, all resources together (upstream {@code deviceRunContainerOptions}),
+     * as the container manager hands it to the container's config:
      * the first setting of an environment variable, device path, mount path, annotation or CDI device wins and a
      * conflicting later one is logged; null when the container holds no devices.
      */
-    synchronized DeviceRunContainerOptions deviceRunContainerOptions(String podUid, String container) {
+    synchronized RunContainerOptions deviceRunContainerOptions(String podUid, String container) {
         Map<String, Allocation> resources = devs.getOrDefault(podUid, Map.of()).get(container);
         if (resources == null) {
             return null;
@@ -163,7 +167,11 @@ final class PodDevices {
             resp.annotations().forEach((k, v) -> first(annotations, k, v, v, "Annotation has conflicting setting"));
             cdi.addAll(resp.cdiDevices());
         }
-        return new DeviceRunContainerOptions(envs, List.copyOf(mounts.values()), List.copyOf(devices.values()),
+        List<KeyValue> envList = new ArrayList<>();
+        envs.forEach((k, v) -> envList.add(new KeyValue(k, v)));
+        return new RunContainerOptions(envList,
+                mounts.values().stream().map(m -> new Mount(m.containerPath(), m.hostPath(), m.readOnly())).toList(),
+                devices.values().stream().map(d -> new io.jkubelet.core.runtime.Device(d.containerPath(), d.hostPath(), d.permissions())).toList(),
                 annotations, List.copyOf(cdi));
     }
 

@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.admission.PodAdmitResult;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
+import io.jkubelet.core.kuberuntime.RunContainerOptions;
+import io.jkubelet.core.runtime.KeyValue;
+import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.testing.Pods;
 import org.junit.jupiter.api.BeforeEach;
@@ -124,10 +127,10 @@ class DeviceManagerTest {
         assertThat(admit(pod).admit()).isTrue();
         assertThat(p.allocateCalls).containsExactly(List.of("Dev-1"));
 
-        DeviceRunContainerOptions opts = manager.deviceRunContainerOptions(pod, pod.getSpec().getContainers().getFirst());
-        assertThat(opts.envs()).containsExactly(Map.entry("FAKE_DEVICES", "Dev-1"));
-        assertThat(opts.mounts()).containsExactly(new ContainerAllocateResponse.Mount("/tmp/Dev-1", "/tmp/Dev-1", false));
-        assertThat(opts.devices()).containsExactly(new ContainerAllocateResponse.DeviceSpec("/dev/fake", "/dev/null", "rw"));
+        RunContainerOptions opts = manager.deviceRunContainerOptions(pod, pod.getSpec().getContainers().getFirst());
+        assertThat(opts.envs()).containsExactly(new KeyValue("FAKE_DEVICES", "Dev-1"));
+        assertThat(opts.mounts()).containsExactly(new Mount("/tmp/Dev-1", "/tmp/Dev-1", false));
+        assertThat(opts.devices()).containsExactly(new io.jkubelet.core.runtime.Device("/dev/fake", "/dev/null", "rw"));
         assertThat(opts.annotations()).containsExactly(Map.entry("fake.example.com/devices", "1"));
         assertThat(manager.devices("uid-a", "app")).containsOnlyKeys(RESOURCE);
         assertThat(manager.devices("uid-a", "app").get(RESOURCE)).containsOnlyKeys("Dev-1");
@@ -246,7 +249,7 @@ class DeviceManagerTest {
         assertThat(c.capacity()).containsEntry(RESOURCE, 0L);
         assertThat(manager.devices("uid-a", "app").get(RESOURCE)).containsOnlyKeys("Dev-1");
         assertThat(manager.deviceRunContainerOptions(pod, pod.getSpec().getContainers().getFirst()).envs())
-                .containsEntry("FAKE_DEVICES", "Dev-1");
+                .containsExactly(new KeyValue("FAKE_DEVICES", "Dev-1"));
 
         register(RESOURCE, new Device("Dev-1", Device.HEALTHY), new Device("Dev-2", Device.HEALTHY));
         assertThat(admit(podAsking("b", 1)).admit()).isTrue();

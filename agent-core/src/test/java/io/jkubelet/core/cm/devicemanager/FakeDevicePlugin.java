@@ -12,13 +12,13 @@ public final class FakeDevicePlugin implements DevicePlugin {
     private final String resource;
     private final String socket;
     private final DevicePluginOptions options;
-    final List<List<String>> allocateCalls = new ArrayList<>();
-    final List<List<String>> preStartCalls = new ArrayList<>();
-    final List<List<String>> preferredCalls = new ArrayList<>();
-    volatile String allocateError;
-    volatile String preStartError;
-    volatile List<String> preferred = List.of();
-    volatile boolean noContainerResponses;
+    public final List<List<String>> allocateCalls = new ArrayList<>();
+    public final List<List<String>> preStartCalls = new ArrayList<>();
+    public final List<List<String>> preferredCalls = new ArrayList<>();
+    public volatile String allocateError;
+    public volatile String preStartError;
+    public volatile List<String> preferred = List.of();
+    public volatile boolean noContainerResponses;
 
     public FakeDevicePlugin(String resource, String socket, DevicePluginOptions options) {
         this.resource = resource;
