@@ -57,7 +57,7 @@ class RegistrationServerTest {
     @BeforeEach
     void start() throws IOException {
         kubeletSocket = dir.resolve("device-plugins/kubelet.sock");
-        startKubelet(Duration.ofMillis(500));
+        startKubelet(RegistrationServer.CALL_TIMEOUT);
     }
 
     private void startKubelet(Duration callTimeout) throws IOException {
@@ -152,6 +152,9 @@ class RegistrationServerTest {
 
     @Test
     void aPluginThatDoesNotAnswerAllocateRefusesThePodOnceTheCallTimesOut() throws Exception {
+        // A kubelet that waits a second for a plugin's answers, rather than 30.
+        manager.stop();
+        startKubelet(Duration.ofSeconds(1));
         TestDevicePlugin p = plugin("dp.1", RESOURCE, "Dev-1");
         p.register(kubeletSocket);
         await().until(() -> allocatable().getOrDefault(RESOURCE, 0L) == 1L);
@@ -203,7 +206,7 @@ class RegistrationServerTest {
 
         manager.stop();
         assertThat(kubeletSocket).doesNotExist();
-        startKubelet(Duration.ofMillis(500));
+        startKubelet(RegistrationServer.CALL_TIMEOUT);
         assertThat(kubeletSocket).exists();
         assertThat(p.socket).doesNotExist();
         assertThat(manager.getCapacity().capacity()).containsEntry(RESOURCE, 0L);

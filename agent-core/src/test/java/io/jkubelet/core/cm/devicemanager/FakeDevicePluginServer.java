@@ -36,6 +36,6 @@ public final class FakeDevicePluginServer implements DevicePluginServer {
 
     @Override
     public PluginWatcherHandler watcherHandler() {
-        throw new UnsupportedOperationException();
+        return DevicePluginServer.none().watcherHandler();
     }
 }
