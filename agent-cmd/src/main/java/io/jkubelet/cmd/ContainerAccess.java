@@ -10,6 +10,7 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.server.KubeletView;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -86,7 +87,7 @@ public final class ContainerAccess {
                 .filter(p -> podUid.equals(p.uid()))
                 .flatMap(p -> p.members().stream())
                 .filter(RunningPod.Member::sandbox)
-                .max(java.util.Comparator.comparing(RunningPod.Member::running))
+                .max(Comparator.comparing(RunningPod.Member::running))
                 .map(RunningPod.Member::id);
     }
 

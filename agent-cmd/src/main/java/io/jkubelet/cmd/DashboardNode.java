@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.NodeSystemInfo;
+import io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder;
 import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
@@ -49,7 +50,7 @@ final class DashboardNode implements Supplier<Optional<Node>> {
         }
         NodeSystemInfo info = base.getStatus() == null ? null : base.getStatus().getNodeInfo();
         if (info == null || info.getContainerRuntimeVersion() == null || info.getContainerRuntimeVersion().isEmpty()) {
-            NodeSystemInfo filled = info == null ? new NodeSystemInfo() : new io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder(info).build();
+            NodeSystemInfo filled = info == null ? new NodeSystemInfo() : new NodeSystemInfoBuilder(info).build();
             filled.setKubeletVersion(kubeletVersion);
             filled.setContainerRuntimeVersion(runtimeVersion());
             filled.setKernelVersion(System.getProperty("os.version"));

@@ -1,10 +1,14 @@
 package io.jkubelet.cmd;
 
 import io.jkubelet.core.apis.config.GoDuration;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,7 +44,7 @@ final class FlagValues {
         return parseInt(s, 64).longValueExact();
     }
 
-    private static java.math.BigInteger parseInt(String s, int bits) throws BadValue {
+    private static BigInteger parseInt(String s, int bits) throws BadValue {
         String text = s;
         boolean negative = false;
         if (!text.isEmpty() && (text.charAt(0) == '+' || text.charAt(0) == '-')) {
@@ -49,7 +53,7 @@ final class FlagValues {
         }
         int base = 10;
         String digits = text;
-        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        String lower = text.toLowerCase(Locale.ROOT);
         if (lower.startsWith("0x")) {
             base = 16;
             digits = text.substring(2);
@@ -73,9 +77,9 @@ final class FlagValues {
         if (digits.isEmpty() || !digits.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
             throw syntax("ParseInt", s);
         }
-        java.math.BigInteger value;
+        BigInteger value;
         try {
-            value = new java.math.BigInteger(digits, base);
+            value = new BigInteger(digits, base);
         } catch (NumberFormatException e) {
             throw syntax("ParseInt", s);
         }
@@ -93,7 +97,7 @@ final class FlagValues {
         if (s.isEmpty() || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
             throw syntax("ParseUint", s);
         }
-        java.math.BigInteger value = new java.math.BigInteger(s);
+        BigInteger value = new BigInteger(s);
         if (value.bitLength() > 32) {
             throw new BadValue("strconv.ParseUint: parsing " + quote(s) + ": value out of range");
         }
@@ -142,9 +146,9 @@ final class FlagValues {
         try {
             // Starting with a hex digit or ':' and holding a ':', the JDK parses it as an IPv6 literal and
             // never asks DNS; an invalid literal fails at once.
-            java.net.InetAddress.getByName(s);
+            InetAddress.getByName(s);
             return true;
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return false;
         }
     }

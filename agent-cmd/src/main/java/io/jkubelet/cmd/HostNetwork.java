@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -70,7 +71,7 @@ interface HostNetwork {
             public List<Interface> interfaces() throws IOException {
                 List<Interface> all = new ArrayList<>();
                 for (NetworkInterface ni : NetworkInterface.networkInterfaces()
-                        .sorted(java.util.Comparator.comparingInt(NetworkInterface::getIndex)).toList()) {
+                        .sorted(Comparator.comparingInt(NetworkInterface::getIndex)).toList()) {
                     all.add(new Interface(ni.getName(), ni.isUp(), ni.isLoopback() || ni.isPointToPoint(),
                             ni.inetAddresses().toList()));
                 }

@@ -1,46 +1,32 @@
 package io.jkubelet.cmd;
 
-import io.jkubelet.core.apis.config.FeatureGates;
-import io.jkubelet.core.apis.config.KubeletConfiguration;
-import io.jkubelet.core.cluster.ClusterSide;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.jkubelet.cmd.certificate.CertificateManager;
 import io.jkubelet.cmd.certificate.CertificateMetrics;
 import io.jkubelet.cmd.certificate.ClientCertificates;
-import io.jkubelet.core.cm.CgroupException;
-import io.jkubelet.core.cm.CgroupMounts;
+import io.jkubelet.core.apis.config.FeatureGates;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
-import io.jkubelet.core.cm.KernelTunables;
-import io.jkubelet.core.cm.LinuxContainerManager;
-import io.jkubelet.core.cm.NodeConfig;
-import io.jkubelet.core.cm.PidLimit;
-import io.jkubelet.core.cm.SwapCheck;
 import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
-import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
-import io.jkubelet.deviceplugin.RegistrationServer;
-import io.jkubelet.podresources.PodResourcesServer;
-import io.jkubelet.core.volume.PodDirs;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
-import io.jkubelet.core.kubelet.GcSettings;
-import io.jkubelet.core.kubelet.KubeletExecutors;
-import io.jkubelet.core.nodestatus.NodeIdentity;
-import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.kubelet.KubeletDeps;
+import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.kubelet.KubeletSettings;
 import io.jkubelet.core.kubelet.SecuritySettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
+import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.qos.OomScoreAdjuster;
-import io.jkubelet.core.runtime.ImageService;
-import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.util.StopSequence;
-import io.jkubelet.server.HealthzServer;
-import io.jkubelet.server.KubeletView;
-import io.jkubelet.server.ReadOnlyServer;
-import io.jkubelet.server.healthz.HealthChecker;
+import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
+import io.jkubelet.deviceplugin.RegistrationServer;
+import io.jkubelet.podresources.PodResourcesServer;
 import io.jkubelet.server.healthz.HealthcheckSlis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,15 +38,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.LongConsumer;
 
 /**
  * Builds the kubelet from its server settings and runs it (upstream {@code RunKubelet}): the runtime
- * connection, the agent's own OOM score, the pod sources, the {@link Kubelet} and the HTTP servers.
+ * connection, the agent's own OOM score, the pod sources, the {@link Kubelet} and the HTTP servers, in the start-up
+ * order the first static pod needs (see {@link #run}).
  */
 final class KubeletApp implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KubeletApp.class);
@@ -69,38 +56,52 @@ final class KubeletApp implements AutoCloseable {
     /** How long a stop may take; with the JVM's own exit, the process is gone within 5 s of SIGTERM. */
     static final Duration STOP_DEADLINE = Duration.ofSeconds(4);
 
-    /** Start-up failed; the message says what and what to do. */
-    static final class StartupException extends Exception {
-        StartupException(String message) {
-            super(message);
-        }
+    /** This node as start-up names it. */
+    private record Node(String name, List<String> ips) {}
+
+    /** The apiserver client (none standalone), the manager of its certificate, and its HTTP clients. */
+    private record ApiserverClient(Optional<KubernetesClient> client, Optional<CertificateManager> certificates,
+                                   Optional<HttpClient.Factory> httpClients) {
+        static final ApiserverClient STANDALONE = new ApiserverClient(Optional.empty(), Optional.empty(),
+                Optional.empty());
     }
 
     /** The secure port's TLS, and the manager of its certificate when the apiserver signs it. */
     private record Serving(Optional<SecureServing> secure, Optional<CertificateManager> certificates) {}
+
+    /** The secure port's start-up steps: its settings checked, then its TLS context and certificate manager. */
+    private record SecurePortSteps(StartupStep<Optional<SecureServing.Checked>> checked, StartupStep<Serving> serving) {}
+
+    /** A part of start-up that may refuse to start. */
+    @FunctionalInterface
+    interface StartUp {
+        void run() throws StartupException;
+    }
 
     /** What runs, in the order it started: stopped in reverse. */
     private final StopSequence running = new StopSequence();
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** The health check SLIs, shared by every server's health endpoint as upstream's registry is. */
     private final HealthcheckSlis healthcheckSlis = new HealthcheckSlis();
+    /** The certificate managers' metrics, made once the healthz port serves. */
+    private CertificateMetrics certificateMetrics;
+    /** Whether the pod sources started (true) or the start-up ended before they did (false). */
+    private final CompletableFuture<Boolean> podSources = new CompletableFuture<>();
 
     /** Sets the log verbosity ({@code PUT /debug/flags/v}). */
-    private final java.util.function.LongConsumer verbosity;
+    private final LongConsumer verbosity;
 
-    private KubeletApp(java.util.function.LongConsumer verbosity) {
+    KubeletApp(LongConsumer verbosity) {
         this.verbosity = verbosity;
     }
 
     /**
-     * @param verbosity sets the running log verbosity, for {@code PUT /debug/flags/v}
-     */
-    /**
+     * @param verbosity   sets the running log verbosity, for {@code PUT /debug/flags/v}
      * @param codecWarmUp the pod codec's warm-up, begun before the flags were read ({@link CodecWarmUp}): nothing
      *                    waits for it, its failure is logged
      */
-    static KubeletApp start(KubeletServer server, java.util.function.LongConsumer verbosity,
-                            StartupStep<Void> codecWarmUp) throws StartupException {
+    static KubeletApp start(KubeletServer server, LongConsumer verbosity, StartupStep<Void> codecWarmUp)
+            throws StartupException {
         codecWarmUp.whenFinished(failure -> {
             if (failure != null) {
                 log.warn("Warming up the pod codec failed (the first manifest loads it instead): {}", failure.toString());
@@ -109,105 +110,145 @@ final class KubeletApp implements AutoCloseable {
             }
         });
         KubeletApp app = new KubeletApp(verbosity);
-        try {
-            app.run(server);
-        } catch (StartupException | RuntimeException e) {
-            app.close();
-            throw e instanceof StartupException se ? se : new StartupException(e.getMessage());
-        }
+        app.startOrClose(() -> app.run(server));
         return app;
     }
 
-    /** Whether the pod sources started (true) or the start-up ended before they did (false). */
-    private final CompletableFuture<Boolean> podSources = new CompletableFuture<>();
-
-    /** Waits for the pod sources to start (never exceptionally); refuses if the start-up ended before they did. */
-    private void awaitPodSources() throws StartupException {
-        if (!podSources.join()) {
-            throw new StartupException("stopped before the pod sources started");
+    /**
+     * Runs {@code startUp}; when it fails, stops what it started and throws the failure as a start-up error: one
+     * thrown as such as it is, any other with its own message (its class name when it has none) and itself as the
+     * cause.
+     */
+    void startOrClose(StartUp startUp) throws StartupException {
+        try {
+            startUp.run();
+        } catch (StartupException e) {
+            close();
+            throw e;
+        } catch (RuntimeException e) {
+            close();
+            throw StartupException.of(e);
         }
     }
 
+    /**
+     * The start-up, step by step, in the order the first static pod needs (issue 14): the healthz port first; the
+     * secure port's settings checked and its TLS context built on start-up threads while this thread sets up the
+     * container manager, connects to the runtime and builds and starts the kubelet; the pod sources once the secure
+     * port's settings are known good; the servers last.
+     */
     private void run(KubeletServer server) throws StartupException {
-        KubeletFlags flags = server.flags();
         KubeletConfiguration config = server.config();
+        Node node = identifyNode(server);
+        // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
+        // before TLS set-up (about half a second in a fresh JVM) and the runtime. A bad certificate or a runtime
+        // that cannot be reached still ends the process with exit 1.
+        KubeletServers.healthzServer(config, healthcheckSlis).ifPresent(s -> running.add("healthz-server", s));
+        log.debug("healthz serving {} ms after process start", sinceProcessStart());
+        certificateMetrics = new CertificateMetrics();
+        ApiserverClient apiserver = connectToApiserver(server, node);
+        SecurePortSteps securePort = prepareSecurePort(server, node, apiserver);
+        OomScoreAdjuster oom = HostSetup.applyOomScoreAdj(config);
+        ContainerManager containerManager = HostSetup.containerManager(config);
+        RuntimeConnection connection = RuntimeConnection.connect(config);
+        running.add("runtime", connection.connection());
+        Clock clock = Clock.systemUTC();
+        ClusterSide cluster = clusterSide(server, apiserver, clock);
+        EventRecorder recorder = cluster.eventRecorder(node.name(), config, new LoggingEventRecorder(clock));
+        Kubelet kubelet = createAndStartKubelet(server, node, oom, containerManager, connection, cluster, recorder,
+                apiserver, clock);
+        startPodResourcesServer(Path.of(server.flags().rootDirectory()), kubelet, clock);
+        startPodSources(kubelet, securePort.checked());
+        serve(server, kubelet, connection, securePort.serving().await(), clock);
+        log.info("jkubelet started in {} ms", sinceProcessStart());
+    }
+
+    /** The node's name and IPs, said in the first log line, then what jkubelet does not do of the configuration. */
+    private static Node identifyNode(KubeletServer server) throws StartupException {
+        KubeletFlags flags = server.flags();
         String nodeName = nodeName(flags);
         List<String> hostIps = NodeIps.resolve(flags.nodeIps(), nodeName, HostNetwork.system());
         log.info("Starting jkubelet {} as node {} (IPs {}), standalone: {}, {} ms after process start",
                 KubeletVersion.compatVersion(), nodeName, hostIps, server.standalone(), sinceProcessStart());
         // What the configuration asks and jkubelet does not do, once each, before anything acts on it.
-        UnsupportedSettings.warnings(config, server.standalone(), UnsupportedSettings.Host.current()).forEach(log::warn);
-        // The healthz port only answers ping, so it serves first: supervisors see the process alive at once,
-        // before TLS set-up (about half a second in a fresh JVM) and the runtime. A bad certificate or a runtime
-        // that cannot be reached still ends the process with exit 1.
-        startHealthzServer(config);
-        log.debug("healthz serving {} ms after process start", sinceProcessStart());
+        UnsupportedSettings.warnings(server.config(), server.standalone(), UnsupportedSettings.Host.current())
+                .forEach(log::warn);
+        return new Node(nodeName, hostIps);
+    }
 
-        Optional<KubernetesClient> kubeClient = Optional.empty();
-        Optional<CertificateManager> clientCertificates = Optional.empty();
-        Optional<io.fabric8.kubernetes.client.http.HttpClient.Factory> httpClients = Optional.empty();
-        CertificateMetrics certificateMetrics = new CertificateMetrics();
+    /** The apiserver client of {@code --kubeconfig}, bootstrapped first with {@code --bootstrap-kubeconfig}. */
+    private ApiserverClient connectToApiserver(KubeletServer server, Node node) throws StartupException {
+        KubeletFlags flags = server.flags();
         if (server.standalone() && !flags.bootstrapKubeconfig().isEmpty()) {
             // Upstream bootstraps only into --kubeconfig; without it the node is standalone and the token unused.
             log.warn("--bootstrap-kubeconfig {} is ignored without --kubeconfig: running standalone",
                     flags.bootstrapKubeconfig());
         }
-        if (!server.standalone()) {
-            ClientCertificates.Connection connection = NodeCertificates.connect(flags, config, nodeName, certificateMetrics);
-            kubeClient = Optional.of(connection.client());
-            running.add("apiserver-client", connection.client());
-            clientCertificates = connection.manager();
-            httpClients = connection.httpClients();
-            clientCertificates.ifPresent(m -> running.add("client-certificate-manager", m));
+        if (server.standalone()) {
+            return ApiserverClient.STANDALONE;
         }
-        Optional<KubernetesClient> finalClient = kubeClient;
+        ClientCertificates.Connection connection = NodeCertificates.connect(flags, server.config(), node.name(),
+                certificateMetrics);
+        running.add("apiserver-client", connection.client());
+        connection.manager().ifPresent(m -> running.add("client-certificate-manager", m));
+        return new ApiserverClient(Optional.of(connection.client()), connection.manager(), connection.httpClients());
+    }
 
-        // TLS and auth are settled before any pod is touched, as upstream does: a bad certificate or an auth mode that
-        // cannot be served ends the process. They are prepared beside the runtime's set-up, not before it: the first
-        // static pod needs neither, and on a fresh JVM they cost about a third of a second.
-        // A self-signed pair still to be made (a node's first start) is made once the pod sources have started, and
-        // the pods do not wait for it: the servers do. Two RSA keys take this JVM (C1 only) over half a second of a
-        // core, which the first static pod's start needs.
-        StartupStep<Optional<SecureServing.Checked>> tlsChecked = StartupStep.begin("tls",
-                () -> SecureServing.check(flags, config, nodeName, Clock.systemUTC(), finalClient));
+    /**
+     * TLS and auth are settled before any pod is touched, as upstream does: a bad certificate or an auth mode that
+     * cannot be served ends the process. They are prepared beside the runtime's set-up, not before it: the first
+     * static pod needs neither, and on a fresh JVM they cost about a third of a second. A self-signed pair still to be
+     * made (a node's first start) is made once the pod sources have started, and the pods do not wait for it: the
+     * servers do. Two RSA keys take this JVM (C1 only) over half a second of a core, which the first static pod's
+     * start needs.
+     */
+    private SecurePortSteps prepareSecurePort(KubeletServer server, Node node, ApiserverClient apiserver) {
+        KubeletFlags flags = server.flags();
+        KubeletConfiguration config = server.config();
+        StartupStep<Optional<SecureServing.Checked>> checked = StartupStep.begin("tls",
+                () -> SecureServing.check(flags, config, node.name(), Clock.systemUTC(), apiserver.client()));
         StartupStep<Serving> serving = StartupStep.begin("serving-certificate", () -> {
-            Optional<SecureServing.Checked> checked = tlsChecked.await();
-            if (checked.isPresent() && checked.get().makesSelfSigned()) {
+            Optional<SecureServing.Checked> tls = checked.await();
+            if (tls.isPresent() && tls.get().makesSelfSigned()) {
                 awaitPodSources();
             }
-            Optional<SecureServing> secure = checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
-            return new Serving(secure, NodeCertificates.servingCertificates(flags, config, nodeName, hostIps, secure,
-                    finalClient, certificateMetrics));
+            Optional<SecureServing> secure = tls.isEmpty() ? Optional.empty() : Optional.of(tls.get().complete());
+            return new Serving(secure, NodeCertificates.servingCertificates(flags, config, node.name(), node.ips(),
+                    secure, apiserver.client(), certificateMetrics));
         });
+        return new SecurePortSteps(checked, serving);
+    }
 
-        OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
-        try {
-            oom.apply(config.oomScoreAdj());
-        } catch (IOException e) {
-            log.warn("Failed to set the agent's oom_score_adj to {}: {}", config.oomScoreAdj(), e.getMessage());
-        }
-
-        ContainerManager containerManager = containerManager(config);
-
-        RuntimeConnection connection = RuntimeConnection.connect(config);
-        running.add("runtime", connection.connection());
-        RuntimeService runtime = connection.runtime();
-        ImageService images = connection.images();
-
-        Clock clock = Clock.systemUTC();
-        ChangeDetectionStrategy objectStrategy = ChangeDetectionStrategy.of(config.configMapAndSecretChangeDetectionStrategy());
-        io.fabric8.kubernetes.client.http.HttpClient.Factory clientFactory = httpClients.orElse(null);
-        ClusterSide cluster = kubeClient.map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock, objectStrategy,
-                config.syncFrequency(), clientFactory)).orElseGet(ClusterSide::standalone);
+    /** Everything that talks to the apiserver, or the standalone node's stand-ins. */
+    private ClusterSide clusterSide(KubeletServer server, ApiserverClient apiserver, Clock clock) {
+        HttpClient.Factory clientFactory = apiserver.httpClients().orElse(null);
+        ClusterSide cluster = apiserver.client().map(c -> ClusterSide.connect(c, KubeletVersion.compatVersion(), clock,
+                server.changeDetectionStrategy(), server.config().syncFrequency(), clientFactory))
+                .orElseGet(ClusterSide::standalone);
         running.add("cluster", cluster);
-        EventRecorder recorder = cluster.eventRecorder(nodeName, config, new LoggingEventRecorder(clock));
+        return cluster;
+    }
+
+    /**
+     * Upstream's {@code createAndInitKubelet} and the start of {@code startKubelet}: the core's {@link Kubelet} from
+     * the node's context, its settings and its dependencies, the client certificate's manager started on it, the
+     * kubelet started, then the node's apiserver loops (registration, status, lease) and graceful node shutdown.
+     * Every call that builds or wires the core's kubelet is here, in its order.
+     */
+    private Kubelet createAndStartKubelet(KubeletServer server, Node node, OomScoreAdjuster oom,
+                                          ContainerManager containerManager, RuntimeConnection connection,
+                                          ClusterSide cluster, EventRecorder recorder, ApiserverClient apiserver,
+                                          Clock clock) {
+        KubeletFlags flags = server.flags();
+        KubeletConfiguration config = server.config();
         Path rootDir = Path.of(flags.rootDirectory());
-        NodeContext node = new NodeContext(nodeName, hostIps, Path.of(config.podLogsDir()), Path.of(flags.containerLogsDir()),
-                flags.podInfraContainerImage(), config.clusterDNS() == null ? List.of() : config.clusterDNS(),
+        NodeContext nodeContext = new NodeContext(node.name(), node.ips(), Path.of(config.podLogsDir()),
+                Path.of(flags.containerLogsDir()), flags.podInfraContainerImage(),
+                config.clusterDNS() == null ? List.of() : config.clusterDNS(),
                 config.clusterDomain() == null || config.clusterDomain().isEmpty() ? "cluster.local" : config.clusterDomain(),
                 oom::clamp, Objects.requireNonNullElse(config.resolvConf(), NodeContext.DEFAULT_RESOLV_CONF));
         KubeletSettings settings = KubeletSettings.builder()
-                .node(node)
+                .node(nodeContext)
                 .rootDir(rootDir)
                 .syncFrequency(config.syncFrequency())
                 .relistPeriod(RELIST_PERIOD)
@@ -215,9 +256,10 @@ final class KubeletApp implements AutoCloseable {
                 .maxPods(ConfigSettings.podCapacity(config))
                 .imagePulls(ConfigSettings.imagePulls(config))
                 .nodeCredentials(DockerConfigFiles.SearchPaths.forProcess(rootDir))
+                .credentialProviders(flags.credentialProviders())
                 .kubeletVersion(KubeletVersion.compatVersion())
                 .sources(ConfigSettings.podSources(config))
-                .memoryCapacity(memoryCapacity())
+                .memoryCapacity(HostSetup.memoryCapacity())
                 .cpuCfsQuota(!Boolean.FALSE.equals(config.cpuCFSQuota()))
                 .cpuCfsQuotaPeriod(config.cpuCFSQuotaPeriod())
                 .eviction(server.eviction())
@@ -226,10 +268,12 @@ final class KubeletApp implements AutoCloseable {
                 .security(new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
                         Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())))
                 .build();
-        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(runtime, images, recorder, clock, cluster,
-                systemContainers(), KubeletExecutors.named(), containerManager, connection.logManager(),
-                new RegistrationServer(DevicePluginServer.KUBELET_SOCKET), new GrpcPluginRegistrationClient()));
+        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(connection.runtime(), connection.images(), recorder,
+                clock, cluster, HostSetup.systemContainers(connection.process()), KubeletExecutors.named(), containerManager,
+                connection.logManager(), new RegistrationServer(DevicePluginServer.KUBELET_SOCKET),
+                new GrpcPluginRegistrationClient()));
         running.add("kubelet", kubelet::stop);
+        Optional<CertificateManager> clientCertificates = apiserver.certificates();
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.kubeletMetrics(), m, clock));
         if (config.rotateCertificates()) {
             // Renewals go through the apiserver client the node's loops use; the first may be due at once.
@@ -239,49 +283,13 @@ final class KubeletApp implements AutoCloseable {
             log.warn("No pod source: set staticPodPath (--pod-manifest-path), staticPodURL (--manifest-url) or --kubeconfig");
         }
         kubelet.start();
-        startPodResourcesServer(rootDir, kubelet, clock);
-        cluster.startNodeSync(config, new NodeIdentity(nodeName, nodeName, hostIps, flags.nodeLabels(),
-                KubeletVersion.compatVersion()), rootDir, runtime, images, kubelet::plegHealth, kubelet.nodePressure(),
-                kubelet::shutdownStatus, kubelet::deviceCapacity, recorder).ifPresentOrElse(nodeSync -> {
+        cluster.startNodeSync(config, new NodeIdentity(node.name(), node.name(), node.ips(), flags.nodeLabels(),
+                KubeletVersion.compatVersion()), rootDir, connection.runtime(), connection.images(), kubelet::plegHealth,
+                kubelet.nodePressure(), kubelet::shutdownStatus, kubelet::deviceCapacity, recorder).ifPresentOrElse(nodeSync -> {
             running.add("node-sync", nodeSync);
             GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, nodeSync::syncNodeStatus, System.getenv());
         }, () -> GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, () -> {}, System.getenv()));
-        tlsChecked.await();
-        // The pods come first (upstream starts its sync loop before its servers too); the servers follow at once.
-        kubelet.startSources();
-        podSources.complete(true);
-        log.debug("pod sources started {} ms after process start", sinceProcessStart());
-        Serving tls = serving.await();
-        tls.certificates().ifPresent(m -> {
-            certificateMetrics.registerServer(kubelet.kubeletMetrics(), m, clock);
-            running.add("serving-certificate-manager", m);
-            m.start();
-        });
-        startServers(server, kubelet, ContainerAccess.of(kubelet, runtime), tls.secure(),
-                new DashboardNode(kubelet::node, kubelet.nodePressure(), kubelet::plegHealth, runtime, KubeletVersion.compatVersion()));
-        log.info("jkubelet started in {} ms", sinceProcessStart());
-    }
-
-    /**
-     * Upstream {@code NewContainerManager}: refuses to run with swap on ({@code failSwapOn}), checks or sets the kernel
-     * tunables ({@code protectKernelDefaults}, upstream's {@code setupNode}), checks that the cgroup
-     * root exists, and reads the machine's capacity for node allocatable.
-     */
-    private static ContainerManager containerManager(KubeletConfiguration config) throws StartupException {
-        try {
-            if (!Boolean.FALSE.equals(config.failSwapOn())) {
-                SwapCheck.failIfSwapOn(Path.of("/proc/swaps"));
-            }
-            KernelTunables.setUp(Path.of("/proc/sys"), config.protectKernelDefaults());
-            NodeConfig nodeConfig = NodeConfig.from(config);
-            Map<String, Quantity> capacity = Map.of(
-                    "cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
-                    "memory", new Quantity(Long.toString(memoryCapacity())));
-            return LinuxContainerManager.create(nodeConfig, CgroupMounts.forHost(nodeConfig.cgroupDriver()), capacity,
-                    PidLimit.maxPids(Path.of("/proc/sys/kernel")));
-        } catch (IOException | CgroupException | IllegalStateException e) {
-            throw new StartupException(e.getMessage());
-        }
+        return kubelet;
     }
 
     /**
@@ -298,66 +306,34 @@ final class KubeletApp implements AutoCloseable {
         }
     }
 
-    private void startServers(KubeletServer server, Kubelet kubelet, ContainerAccess containers,
-            Optional<SecureServing> secure, DashboardNode node) throws StartupException {
-        KubeletConfiguration config = server.config();
-        io.jkubelet.server.streaming.ContainerStreaming streaming = new KubeletStreaming(containers);
-        List<HealthChecker> checks = List.of(HealthChecker.named("log", Optional::empty),
-                HealthChecker.named("syncloop", () -> syncLoopHealth(kubelet, config.syncFrequency())),
-                // Upstream reports PLEG health through the node's Ready condition; a standalone node has no
-                // node object, so the relist's staleness is a check of its own here.
-                HealthChecker.named("pleg", kubelet::plegHealth));
-        KubeletView view = new NodeView(containers, streaming, kubelet.probeMetrics(), kubelet.kubeletMetrics(), kubelet::stats,
-                NodeView.Diagnostics.of(kubelet, node), healthcheckSlis);
-        try {
-            if (secure.isPresent()) {
-                running.add("secure-server", secure.get().start(view, checks, verbosity::accept));
-            }
-            if (config.readOnlyPort() > 0) {
-                running.add("read-only-server", ReadOnlyServer.start(InetAddress.getByName(config.address()), config.readOnlyPort(), view, checks,
-                        !Boolean.FALSE.equals(config.enableDebuggingHandlers())));
-            }
-            DashboardPort.start(server.flags(), view, checks).ifPresent(s -> running.add("cadvisor-port-server", s));
-        } catch (IOException e) {
-            throw new StartupException("cannot serve HTTP: " + e.getMessage());
+    /**
+     * The pods come once the secure port's settings are known good (upstream starts its sync loop before its servers
+     * too); the servers follow at once.
+     */
+    private void startPodSources(Kubelet kubelet, StartupStep<Optional<SecureServing.Checked>> securePortChecked)
+            throws StartupException {
+        securePortChecked.await();
+        kubelet.startSources();
+        podSources.complete(true);
+        log.debug("pod sources started {} ms after process start", sinceProcessStart());
+    }
+
+    /** Waits for the pod sources to start (never exceptionally); refuses if the start-up ended before they did. */
+    private void awaitPodSources() throws StartupException {
+        if (!podSources.join()) {
+            throw new StartupException("stopped before the pod sources started");
         }
     }
 
-    private void startHealthzServer(KubeletConfiguration config) throws StartupException {
-        healthzServer(config, healthcheckSlis).ifPresent(s -> running.add("healthz-server", s));
-    }
-
-    /** The healthz server on {@code healthzBindAddress:healthzPort}; none when the port is 0. */
-    static Optional<HealthzServer> healthzServer(KubeletConfiguration config, HealthcheckSlis slis) throws StartupException {
-        if (config.healthzPort() <= 0) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(HealthzServer.start(InetAddress.getByName(config.healthzBindAddress()), config.healthzPort(),
-                    slis));
-        } catch (IOException e) {
-            throw new StartupException("cannot serve HTTP: " + e.getMessage());
-        }
-    }
-
-    /** Fails when the loop has not come round for twice the resync interval, at least 5 minutes (upstream). */
-    static Optional<String> syncLoopHealth(Kubelet kubelet, Duration syncFrequency) {
-        long limit = Math.max(syncFrequency.multipliedBy(2).toSeconds(), Duration.ofMinutes(5).toSeconds());
-        return kubelet.secondsSinceSyncLoopIteration() > limit ? Optional.of("sync Loop took longer than expected")
-                : Optional.empty();
-    }
-
-    /** The agent's and dockerd's cgroups for the Summary's systemContainers; none when cgroups cannot be read. */
-    private static io.jkubelet.core.stats.SystemContainers systemContainers() {
-        try {
-            return io.jkubelet.core.stats.SystemContainers.of(
-                    io.jkubelet.cadvisor.CgroupReader.forRoot(io.jkubelet.cadvisor.CgroupReader.DEFAULT_ROOT),
-                    Path.of("/proc"), Path.of("/var/run/docker.pid"));
-        } catch (IOException e) {
-            log.warn("Cannot read cgroups at {}: the stats summary will have no system containers ({})",
-                    io.jkubelet.cadvisor.CgroupReader.DEFAULT_ROOT, e.getMessage());
-            return null;
-        }
+    /** The serving certificate's manager, then the secure, read-only and cAdvisor ports. */
+    private void serve(KubeletServer server, Kubelet kubelet, RuntimeConnection connection, Serving tls, Clock clock)
+            throws StartupException {
+        tls.certificates().ifPresent(m -> {
+            certificateMetrics.registerServer(kubelet.kubeletMetrics(), m, clock);
+            running.add("serving-certificate-manager", m);
+            m.start();
+        });
+        KubeletServers.start(server, kubelet, connection.runtime(), tls.secure(), healthcheckSlis, verbosity, running);
     }
 
     static String nodeName(KubeletFlags flags) throws StartupException {
@@ -367,19 +343,10 @@ final class KubeletApp implements AutoCloseable {
                 name = InetAddress.getLocalHost().getHostName();
             } catch (IOException e) {
                 throw new StartupException("cannot determine the host name (" + e.getMessage()
-                        + "); set --hostname-override");
+                        + "); set --hostname-override", e);
             }
         }
         return name.trim().toLowerCase(Locale.ROOT);
-    }
-
-    private static long memoryCapacity() {
-        try {
-            return io.jkubelet.cadvisor.MemInfo.machineMemoryCapacity(Path.of("/proc"));
-        } catch (IOException e) {
-            log.warn("Cannot read /proc/meminfo: {}", e.getMessage());
-        }
-        return 0;
     }
 
     static long sinceProcessStart() {

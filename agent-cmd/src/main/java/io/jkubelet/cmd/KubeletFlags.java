@@ -1,6 +1,7 @@
 package io.jkubelet.cmd;
 
 import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,6 +31,7 @@ import java.util.Map;
  * @param cadvisorPort           {@code --cadvisor-port}: where the dashboard is served over plain HTTP, as
  *                               cAdvisor's page was; 0 (the default) turns it off
  * @param cadvisorAddress        where that port is bound: {@code --address} when given, else 127.0.0.1
+ * @param credentialProviders    {@code --image-credential-provider-config} and {@code --image-credential-provider-bin-dir}
  */
 public record KubeletFlags(
         String kubeletConfigFile,
@@ -45,7 +47,8 @@ public record KubeletFlags(
         GCPolicy containerGcPolicy,
         long verbosity,
         int cadvisorPort,
-        String cadvisorAddress) {
+        String cadvisorAddress,
+        CredentialProviderPlugins.Flags credentialProviders) {
 
     /** The port upstream's {@code --cadvisor-port} defaulted to before 1.12 removed it. */
     public static final int CADVISOR_PORT_BY_CONVENTION = 4194;
@@ -61,6 +64,16 @@ public record KubeletFlags(
 
     public KubeletFlags {
         nodeLabels = Collections.unmodifiableMap(new LinkedHashMap<>(nodeLabels));
+    }
+
+    /** Flags without credential provider plugins. */
+    public KubeletFlags(String kubeletConfigFile, String kubeconfig, String bootstrapKubeconfig, String hostnameOverride,
+                        String nodeIp, String rootDirectory, String certDirectory, Map<String, String> nodeLabels,
+                        String containerLogsDir, String podInfraContainerImage, GCPolicy containerGcPolicy, long verbosity,
+                        int cadvisorPort, String cadvisorAddress) {
+        this(kubeletConfigFile, kubeconfig, bootstrapKubeconfig, hostnameOverride, nodeIp, rootDirectory, certDirectory,
+                nodeLabels, containerLogsDir, podInfraContainerImage, containerGcPolicy, verbosity, cadvisorPort,
+                cadvisorAddress, CredentialProviderPlugins.Flags.NONE);
     }
 
     /** Flags without the dashboard's own port. */

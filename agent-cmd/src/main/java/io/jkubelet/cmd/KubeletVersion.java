@@ -3,6 +3,7 @@ package io.jkubelet.cmd;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.Properties;
 
 /**
@@ -35,7 +36,7 @@ public final class KubeletVersion {
     static String rawVersion() {
         String v = compatVersion();
         String[] parts = v.replaceFirst("^v", "").split("\\.");
-        String platform = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT) + "/"
+        String platform = System.getProperty("os.name").toLowerCase(Locale.ROOT) + "/"
                 + goArch(System.getProperty("os.arch"));
         return "{\"major\":\"" + parts[0] + "\",\"minor\":\"" + (parts.length > 1 ? parts[1] : "")
                 + "\",\"gitVersion\":\"" + v + "\",\"platform\":\"" + platform

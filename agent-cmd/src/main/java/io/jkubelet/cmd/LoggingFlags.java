@@ -1,6 +1,5 @@
 package io.jkubelet.cmd;
 
-import io.jkubelet.cmd.ConfigFlags.ConfigFlag;
 import io.jkubelet.cmd.FlagValues.BadValue;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.LoggingConfiguration.FormatOptions;
@@ -9,6 +8,9 @@ import io.jkubelet.core.apis.config.LoggingConfiguration.VModuleItem;
 import io.jkubelet.core.apis.config.TimeOrMetaDuration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+
+import static io.jkubelet.cmd.ConfigFlag.flag;
 
 /**
  * component-base's logging flags ({@code logsapi.AddFlags}), which set the configuration's {@code logging} field:
@@ -18,20 +20,24 @@ import java.util.List;
 final class LoggingFlags {
 
     static final List<ConfigFlag> ALL = List.of(
-            new ConfigFlag(FlagSpec.of("logging-format", "string", "Sets the log format. Permitted formats: \"json\" "
-                    + "(gated by LoggingBetaOptions), \"text\". (default \"text\")"),
+            flag(FlagSpec.of("logging-format", "string", "Sets the log format. Permitted formats: \"json\" "
+                    + "(gated by LoggingBetaOptions), \"text\"."),
+                    c -> c.logging().format(),
                     (c, v, earlier) -> c.loggingBuilder().format(v)),
-            new ConfigFlag(FlagSpec.of("log-flush-frequency", "duration", "Maximum number of seconds between log flushes "
-                    + "(default 5s)"),
-                    (c, v, earlier) -> c.loggingBuilder().flushFrequency(new TimeOrMetaDuration(FlagValues.duration(v), true))),
-            new ConfigFlag(new FlagSpec("v", "v", "Level", false, "number for the log level verbosity"),
+            flag(FlagSpec.of("log-flush-frequency", "duration", "Maximum number of seconds between log flushes"),
+                    c -> c.logging().flushFrequency().duration(),
+                    (c, v, earlier) -> c.loggingBuilder()
+                            .flushFrequency(new TimeOrMetaDuration(FlagValues.duration(v), true))),
+            flag(new FlagSpec("v", "v", "Level", false, "number for the log level verbosity"),
+                    c -> c.logging().verbosity(),
                     (c, v, earlier) -> c.loggingBuilder().verbosity(FlagValues.uint32(v))),
-            new ConfigFlag(FlagSpec.of("vmodule", "pattern=N,...", "comma-separated list of pattern=N settings for "
-                    + "file-filtered logging (only works for text log format)"), LoggingFlags::addVModule),
-            splitStream("text", "text", (c, split) -> setText(c, split, null)),
-            infoBufferSize("text", "text", (c, size) -> setText(c, null, size)),
-            splitStream("json", "JSON", (c, split) -> setJson(c, split, null)),
-            infoBufferSize("json", "JSON", (c, size) -> setJson(c, null, size)));
+            flag(FlagSpec.of("vmodule", "pattern=N,...", "comma-separated list of pattern=N settings for "
+                    + "file-filtered logging (only works for text log format)"), c -> c.logging().vmodule(),
+                    LoggingFlags::addVModule),
+            splitStream("text", "text", FormatOptions::text, (c, split) -> setText(c, split, null)),
+            infoBufferSize("text", "text", FormatOptions::text, (c, size) -> setText(c, null, size)),
+            splitStream("json", "JSON", FormatOptions::json, (c, split) -> setJson(c, split, null)),
+            infoBufferSize("json", "JSON", FormatOptions::json, (c, size) -> setJson(c, null, size)));
 
     private LoggingFlags() {
     }
@@ -42,20 +48,26 @@ final class LoggingFlags {
     }
 
     /** {@code --log-<format>-split-stream}, with upstream's help. */
-    private static ConfigFlag splitStream(String format, String formatName, RoutingSetter<Boolean> setter) {
-        return new ConfigFlag(FlagSpec.bool("log-" + format + "-split-stream", "[Alpha] In " + formatName + " format, "
+    private static ConfigFlag splitStream(String format, String formatName,
+                                          Function<FormatOptions, OutputRoutingOptions> routing,
+                                          RoutingSetter<Boolean> setter) {
+        return flag(FlagSpec.bool("log-" + format + "-split-stream", "[Alpha] In " + formatName + " format, "
                 + "write error messages to stderr and info messages to stdout. The default is to write a single stream to "
                 + "stdout. Enable the LoggingAlphaOptions feature gate to use this."),
+                c -> routing.apply(c.logging().options()).splitStream(),
                 (c, v, earlier) -> setter.set(c, FlagValues.bool(v)));
     }
 
     /** {@code --log-<format>-info-buffer-size}, with upstream's help. */
-    private static ConfigFlag infoBufferSize(String format, String formatName, RoutingSetter<String> setter) {
-        return new ConfigFlag(FlagSpec.of("log-" + format + "-info-buffer-size", "quantity", "[Alpha] In " + formatName
+    private static ConfigFlag infoBufferSize(String format, String formatName,
+                                             Function<FormatOptions, OutputRoutingOptions> routing,
+                                             RoutingSetter<String> setter) {
+        return flag(FlagSpec.of("log-" + format + "-info-buffer-size", "quantity", "[Alpha] In " + formatName
                 + " format with split output streams, the info messages can be buffered for a while to increase "
                 + "performance. The default value of zero bytes disables buffering. The size can be specified as number "
                 + "of bytes (512), multiples of 1000 (1K), multiples of 1024 (2Ki), or powers of those (3M, 4G, 5Mi, 6Gi). "
                 + "Enable the LoggingAlphaOptions feature gate to use this."),
+                c -> routing.apply(c.logging().options()).infoBufferSize(),
                 (c, v, earlier) -> setter.set(c, quantity(v)));
     }
 

@@ -3,6 +3,11 @@ package io.jkubelet.cmd;
 import io.jkubelet.cmd.logs.KubeletLogging;
 import io.jkubelet.core.apis.config.LoggingConfiguration;
 import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 /**
  * The {@code jkubelet} entry program (upstream {@code cmd/kubelet}): flags and config file to a
@@ -10,6 +15,9 @@ import org.slf4j.LoggerFactory;
  * with exit code 1 and one message naming the flag, field or file and what is wrong.
  */
 public final class Main {
+    /** From this verbosity on ({@code -v=4}, klog's debug level), a start-up failure also shows its stack trace. */
+    static final long STACK_TRACE_VERBOSITY = 4;
+
     private Main() {}
 
     public static void main(String[] args) {
@@ -35,13 +43,8 @@ public final class Main {
         KubeletApp app;
         try {
             app = KubeletApp.start(server, logging::setVerbosity, codecWarmUp);
-        } catch (KubeletApp.StartupException e) {
-            if (LoggingConfiguration.FORMAT_JSON.equals(server.config().logging().format())) {
-                // component-base's cli.Run once logging is set up: the failure is one more JSON line.
-                LoggerFactory.getLogger(Main.class).atError().addKeyValue("err", e.getMessage()).log("command failed");
-            } else {
-                System.err.println("Error: " + e.getMessage());
-            }
+        } catch (StartupException e) {
+            reportStartupFailure(e, server.config().logging(), System.err);
             logging.close();
             System.exit(1);
             return;
@@ -54,5 +57,33 @@ public final class Main {
         }, "shutdown"));
         app.awaitTermination();
         logging.close();
+    }
+
+    /**
+     * What a failed start-up says, as component-base's {@code cli.Run} once logging is set up: in the text format
+     * {@code Error: <message>} on {@code err}, in the JSON format one more JSON line ({@code command failed} with the
+     * message as {@code err}). From {@link #STACK_TRACE_VERBOSITY} on, the failure's stack trace follows (its
+     * {@code stacktrace} key in JSON), causes included.
+     */
+    static void reportStartupFailure(StartupException e, LoggingConfiguration logging, PrintStream err) {
+        boolean stackTrace = logging.verbosity() >= STACK_TRACE_VERBOSITY;
+        if (LoggingConfiguration.FORMAT_JSON.equals(logging.format())) {
+            LoggingEventBuilder line = LoggerFactory.getLogger(Main.class).atError().addKeyValue("err", e.getMessage());
+            if (stackTrace) {
+                line = line.addKeyValue("stacktrace", stackTrace(e));
+            }
+            line.log("command failed");
+        } else {
+            err.println("Error: " + e.getMessage());
+            if (stackTrace) {
+                e.printStackTrace(err);
+            }
+        }
+    }
+
+    private static String stackTrace(Throwable e) {
+        StringWriter trace = new StringWriter();
+        e.printStackTrace(new PrintWriter(trace));
+        return trace.toString();
     }
 }

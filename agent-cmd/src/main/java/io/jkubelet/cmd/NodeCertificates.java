@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,7 +27,7 @@ final class NodeCertificates {
      * {@code --bootstrap-kubeconfig} is set, then the client with the kubelet's own certificate when it manages it.
      */
     static ClientCertificates.Connection connect(KubeletFlags flags, KubeletConfiguration config, String nodeName,
-            CertificateMetrics metrics) throws KubeletApp.StartupException {
+            CertificateMetrics metrics) throws StartupException {
         Optional<Path> bootstrap = flags.bootstrapKubeconfig().isEmpty() ? Optional.empty()
                 : Optional.of(Path.of(flags.bootstrapKubeconfig()));
         try {
@@ -35,7 +36,7 @@ final class NodeCertificates {
                     config.kubeAPIBurst(), KubeletVersion.compatVersion()), nodeName, Clock.systemDefaultZone(),
                     metrics::clientRenewError);
         } catch (IOException | IllegalArgumentException e) {
-            throw new KubeletApp.StartupException(e.getMessage());
+            throw StartupException.of(e);
         }
     }
 
@@ -45,7 +46,7 @@ final class NodeCertificates {
      */
     static Optional<CertificateManager> servingCertificates(KubeletFlags flags, KubeletConfiguration config,
             String nodeName, List<String> hostIps, Optional<SecureServing> secure, Optional<KubernetesClient> client,
-            CertificateMetrics metrics) throws KubeletApp.StartupException {
+            CertificateMetrics metrics) throws StartupException {
         if (!config.serverTLSBootstrap() || secure.isEmpty()) {
             return Optional.empty();
         }
@@ -53,7 +54,7 @@ final class NodeCertificates {
             log.warn("serverTLSBootstrap is ignored without --kubeconfig: no apiserver to sign the serving certificate");
             return Optional.empty();
         }
-        List<String> addresses = new java.util.ArrayList<>(hostIps);
+        List<String> addresses = new ArrayList<>(hostIps);
         addresses.add(nodeName);
         return Optional.of(secure.get().servingCertificates(flags, nodeName, addresses, client.get(), Clock.systemDefaultZone(),
                 metrics::serverRenewError));

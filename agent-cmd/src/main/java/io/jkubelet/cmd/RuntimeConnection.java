@@ -4,10 +4,12 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.logs.RotatingContainerLogManager;
 import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.RuntimeProcess;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
 import io.jkubelet.cri.CriRuntime;
 import io.jkubelet.cri.CriRuntimeFactory;
+import io.jkubelet.cri.CriRuntimeProcess;
 import io.jkubelet.cri.CriUnavailableException;
 import io.jkubelet.docker.DockerRuntime;
 import io.jkubelet.docker.DockerRuntimeFactory;
@@ -17,61 +19,57 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * The container runtime the kubelet talks to, chosen by {@code containerRuntimeEndpoint} as a user expects: a Docker
- * socket ({@code unix:///var/run/docker.sock}, any socket named {@code docker.sock}, or a {@code tcp://} endpoint)
- * goes to the Docker adapter; any other endpoint (upstream's default {@code unix:///run/containerd/containerd.sock},
- * CRI-O's {@code unix:///var/run/crio/crio.sock}) to the CRI adapter, after a {@code Version} call whose answer names
- * the runtime in the node's {@code containerRuntimeVersion}.
+ * The container runtime the kubelet talks to, chosen by {@code containerRuntimeEndpoint} ({@link RuntimeEndpoint}): a
+ * Docker engine goes to the Docker adapter; any other runtime to the CRI adapter, after a {@code Version} call whose
+ * answer names the runtime in the node's {@code containerRuntimeVersion}.
+ *
+ * @param process the runtime's own daemon on this machine, as its adapter names it, for the node's {@code runtime}
+ *                system container; empty when the adapter names none
  */
 record RuntimeConnection(RuntimeService runtime, ImageService images, AutoCloseable connection,
-                         ContainerLogManager logManager) {
+                         ContainerLogManager logManager, Optional<RuntimeProcess> process) {
     private static final Logger log = LoggerFactory.getLogger(RuntimeConnection.class);
 
-    /** Whether {@code endpoint} names a Docker engine rather than a CRI runtime. */
-    static boolean isDocker(String endpoint) {
-        String e = endpoint.strip().toLowerCase(Locale.ROOT);
-        return e.startsWith("tcp://") || e.endsWith("/docker.sock") || e.equals("docker.sock");
-    }
-
-    static RuntimeConnection connect(KubeletConfiguration config) throws KubeletApp.StartupException {
+    static RuntimeConnection connect(KubeletConfiguration config) throws StartupException {
         String endpoint = config.containerRuntimeEndpoint();
-        return isDocker(endpoint) ? docker(config, endpoint) : cri(config, endpoint);
+        return RuntimeEndpoint.isDocker(endpoint) ? docker(config, endpoint) : cri(config, endpoint);
     }
 
-    private static RuntimeConnection docker(KubeletConfiguration config, String endpoint) throws KubeletApp.StartupException {
+    private static RuntimeConnection docker(KubeletConfiguration config, String endpoint) throws StartupException {
         // An imageServiceEndpoint apart from Docker's was refused at start-up (UnsupportedSettings).
         DockerRuntime runtime;
         try {
             runtime = DockerRuntimeFactory.connect(endpoint, ConfigSettings.dockerOptions(config), Clock.systemUTC());
         } catch (DockerUnavailableException | IllegalArgumentException e) {
-            throw new KubeletApp.StartupException(e.getMessage());
+            throw StartupException.of(e);
         }
         try {
             // Pod cgroups are named for Docker to put containers in: both must name them alike (dockershim's check).
             runtime.checkCgroupDriver(config.cgroupDriver());
         } catch (IllegalStateException e) {
             runtime.close();
-            throw new KubeletApp.StartupException(e.getMessage());
+            throw StartupException.of(e);
         }
         DockerLogRotation.Notice unusedLogSettings = DockerLogRotation.unusedSettings(config);
         if (!unusedLogSettings.warning()) { // else it was one of the start-up warnings (UnsupportedSettings)
             log.info(unusedLogSettings.text());
         }
-        return new RuntimeConnection(runtime, runtime, runtime, ContainerLogManager.rotatedByRuntime());
+        return new RuntimeConnection(runtime, runtime, runtime, ContainerLogManager.rotatedByRuntime(),
+                Optional.of(runtime.runtimeProcess()));
     }
 
-    private static RuntimeConnection cri(KubeletConfiguration config, String endpoint) throws KubeletApp.StartupException {
+    private static RuntimeConnection cri(KubeletConfiguration config, String endpoint) throws StartupException {
         CriRuntime runtime;
         RuntimeVersion version;
         try {
             runtime = CriRuntimeFactory.connect(endpoint, config.imageServiceEndpoint(), config.runtimeRequestTimeout());
             version = runtime.version();
         } catch (CriUnavailableException | IllegalArgumentException | IllegalStateException e) {
-            throw new KubeletApp.StartupException(e.getMessage());
+            throw StartupException.of(e);
         }
         log.info("Container runtime {} {} (CRI {}) at {}", version.runtimeName(), version.runtimeVersion(),
                 version.runtimeApiVersion(), endpoint);
@@ -87,8 +85,8 @@ record RuntimeConnection(RuntimeService runtime, ImageService images, AutoClosea
             logs = new RotatingContainerLogManager(runtime, DockerLogRotation.policy(config), interval, Clock.systemUTC());
         } catch (IllegalArgumentException e) {
             runtime.close();
-            throw new KubeletApp.StartupException(e.getMessage());
+            throw StartupException.of(e);
         }
-        return new RuntimeConnection(runtime, runtime, runtime, logs);
+        return new RuntimeConnection(runtime, runtime, runtime, logs, CriRuntimeProcess.of(version));
     }
 }

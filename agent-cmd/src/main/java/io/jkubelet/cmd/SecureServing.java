@@ -1,5 +1,8 @@
 package io.jkubelet.cmd;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.cmd.apiserver.ClientSubjectAccessReviewer;
+import io.jkubelet.cmd.apiserver.ClientTokenReviewer;
 import io.jkubelet.cmd.certificate.CertificateManager;
 import io.jkubelet.cmd.certificate.CertificatePair;
 import io.jkubelet.cmd.certificate.ServingCertificates;
@@ -19,6 +22,8 @@ import io.jkubelet.server.tls.ServerTls;
 import io.jkubelet.server.tls.TlsContext;
 import io.jkubelet.server.tls.ServingCertificate;
 import io.jkubelet.server.tls.TlsConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +40,7 @@ import java.util.function.IntConsumer;
  * auth mode that cannot be served ends the process at once; the server itself starts with the others.
  */
 final class SecureServing {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SecureServing.class);
+    private static final Logger log = LoggerFactory.getLogger(SecureServing.class);
 
     private final KubeletConfiguration config;
     private final TlsContext tls;
@@ -53,10 +58,10 @@ final class SecureServing {
      * Loads or generates the serving certificate and builds the auth filter; empty when {@code
      * enableServer} is false.
      *
-     * @throws KubeletApp.StartupException naming the setting or file that is wrong
+     * @throws StartupException naming the setting or file that is wrong
      */
     static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock)
-            throws KubeletApp.StartupException {
+            throws StartupException {
         return prepare(flags, config, nodeName, clock, Optional.empty());
     }
 
@@ -65,7 +70,7 @@ final class SecureServing {
      * webhook modes review tokens (TokenReview) and access (SubjectAccessReview) through it.
      */
     static Optional<SecureServing> prepare(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
-            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws KubeletApp.StartupException {
+            Optional<KubernetesClient> kubeClient) throws StartupException {
         Optional<Checked> checked = check(flags, config, nodeName, clock, kubeClient);
         return checked.isEmpty() ? Optional.empty() : Optional.of(checked.get().complete());
     }
@@ -76,10 +81,10 @@ final class SecureServing {
      * still to be made in {@code --cert-dir} is left for {@link Checked#complete}: two RSA keys, up to seconds of CPU in
      * a fresh JVM, which the first pods need not wait for. Empty when {@code enableServer} is false.
      *
-     * @throws KubeletApp.StartupException naming the setting or file that is wrong
+     * @throws StartupException naming the setting or file that is wrong
      */
     static Optional<Checked> check(KubeletFlags flags, KubeletConfiguration config, String nodeName, Clock clock,
-            Optional<io.fabric8.kubernetes.client.KubernetesClient> kubeClient) throws KubeletApp.StartupException {
+            Optional<KubernetesClient> kubeClient) throws StartupException {
         if (Boolean.FALSE.equals(config.enableServer())) {
             return Optional.empty();
         }
@@ -90,8 +95,8 @@ final class SecureServing {
                     : ServingCertificate.readCertificates(Path.of(caFile), "authentication.x509.clientCAFile (--client-ca-file)");
             // Standalone (no client): there is no apiserver to review tokens or access, so the webhook modes are refused.
             AuthFilter auth = KubeletAuth.filter(config.authentication(), config.authorization(), nodeName, clientCAs,
-                    kubeClient.map(io.jkubelet.cmd.apiserver.ClientTokenReviewer::new),
-                    kubeClient.map(io.jkubelet.cmd.apiserver.ClientSubjectAccessReviewer::new), clock);
+                    kubeClient.map(ClientTokenReviewer::new),
+                    kubeClient.map(ClientSubjectAccessReviewer::new), clock);
             ServerTls.check(config.tlsMinVersion(), config.tlsCipherSuites());
             Checked checked = new Checked(flags, config, nodeName, clock, clientCAs, auth);
             if (!checked.makesSelfSigned()) {
@@ -100,7 +105,7 @@ final class SecureServing {
             }
             return Optional.of(checked);
         } catch (TlsConfigException | AuthConfigException e) {
-            throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+            throw new StartupException("secure server (port " + config.port() + "): " + e.getMessage(), e);
         }
     }
 
@@ -133,9 +138,9 @@ final class SecureServing {
         /**
          * Loads or makes the serving certificate and builds the TLS context (once).
          *
-         * @throws KubeletApp.StartupException when the self-signed pair cannot be made or written
+         * @throws StartupException when the self-signed pair cannot be made or written
          */
-        SecureServing complete() throws KubeletApp.StartupException {
+        SecureServing complete() throws StartupException {
             if (done != null) {
                 return done;
             }
@@ -146,7 +151,7 @@ final class SecureServing {
                 done = new SecureServing(config, tls, auth, serving);
                 return done;
             } catch (TlsConfigException e) {
-                throw new KubeletApp.StartupException("secure server (port " + config.port() + "): " + e.getMessage());
+                throw new StartupException("secure server (port " + config.port() + "): " + e.getMessage(), e);
             }
         }
     }
@@ -177,8 +182,8 @@ final class SecureServing {
      * @param addresses the node's addresses (host name and IPs), the certificate's subject alternative names
      */
     CertificateManager servingCertificates(KubeletFlags flags, String nodeName, List<String> addresses,
-            io.fabric8.kubernetes.client.KubernetesClient client, Clock clock, Runnable onRenewError)
-            throws KubeletApp.StartupException {
+            KubernetesClient client, Clock clock, Runnable onRenewError)
+            throws StartupException {
         boolean files = config.tlsCertFile() != null && !config.tlsCertFile().isEmpty();
         Optional<Path[]> tlsFiles = files ? Optional.of(new Path[] {Path.of(config.tlsCertFile()), Path.of(config.tlsPrivateKeyFile())})
                 : Optional.empty();
@@ -186,8 +191,8 @@ final class SecureServing {
         try {
             manager = ServingCertificates.manager(Path.of(flags.certDirectory()), nodeName, addresses, tlsFiles, client, clock,
                     this::serve, onRenewError);
-        } catch (java.io.IOException e) {
-            throw new KubeletApp.StartupException("serverTLSBootstrap: " + e.getMessage());
+        } catch (IOException e) {
+            throw new StartupException("serverTLSBootstrap: " + e.getMessage(), e);
         }
         manager.current().ifPresent(this::serve);
         return manager;

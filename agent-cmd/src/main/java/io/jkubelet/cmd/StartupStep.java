@@ -13,7 +13,7 @@ final class StartupStep<T> {
     /** The step's work: may refuse to start with a message. */
     @FunctionalInterface
     interface Work<T> {
-        T run() throws KubeletApp.StartupException;
+        T run() throws StartupException;
     }
 
     private final CompletableFuture<T> result = new CompletableFuture<>();
@@ -50,21 +50,21 @@ final class StartupStep<T> {
     }
 
     /** The step's result once it has finished; its refusal or failure as the start-up's. */
-    T await() throws KubeletApp.StartupException {
+    T await() throws StartupException {
         try {
             return result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KubeletApp.StartupException("interrupted while starting");
+            throw new StartupException("interrupted while starting", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof KubeletApp.StartupException startup) {
+            if (cause instanceof StartupException startup) {
                 throw startup;
             }
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw new KubeletApp.StartupException(String.valueOf(cause));
+            throw new StartupException(String.valueOf(cause), cause);
         }
     }
 }

@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -67,7 +69,7 @@ final class UnsupportedSettings {
         }
         String images = c.imageServiceEndpoint();
         // A CRI runtime may have its images served apart (RuntimeConnection); Docker serves its own.
-        if (!images.isEmpty() && !images.equals(c.containerRuntimeEndpoint()) && RuntimeConnection.isDocker(c.containerRuntimeEndpoint())) {
+        if (!images.isEmpty() && !images.equals(c.containerRuntimeEndpoint()) && RuntimeEndpoint.isDocker(c.containerRuntimeEndpoint())) {
             errors.add("imageServiceEndpoint (--image-service-endpoint) \"" + images + "\": jkubelet pulls images "
                     + "through the container runtime at containerRuntimeEndpoint \"" + c.containerRuntimeEndpoint()
                     + "\"; leave it unset or give the same endpoint");
@@ -145,7 +147,7 @@ final class UnsupportedSettings {
         }
         // Docker's json-file driver rotates its own logs; on a CRI runtime the kubelet rotates them with these settings.
         DockerLogRotation.Notice logRotation = DockerLogRotation.unusedSettings(c);
-        if (RuntimeConnection.isDocker(c.containerRuntimeEndpoint()) && logRotation.warning()) {
+        if (RuntimeEndpoint.isDocker(c.containerRuntimeEndpoint()) && logRotation.warning()) {
             warnings.add(logRotation.text());
         }
         newerFields(c).forEach(field -> warnings.add(field + ": not a field of a v1.30 kubelet's configuration; "
@@ -154,23 +156,23 @@ final class UnsupportedSettings {
     }
 
     /** FlexVolume drivers in {@code volumePluginDir}: upstream probes them; jkubelet has no FlexVolume support. */
-    private static java.util.Optional<String> volumePluginDrivers(String dir) {
+    private static Optional<String> volumePluginDrivers(String dir) {
         if (dir.isEmpty() || !Files.isDirectory(Path.of(dir))) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         try (Stream<Path> entries = Files.list(Path.of(dir))) {
             List<String> drivers = entries.map(p -> p.getFileName().toString()).sorted().toList();
-            return drivers.isEmpty() ? java.util.Optional.empty()
-                    : java.util.Optional.of("volumePluginDir (--volume-plugin-dir) \"" + dir + "\" holds " + drivers
+            return drivers.isEmpty() ? Optional.empty()
+                    : Optional.of("volumePluginDir (--volume-plugin-dir) \"" + dir + "\" holds " + drivers
                             + ": jkubelet does not load FlexVolume drivers; pods with flexVolume volumes cannot start");
         } catch (IOException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
     /** The fields set that came into v1beta1 after v1.30 and that no gate or rule already refuses. */
     private static List<String> newerFields(KubeletConfiguration c) {
-        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("singleProcessOOMKill", c.singleProcessOOMKill());
         fields.put("draManagerReconcilePeriod", c.draManagerReconcilePeriod());
         fields.put("mergeDefaultEvictionSettings", c.mergeDefaultEvictionSettings());

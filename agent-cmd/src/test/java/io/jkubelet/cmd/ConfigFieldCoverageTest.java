@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.jkubelet.core.apis.config.KubeletConfigCodec;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.testing.GeneratedDocTable;
+import io.jkubelet.core.testing.ProjectSources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,7 +32,6 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * No silent settings: every field of {@link KubeletConfiguration} (and of its nested settings structs), found by
@@ -130,7 +131,7 @@ class ConfigFieldCoverageTest {
     @MethodSource("supported")
     void aSupportedFieldIsShownByBehaviourTestsThatNameIt(Entry entry) throws IOException {
         assertThat(entry.tests()).as(entry.field() + ": the tests that show it").isNotEmpty();
-        Map<String, Path> sources = testSources();
+        Map<String, Path> sources = ProjectSources.byClassName(ROOT, "src/test/java");
         String needle = entry.shownAs() == null ? entry.leaf() : entry.shownAs();
         for (String test : entry.tests()) {
             assertThat(sources).as(entry.field() + ": test class " + test).containsKey(test);
@@ -183,20 +184,8 @@ class ConfigFieldCoverageTest {
 
     @Test
     void theOperationsGuidesTableIsGeneratedFromTheSameTable() throws IOException {
-        Path doc = ROOT.resolve("docs/operations.md");
-        String text = Files.readString(doc);
-        String begin = "<!-- config-fields: generated from agent-cmd/src/test/resources/config-fields.yaml -->\n";
-        String end = "<!-- end config-fields -->";
-        int from = text.indexOf(begin);
-        int to = text.indexOf(end);
-        String expected = markdown(table());
-        if (from < 0 || to < from || !text.substring(from + begin.length(), to).equals(expected)) {
-            Path generated = Path.of("target", "config-fields.md");
-            Files.createDirectories(generated.getParent());
-            Files.writeString(generated, begin + expected + end + "\n");
-            fail("docs/operations.md's field table differs from config-fields.yaml; the table to paste between its "
-                    + "markers is in " + generated.toAbsolutePath());
-        }
+        GeneratedDocTable.check(ROOT.resolve("docs/operations.md"), "config-fields",
+                "agent-cmd/src/test/resources/config-fields.yaml", markdown(table()));
     }
 
     static String markdown(List<Entry> table) {
@@ -247,18 +236,5 @@ class ConfigFieldCoverageTest {
         List<String> warnings = new ArrayList<>(run.warnings());
         warnings.addAll(UnsupportedSettings.warnings(run.server().config(), run.server().standalone(), HOST));
         return warnings;
-    }
-
-    private static Map<String, Path> testSources() throws IOException {
-        Map<String, Path> sources = new TreeMap<>();
-        try (Stream<Path> modules = Files.list(ROOT)) {
-            for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("src/test/java"))).toList()) {
-                try (Stream<Path> files = Files.walk(module.resolve("src/test/java"))) {
-                    files.filter(f -> f.toString().endsWith(".java"))
-                            .forEach(f -> sources.put(f.getFileName().toString().replace(".java", ""), f));
-                }
-            }
-        }
-        return sources;
     }
 }

@@ -7,6 +7,7 @@ import io.jkubelet.core.apis.config.KubeletConfigCodec;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.apis.config.KubeletConfigurationDefaults;
 import io.jkubelet.core.container.GCPolicy;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.images.ImageGCPolicy;
 import java.io.IOException;
@@ -704,6 +705,7 @@ class KubeletCommandTest {
         assertThat(flags.podInfraContainerImage()).isEqualTo("jkubelet/pause:3.9");
         assertThat(flags.nodeLabels()).isEmpty();
         assertThat(flags.nodeIps()).isEmpty();
+        assertThat(flags.credentialProviders()).isEqualTo(CredentialProviderPlugins.Flags.NONE);
         assertThat(server.standalone()).isTrue();
     }
 
@@ -713,7 +715,9 @@ class KubeletCommandTest {
                 "--bootstrap-kubeconfig", "/etc/kubernetes/bootstrap.conf", "--hostname-override=node-a",
                 "--node-ip=10.0.0.5,fd00::5", "--root-dir=/tmp/kubelet", "--cert-dir=/tmp/pki",
                 "--node-labels=zone=a,role=edge", "--node-labels", "tier=1", "--container-logs-dir=/tmp/containers",
-                "--pod-infra-container-image=local/pause:1", "-v=2"));
+                "--pod-infra-container-image=local/pause:1", "-v=2",
+                "--image-credential-provider-config=/etc/kubernetes/credential-providers.yaml",
+                "--image-credential-provider-bin-dir", "/usr/libexec/kubernetes/kubelet-plugins/credential-provider/exec"));
         KubeletFlags flags = server.flags();
 
         assertThat(server.standalone()).isFalse();
@@ -728,6 +732,10 @@ class KubeletCommandTest {
         assertThat(flags.containerLogsDir()).isEqualTo("/tmp/containers");
         assertThat(flags.podInfraContainerImage()).isEqualTo("local/pause:1");
         assertThat(flags.verbosity()).isEqualTo(2);
+        // Checked when the kubelet is built, as upstream's runtime manager does (CredentialProviderPluginsTest).
+        assertThat(flags.credentialProviders()).isEqualTo(new CredentialProviderPlugins.Flags(
+                "/etc/kubernetes/credential-providers.yaml",
+                "/usr/libexec/kubernetes/kubelet-plugins/credential-provider/exec"));
     }
 
     @Test
@@ -737,7 +745,7 @@ class KubeletCommandTest {
                 .hasMessage("unknown configmap and secret manager mode: Poll");
         for (String strategy : List.of("Watch", "Cache", "Get")) {
             Path ok = write(strategy + ".yaml", HEAD + "configMapAndSecretChangeDetectionStrategy: " + strategy + "\n");
-            assertThat(KubeletCommand.changeDetectionStrategy(run(List.of("--config=" + ok)).config()).value())
+            assertThat(run(List.of("--config=" + ok)).changeDetectionStrategy().value())
                     .isEqualTo(strategy);
         }
     }
@@ -847,7 +855,7 @@ class KubeletCommandTest {
     void theLegacyFlagDefaultsDifferFromV1beta1OnlyWhereUpstreamsDo() {
         KubeletConfiguration v1beta1 = KubeletConfigurationDefaults.newDefaulted();
         KubeletConfiguration.Builder legacy = KubeletConfiguration.builder().from(v1beta1);
-        BaseConfiguration.applyLegacyFlagDefaults(legacy);
+        ConfigFlagDefaults.applyLegacyDefaults(legacy);
 
         legacy.authenticationBuilder().anonymousBuilder().enabled(false);
         legacy.authenticationBuilder().webhookBuilder().enabled(true);

@@ -127,7 +127,7 @@ class SecureServingWebhookTest {
     @Test
     void standaloneStillRefusesWebhookModes() {
         assertThatThrownBy(() -> SecureServing.prepare(flags(), config(), "node-a", Clock.systemUTC(), Optional.empty()))
-                .isInstanceOf(KubeletApp.StartupException.class)
+                .isInstanceOf(StartupException.class)
                 .hasMessageContaining("no client provided, cannot use webhook authentication");
         assertThatThrownBy(() -> SecureServing.prepare(flags(), config(), "node-a", Clock.systemUTC()))
                 .hasMessageContaining("no client provided, cannot use webhook authentication");

@@ -47,7 +47,7 @@ class ServerSwitchesTest {
         }
         KubeletConfiguration config = defaults().healthzBindAddress("127.0.0.2").healthzPort(port).build();
 
-        try (HealthzServer server = KubeletApp.healthzServer(config, null).orElseThrow()) {
+        try (HealthzServer server = KubeletServers.healthzServer(config, null).orElseThrow()) {
             try (Socket bound = new Socket()) {
                 bound.connect(new InetSocketAddress("127.0.0.2", server.port()), 5000);
                 assertThat(bound.isConnected()).isTrue();
@@ -58,7 +58,7 @@ class ServerSwitchesTest {
                 }
             }).as("not on 127.0.0.1").isInstanceOf(ConnectException.class);
         }
-        assertThat(KubeletApp.healthzServer(defaults().healthzPort(0).build(), null)).as("healthzPort 0").isEmpty();
+        assertThat(KubeletServers.healthzServer(defaults().healthzPort(0).build(), null)).as("healthzPort 0").isEmpty();
     }
 
 }

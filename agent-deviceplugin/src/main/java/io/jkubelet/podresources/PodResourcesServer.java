@@ -9,7 +9,7 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import io.jkubelet.core.podresources.PodResources;
+import io.jkubelet.core.podresources.PodResourcesV1;
 import io.jkubelet.core.podresources.PodResourcesLister;
 import io.jkubelet.core.util.TokenBucket;
 import io.jkubelet.deviceplugin.GrpcErrors;
@@ -108,7 +108,7 @@ public final class PodResourcesServer implements AutoCloseable {
         @Override
         public void getAllocatableResources(PodResourcesApi.AllocatableResourcesRequest request,
                                             StreamObserver<PodResourcesApi.AllocatableResourcesResponse> answer) {
-            PodResources.Allocatable a = lister.allocatable();
+            PodResourcesV1.Allocatable a = lister.allocatable();
             answer.onNext(PodResourcesApi.AllocatableResourcesResponse.newBuilder()
                     .addAllDevices(devices(a.devices())).addAllCpuIds(a.cpuIds()).build());
             answer.onCompleted();
@@ -117,7 +117,7 @@ public final class PodResourcesServer implements AutoCloseable {
         @Override
         public void get(PodResourcesApi.GetPodResourcesRequest request,
                         StreamObserver<PodResourcesApi.GetPodResourcesResponse> answer) {
-            PodResources p;
+            PodResourcesV1 p;
             try {
                 p = lister.get(request.getPodNamespace(), request.getPodName());
             } catch (IllegalStateException | IllegalArgumentException e) {
@@ -130,7 +130,7 @@ public final class PodResourcesServer implements AutoCloseable {
         }
     }
 
-    static PodResourcesApi.PodResources pod(PodResources p) {
+    static PodResourcesApi.PodResources pod(PodResourcesV1 p) {
         var b = PodResourcesApi.PodResources.newBuilder().setName(p.name()).setNamespace(p.namespace());
         for (var c : p.containers()) {
             b.addContainers(PodResourcesApi.ContainerResources.newBuilder().setName(c.name())
@@ -139,7 +139,7 @@ public final class PodResourcesServer implements AutoCloseable {
         return b.build();
     }
 
-    static List<PodResourcesApi.ContainerDevices> devices(List<PodResources.ContainerDevices> devices) {
+    static List<PodResourcesApi.ContainerDevices> devices(List<PodResourcesV1.ContainerDevices> devices) {
         return devices.stream().map(d -> {
             var b = PodResourcesApi.ContainerDevices.newBuilder().setResourceName(d.resourceName())
                     .addAllDeviceIds(d.deviceIds());

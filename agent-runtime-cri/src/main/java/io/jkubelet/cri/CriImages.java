@@ -5,6 +5,7 @@ import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImagePullException;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.LocalFileSystems;
+import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.cri.v1.CriApi;
 import tools.jackson.databind.json.JsonMapper;
@@ -61,7 +62,7 @@ final class CriImages implements ImageService {
         }
         try {
             return calls.image("PullImage", image, null, s -> s.pullImage(request.build())).getImageRef();
-        } catch (CriCallException | io.jkubelet.core.runtime.NotFoundException e) {
+        } catch (CriCallException | NotFoundException e) {
             throw new ImagePullException(e.getMessage(), e);
         }
     }

@@ -121,7 +121,21 @@ final class RuntimeToCri {
         if (s.runAsGroup() != null) {
             b.setRunAsGroup(CriApi.Int64Value.newBuilder().setValue(s.runAsGroup()));
         }
+        b.setRunAsUsername(s.runAsUsername());
+        if (s.apparmor() != null) {
+            // Both forms, as upstream v1.30 sends them: runtimes of CRI v1 before 1.30 read only the string.
+            b.setApparmor(profile(s.apparmor())).setApparmorProfile(appArmorProfileName(s.apparmor()));
+        }
         return b.build();
+    }
+
+    /** The deprecated {@code apparmor_profile}: {@code runtime/default}, {@code unconfined}, {@code localhost/<name>}. */
+    static String appArmorProfileName(SecurityProfile p) {
+        return switch (p.type()) {
+            case RUNTIME_DEFAULT -> "runtime/default";
+            case UNCONFINED -> "unconfined";
+            case LOCALHOST -> "localhost/" + p.localhostRef();
+        };
     }
 
     static CriApi.SecurityProfile profile(SecurityProfile p) {

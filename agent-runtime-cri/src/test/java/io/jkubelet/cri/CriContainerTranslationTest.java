@@ -135,6 +135,35 @@ class CriContainerTranslationTest extends FakeCriTestBase {
     }
 
     @Test
+    void theImagesNamedUserAndAnAppArmorProfileAreSentInBothOfTheirCriForms() {
+        ContainerConfig c = containerConfig("app", NGINX);
+        String sandbox = cri.runPodSandbox(sandboxConfig("pod"));
+        for (SecurityProfile apparmor : List.of(SecurityProfile.RUNTIME_DEFAULT, SecurityProfile.UNCONFINED,
+                SecurityProfile.localhost("k8s-nginx"))) {
+            LinuxContainerSecurityContext sc = new LinuxContainerSecurityContext(null, 3000L, List.of(), false, false,
+                    List.of(), List.of(), NamespaceOptions.POD_DEFAULT, false, SecurityProfile.RUNTIME_DEFAULT, "nobody",
+                    apparmor);
+            cri.createContainer(sandbox, new ContainerConfig(c.metadata(), c.image(), c.command(), c.args(), null,
+                    c.envs(), c.mounts(), c.labels(), c.annotations(), c.logPath(), false, false, false, c.resources(),
+                    sc), sandboxConfig("pod"));
+            CriApi.LinuxContainerSecurityContext sent = fake.recorder
+                    .request("CreateContainer", CriApi.CreateContainerRequest.class).getConfig().getLinux()
+                    .getSecurityContext();
+            assertThat(sent.hasRunAsUser()).isFalse();
+            assertThat(sent.getRunAsUsername()).isEqualTo("nobody");
+            assertThat(sent.getRunAsGroup().getValue()).isEqualTo(3000L);
+            assertThat(sent.getApparmor()).isEqualTo(RuntimeToCri.profile(apparmor));
+            assertThat(sent.getApparmorProfile()).isEqualTo(switch (apparmor.type()) {
+                case RUNTIME_DEFAULT -> "runtime/default";
+                case UNCONFINED -> "unconfined";
+                case LOCALHOST -> "localhost/k8s-nginx";
+            });
+        }
+        assertThat(fake.recorder.request("CreateContainer", CriApi.CreateContainerRequest.class).getConfig().getLinux()
+                .getSecurityContext().getApparmor().getLocalhostRef()).isEqualTo("k8s-nginx");
+    }
+
+    @Test
     void aMountOfAnUnknownPropagationIsRefusedBeforeTheRuntimeIsAsked() {
         ContainerConfig c = containerConfig("app", NGINX);
         ContainerConfig shared = new ContainerConfig(c.metadata(), c.image(), c.command(), c.args(), null, c.envs(),

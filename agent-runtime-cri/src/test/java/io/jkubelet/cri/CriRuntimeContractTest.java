@@ -60,8 +60,8 @@ class CriRuntimeContractTest extends RuntimeServiceContract {
     }
 
     @Override
-    protected String createUniqueImage(String reference) {
-        return CriTestSupport.createUniqueImage(reference);
+    protected String createUniqueImage(String reference, String configUser) {
+        return CriTestSupport.createUniqueImage(reference, configUser);
     }
 
     @Override

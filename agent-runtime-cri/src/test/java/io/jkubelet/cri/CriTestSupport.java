@@ -34,6 +34,11 @@ final class CriTestSupport {
      * digest of its config, as the CRI names images).
      */
     static String createUniqueImage(String reference) {
+        return createUniqueImage(reference, "");
+    }
+
+    /** As {@link #createUniqueImage(String)}, its configuration naming {@code user} (empty: none). */
+    static String createUniqueImage(String reference, String user) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("jk-cri-image");
@@ -44,7 +49,8 @@ final class CriTestSupport {
             run("tar", "-C", layerDir.toString(), "-cf", layerTar.toString(), ".");
             byte[] layer = Files.readAllBytes(layerTar);
             String layerDigest = blob(blobs, layer);
-            byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{\"Env\":[\"PATH=/bin\"]},"
+            byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{\"Env\":[\"PATH=/bin\"],\"User\":\""
+                    + user + "\"},"
                     + "\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[\"sha256:" + layerDigest + "\"]}}")
                     .getBytes(StandardCharsets.UTF_8);
             String configDigest = blob(blobs, config);

@@ -145,6 +145,7 @@ final class CreateSpecs {
             if (sc.noNewPrivileges()) {
                 securityOpts.add(NO_NEW_PRIVILEGES);
             }
+            securityOpts.addAll(AppArmorOptions.of(sc.apparmor()));
         }
         hc.securityOpt(securityOpts);
         // The app container joins the sandbox's namespaces: one IP, one localhost and one IPC for the pod.
@@ -196,12 +197,18 @@ final class CreateSpecs {
         hc.oomScoreAdj(r.oomScoreAdj());
     }
 
+    /**
+     * Docker's {@code User} as dockershim's {@code modifyContainerConfig} makes it: the uid, else the user's name, and
+     * {@code :gid} after it; none leaves the image's own user. A group alone Docker could not join to a user.
+     */
     private static String user(LinuxContainerSecurityContext sc, String what) {
-        if (sc.runAsUser() == null) {
+        String user = sc.runAsUser() != null ? sc.runAsUser().toString()
+                : sc.runAsUsername().isEmpty() ? null : sc.runAsUsername();
+        if (user == null) {
             require(sc.runAsGroup() == null, what + ": runAsGroup is specified without a runAsUser");
             return null;
         }
-        return sc.runAsGroup() == null ? sc.runAsUser().toString() : sc.runAsUser() + ":" + sc.runAsGroup();
+        return sc.runAsGroup() == null ? user : user + ":" + sc.runAsGroup();
     }
 
     /** Capability names as Docker takes them: upper case, without {@code CAP_}. */

@@ -2,12 +2,15 @@ package io.jkubelet.docker;
 
 import io.jkubelet.docker.engine.DockerEngine;
 import io.jkubelet.docker.engine.SystemInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@code docker info} says about the engine's host, read once: none of it changes while the engine runs, and
  * {@code docker info} is slow on a busy engine. Thread-safe.
  */
 final class DockerHost {
+    private static final Logger log = LoggerFactory.getLogger(DockerHost.class);
     /** Docker's driver when it names none (dockershim's {@code defaultCgroupDriver}). */
     static final String DEFAULT_CGROUP_DRIVER = "cgroupfs";
 
@@ -40,6 +43,29 @@ final class DockerHost {
             settings = s;
         }
         return s;
+    }
+
+    /** Docker's data root, or null when Docker does not say (a log link then asks Docker per container). */
+    String rootDirIfKnown() {
+        try {
+            return settings().rootDir();
+        } catch (RuntimeException e) {
+            log.debug("docker info failed: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Fails when the kubelet names cgroups otherwise than Docker does (dockershim's start-up check).
+     *
+     * @throws IllegalStateException with dockershim's message when they differ
+     */
+    void checkCgroupDriver(String kubeletCgroupDriver) {
+        String docker = settings().cgroupDriver();
+        if (!kubeletCgroupDriver.equals(docker)) {
+            throw new IllegalStateException("misconfiguration: kubelet cgroup driver: \"" + kubeletCgroupDriver
+                    + "\" is different from docker cgroup driver: \"" + docker + "\"");
+        }
     }
 
     /** Docker's cgroup driver, asked of Docker only when there is a cgroup parent to write in its form. */

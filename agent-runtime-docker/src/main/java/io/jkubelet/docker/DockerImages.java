@@ -209,22 +209,11 @@ final class DockerImages {
         }
     }
 
+    /** The image as the port has it: its configured user split as dockershim's {@code getUserFromImageUser}. */
     static Image toImage(ImageInspect i) {
         String user = i.config() == null || i.config().user() == null ? "" : i.config().user();
-        // "user:group" -> user; a number is a uid, anything else a user name (dockershim's getUserFromImageUser).
-        int colon = user.indexOf(':');
-        String name = colon >= 0 ? user.substring(0, colon) : user;
-        Long uid = null;
-        String username = "";
-        if (!name.isEmpty()) {
-            try {
-                uid = Long.parseLong(name);
-            } catch (NumberFormatException e) {
-                username = name;
-            }
-        }
-        return new Image(i.id(), real(i.repoTags()), real(i.repoDigests()),
-                i.size() == null ? 0 : i.size(), uid, username);
+        return Image.withConfigUser(i.id(), real(i.repoTags()), real(i.repoDigests()),
+                i.size() == null ? 0 : i.size(), user);
     }
 
     /** {@code busybox} means {@code busybox:latest}: Docker would pull every tag of the repository otherwise. */

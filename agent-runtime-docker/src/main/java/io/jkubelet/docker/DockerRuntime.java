@@ -1,8 +1,11 @@
 package io.jkubelet.docker;
 
+import io.jkubelet.cadvisor.CgroupReader;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
+import io.jkubelet.core.runtime.PodSandboxStats;
+import io.jkubelet.core.runtime.StreamingIo;
 import io.jkubelet.docker.engine.ContainerInspect;
 import io.jkubelet.docker.engine.ContainerSummary;
 import io.jkubelet.docker.engine.DockerEngine;
@@ -22,12 +25,15 @@ import io.jkubelet.core.runtime.PodSandboxState;
 import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.core.runtime.RuntimeEvent;
+import io.jkubelet.core.runtime.RuntimeProcess;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,6 +65,7 @@ import java.util.function.Consumer;
  */
 public final class DockerRuntime implements RuntimeService, ImageService, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DockerRuntime.class);
+    private static final RuntimeProcess DOCKERD = RuntimeProcess.withPidFile("dockerd", Path.of("/var/run/docker.pid"));
 
     /** jkubelet's own Engine API client (issue 14 replaced docker-java with it). */
     private final DockerEngine engine;
@@ -90,7 +97,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         this.images = new DockerImages(engine, options.imagePullProgressDeadline());
         this.exec = new DockerExec(engine, endpoint.startsWith("unix://"));
         this.host = new DockerHost(engine);
-        this.stats = new DockerStats(engine, host, clock, Path.of("/proc"), io.jkubelet.cadvisor.CgroupReader.DEFAULT_ROOT);
+        this.stats = new DockerStats(engine, host, clock, Path.of("/proc"), CgroupReader.DEFAULT_ROOT);
         this.streaming = new DockerStreaming(engine, exec, this::podSandboxStatus);
         this.removals = new DockerRemovals(engine, options.requestTimeout());
         this.sandboxes = new DockerSandboxes(engine, options, host, images, removals, stopper, this::removeContainer);
@@ -104,16 +111,21 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
      * @throws IllegalStateException with dockershim's message when they differ
      */
     public void checkCgroupDriver(String kubeletCgroupDriver) {
-        String docker = host.settings().cgroupDriver();
-        if (!kubeletCgroupDriver.equals(docker)) {
-            throw new IllegalStateException("misconfiguration: kubelet cgroup driver: \"" + kubeletCgroupDriver
-                    + "\" is different from docker cgroup driver: \"" + docker + "\"");
-        }
+        host.checkCgroupDriver(kubeletCgroupDriver);
     }
 
     /** The endpoint this runtime talks to, e.g. {@code unix:///var/run/docker.sock}. */
     public String endpoint() {
         return endpoint;
+    }
+
+    /**
+     * dockerd, this runtime's own daemon, for the node's {@code runtime} system container (upstream's
+     * {@code dockerProcessName} and {@code dockerPidFile}): it writes its pid to {@code /var/run/docker.pid} unless its
+     * {@code --pidfile} says otherwise, and is then found by name.
+     */
+    public RuntimeProcess runtimeProcess() {
+        return DOCKERD;
     }
 
     @Override
@@ -184,7 +196,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         // Like dockershim, link the log even for a container that failed to start: its log may say why.
         // A container this adapter created has its json-file log at a path Docker fixes, so no inspection.
         String criLogPath = pendingLogLinks.remove(containerId);
-        String root = criLogPath == null ? null : dockerRoot();
+        String root = criLogPath == null ? null : host.rootDirIfKnown();
         if (root != null) {
             ContainerLogLinks.link(containerId, criLogPath,
                     Path.of(root, "containers", containerId, containerId + "-json.log").toString());
@@ -287,20 +299,20 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     }
 
     @Override
-    public int exec(String containerId, List<String> command, io.jkubelet.core.runtime.StreamingIo io)
+    public int exec(String containerId, List<String> command, StreamingIo io)
             throws InterruptedException {
         DockerCalls.requireId(containerId, "container");
         return streaming.exec(containerId, command, Objects.requireNonNull(io, "io"));
     }
 
     @Override
-    public void attach(String containerId, io.jkubelet.core.runtime.StreamingIo io) throws InterruptedException {
+    public void attach(String containerId, StreamingIo io) throws InterruptedException {
         DockerCalls.requireId(containerId, "container");
         streaming.attach(containerId, Objects.requireNonNull(io, "io"));
     }
 
     @Override
-    public void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
+    public void portForward(String podSandboxId, int port, InputStream in, OutputStream out)
             throws IOException, InterruptedException {
         DockerCalls.requireId(podSandboxId, "pod sandbox");
         if (port < 1 || port > 65535) {
@@ -324,7 +336,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
      * container (its pid, cgroup parent and start time) and reads of its cgroup and writable layer.
      */
     @Override
-    public List<io.jkubelet.core.runtime.PodSandboxStats> listPodSandboxStats(Map<String, String> labelSelector) {
+    public List<PodSandboxStats> listPodSandboxStats(Map<String, String> labelSelector) {
         Map<String, String> selector = labelSelector == null ? Map.of() : labelSelector;
         List<PodSandbox> sandboxes = listPodSandbox(new PodSandboxFilter(null, PodSandboxState.SANDBOX_READY, selector));
         List<Container> containers = listContainers(new ContainerFilter(null, ContainerState.CONTAINER_RUNNING, null, selector));
@@ -360,7 +372,7 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public FilesystemUsage imageFsInfo() {
         // The stats provider asks every round; the data root does not change while the engine runs.
-        String root = dockerRoot();
+        String root = host.rootDirIfKnown();
         return root == null ? images.fsInfo() : images.fsInfo(root);
     }
 
@@ -372,18 +384,6 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         }
         stopper.shutdownNow();
         engine.close();
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    /** Docker's data root, or null when Docker does not say (the log link then asks Docker per container). */
-    private String dockerRoot() {
-        try {
-            return host.settings().rootDir();
-        } catch (RuntimeException e) {
-            log.debug("docker info failed: {}", e.getMessage());
-            return null;
-        }
     }
 
 }

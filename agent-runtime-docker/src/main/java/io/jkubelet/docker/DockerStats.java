@@ -5,6 +5,7 @@ import io.jkubelet.cadvisor.LazyCgroupReader;
 import io.jkubelet.cadvisor.NetDev;
 import io.jkubelet.core.runtime.CgroupUsage;
 import io.jkubelet.core.runtime.Container;
+import io.jkubelet.core.runtime.ContainerMetadata;
 import io.jkubelet.core.runtime.ContainerStats;
 import io.jkubelet.core.runtime.NetworkUsage;
 import io.jkubelet.core.runtime.PodSandbox;
@@ -21,9 +22,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -46,7 +50,7 @@ final class DockerStats {
      * container runs (a restart makes a new container), so each container is inspected once, and a round
      * costs two list calls however many pods run.
      */
-    private final Map<String, Inspected> inspected = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Inspected> inspected = new ConcurrentHashMap<>();
 
     /** The parts of {@code docker inspect} that stats need. */
     record Inspected(String id, long pid, Instant startedAt, String cgroupParent, String name, String image) {
@@ -71,7 +75,7 @@ final class DockerStats {
     List<PodSandboxStats> list(List<PodSandbox> sandboxes, List<Container> containers) {
         Map<String, List<Container>> bySandbox = containers.stream()
                 .collect(Collectors.groupingBy(Container::podSandboxId));
-        java.util.Set<String> listed = new java.util.HashSet<>();
+        Set<String> listed = new HashSet<>();
         sandboxes.forEach(s -> listed.add(s.id()));
         containers.forEach(c -> listed.add(c.id()));
         inspected.keySet().retainAll(listed);
@@ -82,7 +86,7 @@ final class DockerStats {
                 continue;
             }
             ContainerStats infra = containerStats(pause.get(), sandbox.id(),
-                    new io.jkubelet.core.runtime.ContainerMetadata("POD", sandbox.metadata().attempt()), sandbox.labels(), null);
+                    new ContainerMetadata("POD", sandbox.metadata().attempt()), sandbox.labels(), null);
             List<ContainerStats> members = new ArrayList<>();
             for (Container c : bySandbox.getOrDefault(sandbox.id(), List.of())) {
                 inspect(c.id()).ifPresent(r -> members.add(containerStats(r, sandbox.id(), c.metadata(), c.labels(), c.image())));
@@ -111,7 +115,7 @@ final class DockerStats {
     }
 
     private ContainerStats containerStats(Inspected r, String sandboxId,
-                                          io.jkubelet.core.runtime.ContainerMetadata metadata, Map<String, String> labels,
+                                          ContainerMetadata metadata, Map<String, String> labels,
                                           String image) {
         DockerHost.Settings settings = host.settings();
         String cgroupPath = CgroupParents.containerCgroup(settings.cgroupDriver(), r.cgroupParent(), r.id());

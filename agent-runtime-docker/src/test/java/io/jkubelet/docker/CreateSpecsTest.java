@@ -229,6 +229,31 @@ class CreateSpecsTest {
                 .hasMessageStartingWith("failed to generate seccomp security options for sandbox web: ");
     }
 
+    @Test
+    void theImagesNamedUserAndAppArmorProfilesBecomeDockersUserAndSecurityOptionsAsDockershimGaveThem() {
+        PodSandboxConfig pod = sandbox(NamespaceOptions.POD_DEFAULT, List.of());
+        LinuxContainerResources none = new LinuxContainerResources(0, 0, 0, 0, 0);
+        assertThat(CreateSpecs.container("s", container(named("nobody", null, null), none), pod, OPTIONS, "cgroupfs")
+                .user()).isEqualTo("nobody");
+        assertThat(CreateSpecs.container("s", container(named("nobody", 3000L, null), none), pod, OPTIONS, "cgroupfs")
+                .user()).as("a runAsGroup joins the image's user").isEqualTo("nobody:3000");
+
+        assertThat(appArmorOpts(null, pod)).as("none asked for: Docker's docker-default").isEmpty();
+        assertThat(appArmorOpts(SecurityProfile.RUNTIME_DEFAULT, pod)).isEmpty();
+        assertThat(appArmorOpts(SecurityProfile.UNCONFINED, pod)).containsExactly("apparmor=unconfined");
+        assertThat(appArmorOpts(SecurityProfile.localhost("k8s-nginx"), pod)).containsExactly("apparmor=k8s-nginx");
+    }
+
+    private static LinuxContainerSecurityContext named(String user, Long group, SecurityProfile apparmor) {
+        return new LinuxContainerSecurityContext(null, group, List.of(), false, false, List.of(), List.of(),
+                NamespaceOptions.POD_DEFAULT, false, SecurityProfile.RUNTIME_DEFAULT, user, apparmor);
+    }
+
+    private static List<String> appArmorOpts(SecurityProfile profile, PodSandboxConfig pod) {
+        return CreateSpecs.container("s", container(named("", null, profile), new LinuxContainerResources(0, 0, 0, 0,
+                0)), pod, OPTIONS, "cgroupfs").hostConfig().securityOpt();
+    }
+
     private static List<String> securityOpts(SecurityProfile profile, PodSandboxConfig pod) {
         LinuxContainerSecurityContext sc = new LinuxContainerSecurityContext(null, null, List.of(), false, false,
                 List.of(), List.of(), NamespaceOptions.POD_DEFAULT, false, profile);

@@ -56,8 +56,8 @@ class DockerRuntimeContractTest extends RuntimeServiceContract {
     }
 
     @Override
-    protected String createUniqueImage(String reference) {
-        return DockerTestSupport.createUniqueImage(docker, reference);
+    protected String createUniqueImage(String reference, String configUser) {
+        return DockerTestSupport.createUniqueImage(docker, reference, configUser);
     }
 
     @Override

@@ -33,13 +33,18 @@ final class DockerTestSupport {
      * layers), tagged {@code reference}. Removing it by id cannot touch busybox.
      */
     static String createUniqueImage(DockerClient docker, String reference) {
+        return createUniqueImage(docker, reference, "");
+    }
+
+    /** As {@link #createUniqueImage(DockerClient, String)}, its configuration naming {@code user} (empty: none). */
+    static String createUniqueImage(DockerClient docker, String reference, String user) {
         int colon = reference.lastIndexOf(':');
         String repository = reference.substring(0, colon);
         String tag = reference.substring(colon + 1);
         String container = docker.createContainerCmd(BUSYBOX).withCmd("true")
                 .withLabels(java.util.Map.of("io.jkubelet.test", "image-source")).exec().getId();
         try {
-            return docker.commitCmd(container).withRepository(repository).withTag(tag)
+            return docker.commitCmd(container).withRepository(repository).withTag(tag).withUser(user)
                     .withLabels(java.util.Map.of("io.jkubelet.test", reference)).exec();
         } finally {
             docker.removeContainerCmd(container).withForce(true).exec();

@@ -9,6 +9,7 @@ import java.lang.management.ThreadInfo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.ParseException;
 import java.time.Duration;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
@@ -118,7 +119,7 @@ public final class DebugHandlers {
         }));
     }
 
-    private static Response profile(String secondsParam) throws IOException, java.text.ParseException {
+    private static Response profile(String secondsParam) throws IOException, ParseException {
         int seconds = 30;
         if (secondsParam != null && !secondsParam.isEmpty()) {
             try {

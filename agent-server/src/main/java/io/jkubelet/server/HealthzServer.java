@@ -8,6 +8,7 @@ import io.jkubelet.server.http.HttpServerConfig;
 import io.jkubelet.server.http.Router;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.List;
 
 /**
@@ -57,7 +58,7 @@ public final class HealthzServer implements AutoCloseable {
         return server.port();
     }
 
-    public java.net.InetSocketAddress localAddress() {
+    public InetSocketAddress localAddress() {
         return server.localAddress();
     }
 

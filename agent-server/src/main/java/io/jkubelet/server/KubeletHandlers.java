@@ -1,6 +1,9 @@
 package io.jkubelet.server;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.stats.StatsProvider;
+import io.jkubelet.server.dashboard.DashboardHandlers;
 import io.jkubelet.server.healthz.HealthChecker;
 import io.jkubelet.server.healthz.Healthz;
 import io.jkubelet.server.http.Handler;
@@ -16,6 +19,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import io.jkubelet.server.stats.StatsHandlers;
+import io.jkubelet.server.stats.StatsHistoryHandler;
+import io.jkubelet.server.streaming.StreamingHandlers;
+import io.jkubelet.server.streaming.StreamingSessions;
+import io.jkubelet.server.timeline.PodTimelineHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +90,7 @@ public final class KubeletHandlers {
         }
 
         /** The defaults with the configuration's {@code enableSystemLogHandler} (unset means true, its default). */
-        public static DebuggingOptions of(io.jkubelet.core.apis.config.KubeletConfiguration config) {
+        public static DebuggingOptions of(KubeletConfiguration config) {
             DebuggingOptions d = defaults();
             return new DebuggingOptions(d.systemLogDir(), !Boolean.FALSE.equals(config.enableSystemLogHandler()),
                     d.logFollowPoll(), d.clock());
@@ -91,9 +100,9 @@ public final class KubeletHandlers {
     private final KubeletView view;
     private final List<HealthChecker> healthChecks;
     private final PodListEncoder encoder;
-    private final io.jkubelet.server.stats.StatsHandlers stats;
+    private final StatsHandlers stats;
     private final DebuggingOptions debugging;
-    private final io.jkubelet.server.streaming.StreamingSessions streamingSessions;
+    private final StreamingSessions streamingSessions;
 
     /**
      * @param view the pods to serve
@@ -106,31 +115,31 @@ public final class KubeletHandlers {
 
     /** As {@link #KubeletHandlers(KubeletView, List)} with the debugging handlers' settings. */
     public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, DebuggingOptions debugging) {
-        this(view, healthChecks, new PodListEncoder(), debugging, io.jkubelet.server.streaming.StreamingSessions.defaults());
+        this(view, healthChecks, new PodListEncoder(), debugging, StreamingSessions.defaults());
     }
 
     /** @param streamingSessions the bounds on exec, attach and port-forward sessions */
     public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks,
-            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
+            StreamingSessions streamingSessions) {
         this(view, healthChecks, new PodListEncoder(), DebuggingOptions.defaults(), streamingSessions);
     }
 
     /** The secure server's handlers: debugging settings and streaming bounds. */
     public KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, DebuggingOptions debugging,
-            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
+            StreamingSessions streamingSessions) {
         this(view, healthChecks, new PodListEncoder(), debugging, streamingSessions);
     }
 
     KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder) {
-        this(view, healthChecks, encoder, DebuggingOptions.defaults(), io.jkubelet.server.streaming.StreamingSessions.defaults());
+        this(view, healthChecks, encoder, DebuggingOptions.defaults(), StreamingSessions.defaults());
     }
 
     private KubeletHandlers(KubeletView view, List<HealthChecker> healthChecks, PodListEncoder encoder, DebuggingOptions debugging,
-            io.jkubelet.server.streaming.StreamingSessions streamingSessions) {
+            StreamingSessions streamingSessions) {
         this.view = Objects.requireNonNull(view, "view");
         this.healthChecks = List.copyOf(healthChecks);
         this.encoder = encoder;
-        this.stats = new io.jkubelet.server.stats.StatsHandlers(view::stats);
+        this.stats = new StatsHandlers(view::stats);
         this.debugging = Objects.requireNonNull(debugging, "debugging");
         this.streamingSessions = Objects.requireNonNull(streamingSessions, "streamingSessions");
     }
@@ -147,10 +156,10 @@ public final class KubeletHandlers {
         // Upstream installs /metrics, /metrics/cadvisor, /metrics/resource and /stats/ here too (auth-not-required group).
         MetricsHandlers.installKubelet(router, view.kubeletMetrics());
         stats.install(router);
-        new io.jkubelet.server.stats.StatsHistoryHandler(view::statsHistory,
-                io.jkubelet.core.stats.StatsProvider.DEFAULT_PERIOD.toSeconds()).install(router);
-        new io.jkubelet.server.timeline.PodTimelineHandler(view, debugging.clock()).install(router);
-        new io.jkubelet.server.dashboard.DashboardHandlers(view).install(router);
+        new StatsHistoryHandler(view::statsHistory,
+                StatsProvider.DEFAULT_PERIOD.toSeconds()).install(router);
+        new PodTimelineHandler(view, debugging.clock()).install(router);
+        new DashboardHandlers(view).install(router);
     }
 
     /**
@@ -196,17 +205,17 @@ public final class KubeletHandlers {
      * port with {@code enableDebuggingHandlers}: never on the read-only port, which has no auth.
      */
     public void installStreaming(Router.Builder router) {
-        new io.jkubelet.server.streaming.StreamingHandlers(() -> pods(view.pods()), view.streaming(), streamingSessions)
+        new StreamingHandlers(() -> pods(view.pods()), view.streaming(), streamingSessions)
                 .install(router);
     }
 
     /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path. */
     public static void installDebuggingDisabled(Router.Builder router) {
-        installDebuggingDisabled(router, java.util.Set.of());
+        installDebuggingDisabled(router, Set.of());
     }
 
     /** Registers 405 {@code Debug endpoints are disabled.} on every debugging path but {@code served}. */
-    public static void installDebuggingDisabled(Router.Builder router, java.util.Set<String> served) {
+    public static void installDebuggingDisabled(Router.Builder router, Set<String> served) {
         Handler disabled = request -> Response.goError(405, "Debug endpoints are disabled.");
         for (String path : DEBUGGING_PATHS) {
             if (!served.contains(path)) {

@@ -1,6 +1,12 @@
 package io.jkubelet.server;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.stats.StatsSnapshot;
+import io.jkubelet.core.stats.history.StatsHistory;
+import io.jkubelet.core.timeline.PodTimeline;
+import io.jkubelet.server.healthz.HealthcheckSlis;
+import io.jkubelet.server.streaming.ContainerStreaming;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import java.util.Optional;
@@ -33,21 +39,21 @@ public interface KubeletView {
     PrometheusRegistry probeMetrics();
 
     /** The health check SLIs every health endpoint of the agent records, answering {@code GET /metrics/slis}. */
-    io.jkubelet.server.healthz.HealthcheckSlis healthcheckSlis();
+    HealthcheckSlis healthcheckSlis();
 
     /**
      * The stats provider's latest snapshot, answering {@code /stats/summary}, {@code /metrics/resource} and
      * {@code /metrics/cadvisor}; empty before the first collection round. Must not call the runtime.
      */
-    default java.util.Optional<io.jkubelet.core.stats.StatsSnapshot> stats() {
-        return java.util.Optional.empty();
+    default Optional<StatsSnapshot> stats() {
+        return Optional.empty();
     }
 
     /**
      * The node's, pods' and containers' usage over the last 15 minutes, answering {@code /stats/history} and the
      * dashboard's charts; empty where the node keeps none.
      */
-    default Optional<io.jkubelet.core.stats.history.StatsHistory> statsHistory() {
+    default Optional<StatsHistory> statsHistory() {
         return Optional.empty();
     }
 
@@ -55,7 +61,7 @@ public interface KubeletView {
      * What happened to the pod {@code namespace/name} (the latest of that name), answering {@code
      * /debug/pods/<namespace>/<name>/timeline}; empty for a pod with none.
      */
-    default Optional<io.jkubelet.core.timeline.PodTimeline> podTimeline(String namespace, String name) {
+    default Optional<PodTimeline> podTimeline(String namespace, String name) {
         return Optional.empty();
     }
 
@@ -63,7 +69,7 @@ public interface KubeletView {
      * The node as the dashboard shows it: capacity, allocatable, conditions and the runtime's version (the registered
      * node on a cluster node); empty when not known yet.
      */
-    default Optional<io.fabric8.kubernetes.api.model.Node> node() {
+    default Optional<Node> node() {
         return Optional.empty();
     }
 
@@ -116,7 +122,7 @@ public interface KubeletView {
      * The runtime's containers and streaming calls for {@code /exec}, {@code /attach} and {@code
      * /portForward}; {@link io.jkubelet.server.streaming.ContainerStreaming#NONE} when there is no runtime.
      */
-    default io.jkubelet.server.streaming.ContainerStreaming streaming() {
-        return io.jkubelet.server.streaming.ContainerStreaming.NONE;
+    default ContainerStreaming streaming() {
+        return ContainerStreaming.NONE;
     }
 }

@@ -3,6 +3,7 @@ package io.jkubelet.server;
 import io.jkubelet.server.http.Handler;
 import io.jkubelet.server.http.Response;
 import io.jkubelet.server.http.Router;
+import io.jkubelet.server.stats.GoTextFormat;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -36,13 +37,13 @@ public final class MetricsHandlers {
     /** Registers {@code GET /metrics/slis}: the health check SLIs (upstream's {@code ComponentSLIs} gate, on). */
     public static void installSlis(Router.Builder router, PrometheusRegistry registry) {
         router.get(SLIS_METRICS_PATH, Handler.blocking(request ->
-                Response.of(200, CONTENT_TYPE, io.jkubelet.server.stats.GoTextFormat.write(registry.scrape()))));
+                Response.of(200, CONTENT_TYPE, GoTextFormat.write(registry.scrape()))));
     }
 
     /** Registers {@code GET /metrics}: the kubelet's own metrics, numbers written as Go writes them. */
     public static void installKubelet(Router.Builder router, PrometheusRegistry registry) {
         router.get(METRICS_PATH, Handler.blocking(request ->
-                Response.of(200, CONTENT_TYPE, io.jkubelet.server.stats.GoTextFormat.write(registry.scrape()))));
+                Response.of(200, CONTENT_TYPE, GoTextFormat.write(registry.scrape()))));
     }
 
     static Response scrape(PrometheusRegistry registry) throws IOException {

@@ -6,7 +6,9 @@ import io.jkubelet.server.http.HttpServerConfig;
 import io.jkubelet.server.http.Router;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The kubelet's read-only port ({@code readOnlyPort}, 10255 by convention, off by default): no
@@ -61,7 +63,7 @@ public final class ReadOnlyServer implements AutoCloseable {
         handlers.installAuthNotRequired(router);
         if (serveRunningPods) {
             handlers.installRunningPods(router);
-            KubeletHandlers.installDebuggingDisabled(router, java.util.Set.of(KubeletHandlers.RUNNING_PODS_PATH));
+            KubeletHandlers.installDebuggingDisabled(router, Set.of(KubeletHandlers.RUNNING_PODS_PATH));
         } else {
             KubeletHandlers.installDebuggingDisabled(router);
         }
@@ -73,7 +75,7 @@ public final class ReadOnlyServer implements AutoCloseable {
         return server.port();
     }
 
-    public java.net.InetSocketAddress localAddress() {
+    public InetSocketAddress localAddress() {
         return server.localAddress();
     }
 

@@ -2,6 +2,7 @@ package io.jkubelet.cmd.apiserver;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
@@ -55,7 +56,7 @@ final class WebhookRetry {
             return true;
         }
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
-            if (t instanceof java.io.IOException && String.valueOf(t.getMessage()).toLowerCase().contains("connection reset")) {
+            if (t instanceof IOException && String.valueOf(t.getMessage()).toLowerCase().contains("connection reset")) {
                 return true;
             }
         }

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -168,7 +169,7 @@ public final class ClientBootstrap {
     static String digestedName(PublicKey publicKey, CsrTemplate template, List<String> usages) throws GeneralSecurityException {
         MessageDigest hash = MessageDigest.getInstance("SHA-512/256");
         Base64.Encoder encode = Base64.getUrlEncoder().withoutPadding();
-        java.util.function.Consumer<byte[]> write = data -> {
+        Consumer<byte[]> write = data -> {
             hash.update(encode.encode(data));
             hash.update((byte) '|');
         };

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -70,7 +71,7 @@ public final class ClientCertificates {
         if (current.isEmpty() && inline.isPresent()) {
             // kubeadm hands a high-powered certificate in the kubeconfig and expects it rotated out at once.
             current = Optional.of(store.update(CertificatePair.certificatesPem(inline.get().chain()),
-                    CertificatePair.keyPem(new java.security.KeyPair(inline.get().leaf().getPublicKey(), inline.get().key())), clock.instant()));
+                    CertificatePair.keyPem(new KeyPair(inline.get().leaf().getPublicKey(), inline.get().key())), clock.instant()));
             force = true;
         }
         RotatingClientTls tls;

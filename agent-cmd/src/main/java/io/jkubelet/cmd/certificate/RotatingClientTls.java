@@ -1,5 +1,7 @@
 package io.jkubelet.cmd.certificate;
 
+import java.io.IOException;
+import java.util.Optional;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -36,7 +38,7 @@ public final class RotatingClientTls {
      *     anonymous client)
      * @param trust the kubeconfig's trust in the apiserver
      */
-    public RotatingClientTls(java.util.Optional<CertificatePair> pair, TrustManager[] trust) throws GeneralSecurityException {
+    public RotatingClientTls(Optional<CertificatePair> pair, TrustManager[] trust) throws GeneralSecurityException {
         this.trust = trust;
         this.current = contextFor(pair.orElse(null));
         this.context = new SSLContext(new Spi(), current.getProvider(), current.getProtocol()) { };
@@ -66,7 +68,7 @@ public final class RotatingClientTls {
             KeyStore store = KeyStore.getInstance("PKCS12");
             try {
                 store.load(null, null);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new GeneralSecurityException(e);
             }
             store.setKeyEntry("client", pair.key(), new char[0], pair.chain().toArray(X509Certificate[]::new));

@@ -1,6 +1,7 @@
 package io.jkubelet.cmd.certificate;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.server.tls.SelfSignedPair;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -63,6 +64,6 @@ public final class ServingCertificates {
     }
 
     private static boolean isLiteral(String address) {
-        return io.jkubelet.server.tls.SelfSignedPair.isAddress(address);
+        return SelfSignedPair.isAddress(address);
     }
 }

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -67,7 +68,7 @@ public final class KubeletLogging implements AutoCloseable {
     public static KubeletLogging apply(LoggingConfiguration config, LoggerContext context, OutputStream info,
             OutputStream error) {
         context.reset();
-        context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(Level.INFO);
+        context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.INFO);
         for (String library : QUIET_LIBRARIES) {
             context.getLogger(library).setLevel(Level.WARN);
         }
@@ -127,7 +128,7 @@ public final class KubeletLogging implements AutoCloseable {
         }
         appender.setOutputStream(out);
         appender.start();
-        context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(appender);
+        context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(appender);
     }
 
     /** The process's stdout or stderr, which Logback must not close when it stops an appender. */

@@ -1,5 +1,6 @@
 package io.jkubelet.cmd.e2e;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.runtime.Container;
@@ -94,6 +95,12 @@ class ContainerdIT extends ContainerdTestBase {
                         "io.kubernetes.container.restartCount");
             });
         }
+
+        // containerd's own cgroup, the process the CRI adapter names by what Version answers (found by name, no pid
+        // file), as upstream's "runtime" system container.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(new ObjectMapper()
+                .readTree(agent.get(agent.readOnlyPort, "/stats/summary").orElseThrow())
+                .at("/node/systemContainers").findValuesAsText("name")).contains("kubelet", "runtime"));
     }
 
     @Test

@@ -1,7 +1,5 @@
 package io.jkubelet.cmd.e2e;
 
-import io.jkubelet.core.runtime.testing.RuntimePods;
-import io.jkubelet.cri.CriRuntime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -35,12 +33,7 @@ class ContainerdKubectlIT extends RealClusterBase {
     /** The pods are the agent's on containerd: they go once it has stopped (the base class stops it again, idly). */
     @AfterAll
     static void removeThePodsFromContainerd() throws Exception {
-        if (agent != null) {
-            agent.stop();
-            try (CriRuntime runtime = ContainerdTestBase.cri()) {
-                RuntimePods.removeAll(runtime, agent.nodeName);
-            }
-        }
+        ContainerdTestBase.stopAndRemovePods(agent);
     }
 
     @Test

@@ -37,6 +37,19 @@ abstract class ContainerdTestBase extends AgentOnRuntimeBase {
         }
     }
 
+    /**
+     * Stops a cluster node's agent on containerd and removes its pods from containerd, which only a stopped agent
+     * leaves alone ({@link RealClusterBase} stops it again, idly).
+     */
+    static void stopAndRemovePods(Agent agent) throws Exception {
+        if (agent != null) {
+            agent.stop();
+            try (CriRuntime runtime = cri()) {
+                RuntimePods.removeAll(runtime, agent.nodeName);
+            }
+        }
+    }
+
     /** A client of the runtime's CRI, as crictl is; closed by the caller. */
     static CriRuntime cri() {
         return CriRuntimeFactory.connect(ENDPOINT, null, Duration.ofMinutes(1));

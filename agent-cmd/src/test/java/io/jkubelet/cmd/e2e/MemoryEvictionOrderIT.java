@@ -94,6 +94,6 @@ class MemoryEvictionOrderIT extends RealClusterBase {
             assertThat(c.getReason()).isEqualTo("KubeletHasSufficientMemory");
         });
         assertThat(phase("order-guaranteed")).isEqualTo("Running");
-        assertThat(agent.logText()).doesNotContain("Evicting pod default/order-guaranteed");
+        assertThat(agent.logText()).doesNotContain("Evicting pod order-guaranteed");
     }
 }

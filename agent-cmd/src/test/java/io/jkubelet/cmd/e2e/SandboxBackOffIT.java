@@ -2,6 +2,8 @@ package io.jkubelet.cmd.e2e;
 
 import org.junit.jupiter.api.Test;
 
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -11,8 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A pod whose sandbox cannot start, on the real engine: a privileged pod on a machine whose root lacks capabilities
- * (runc: "unable to apply caps"). Before, every dead sandbox was a runtime event that started the next try at once:
+ * A pod whose sandbox cannot start, on the real engine: its hostPort is held by another process, so Docker cannot
+ * publish it ("Error starting userland proxy: ... address already in use"). (A privileged pod, which runc refused on
+ * this machine, no longer serves: the test engines' runc wrapper drops the one capability root lacks.) Before, every dead sandbox was a runtime event that started the next try at once:
  * about three tries a second, 565 dead sandboxes in five minutes. Now the pod backs off (10 s, jittered) and container
  * GC (every minute) removes its dead sandboxes but the newest.
  */
@@ -20,6 +23,14 @@ class SandboxBackOffIT extends AgentTestBase {
 
     @Test
     void aPodWhoseSandboxCannotStartIsRetriedWithBackOffAndItsDeadSandboxesAreCollected() throws Exception {
+        try (ServerSocket holder = new ServerSocket()) {
+            holder.setReuseAddress(true);
+            holder.bind(new InetSocketAddress("0.0.0.0", 0));
+            sandboxesBackOff(holder.getLocalPort());
+        }
+    }
+
+    private void sandboxesBackOff(int heldPort) throws Exception {
         startAgent();
         agent.writeManifest("priv.yaml", """
                 apiVersion: v1
@@ -30,13 +41,12 @@ class SandboxBackOffIT extends AgentTestBase {
                   - name: c
                     image: %s
                     command: ["sleep", "3600"]
-                    securityContext: {privileged: true}
-                """.formatted(IMAGE));
+                    ports: [{containerPort: 80, hostPort: %d}]
+                """.formatted(IMAGE, heldPort));
         long start = System.nanoTime();
         await().atMost(Duration.ofSeconds(30)).until(() -> !sandboxes().isEmpty());
-        if (!agent.logText().contains("FailedCreatePodSandBox")) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> agent.logText().contains("FailedCreatePodSandBox"));
-        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> agent.logText().contains("FailedCreatePodSandBox"));
+        assertThat(agent.logText()).contains("address already in use");
 
         // Every sandbox ever made in the first 40 s: one try at once, then one each 10 to 15 s.
         Set<String> made = new HashSet<>();

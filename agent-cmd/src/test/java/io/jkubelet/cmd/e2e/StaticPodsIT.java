@@ -102,7 +102,7 @@ class StaticPodsIT extends AgentTestBase {
         Pod first = awaitPod("crash", Duration.ofSeconds(60), p -> container(p, "fail").map(c ->
                 c.getState().getWaiting() != null && "CrashLoopBackOff".equals(c.getState().getWaiting().getReason())).orElse(false));
         ContainerStatus c1 = container(first, "fail").orElseThrow();
-        assertThat(c1.getState().getWaiting().getMessage()).startsWith("back-off 10s restarting failed container=fail pod=default/crash-" + agent.nodeName);
+        assertThat(c1.getState().getWaiting().getMessage()).startsWith("back-off 10s restarting failed container=fail pod=crash-" + agent.nodeName + "_default(");
         assertThat(c1.getLastState().getTerminated().getExitCode()).isEqualTo(3);
         assertThat(c1.getLastState().getTerminated().getReason()).isEqualTo("Error");
         assertThat(first.getStatus().getPhase()).isEqualTo("Running");
@@ -111,7 +111,7 @@ class StaticPodsIT extends AgentTestBase {
                 c.getState().getWaiting() != null && c.getState().getWaiting().getMessage() != null
                         && c.getState().getWaiting().getMessage().startsWith("back-off 20s")).orElse(false));
         assertThat(container(later, "fail").orElseThrow().getRestartCount()).isGreaterThan(c1.getRestartCount());
-        assertThat(agent.logText()).contains("Back-off restarting failed container fail in pod default/crash-" + agent.nodeName);
+        assertThat(agent.logText()).contains("Back-off restarting failed container fail in pod crash-" + agent.nodeName + "_default(");
     }
 
     @Test

@@ -63,8 +63,9 @@ class StatsIT extends AgentTestBase {
         assertThat(summary.at("/node/fs/capacityBytes").asLong()).isGreaterThan(0);
         assertThat(summary.at("/node/runtime/imageFs/capacityBytes").asLong()).isGreaterThan(0);
         assertThat(summary.at("/node/rlimit/maxpid").asLong()).isGreaterThan(0);
-        // The agent's own cgroup, found from its process, as upstream's "kubelet" system container.
-        assertThat(summary.at("/node/systemContainers").findValuesAsText("name")).contains("kubelet");
+        // The agent's own cgroup, found from its process, as upstream's "kubelet" system container, and dockerd's, the
+        // process the Docker adapter names as its runtime's (its pid file, else by name), as upstream's "runtime".
+        assertThat(summary.at("/node/systemContainers").findValuesAsText("name")).contains("kubelet", "runtime");
 
         // only_cpu_and_memory keeps cpu and memory only.
         JsonNode small = JSON.readTree(agent.get(agent.readOnlyPort, "/stats/summary?only_cpu_and_memory=true").orElseThrow());

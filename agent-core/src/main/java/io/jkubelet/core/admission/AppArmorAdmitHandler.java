@@ -3,14 +3,15 @@ package io.jkubelet.core.admission;
 import io.fabric8.kubernetes.api.model.AppArmorProfile;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.podutil.AppArmorProfiles;
 import io.jkubelet.core.podutil.PodSpecs;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -18,17 +19,12 @@ import java.util.function.BooleanSupplier;
  * {@code AppArmor} gate being on): a pending pod that asks for an AppArmor profile other than unconfined (the
  * {@code appArmorProfile} fields or the {@code container.apparmor.security.beta.kubernetes.io/} annotations) is refused
  * where the host does not enforce AppArmor ({@code Cannot enforce AppArmor: AppArmor is not enabled on the host}), or
- * with an empty localhost profile name. Where it does, jkubelet refuses the profiles it does not pass to Docker too:
- * Docker applies its own default profile ({@code docker-default}, the runtime's default) to every container, and
- * jkubelet passes no other. Thread-safe.
+ * when a container's Localhost profile has no name. Where the host enforces it, each container's profile goes to the
+ * runtime ({@link AppArmorProfiles}, the runtime config's {@code apparmor}). Thread-safe.
  */
 public final class AppArmorAdmitHandler implements PodAdmitHandler {
     /** The reason of the refusal, the pod's status reason. */
     public static final String REASON = "AppArmor";
-    static final String ANNOTATION_PREFIX = "container.apparmor.security.beta.kubernetes.io/";
-    private static final String UNCONFINED = "Unconfined";
-    private static final String RUNTIME_DEFAULT = "RuntimeDefault";
-    private static final String LOCALHOST = "Localhost";
 
     private final BooleanSupplier hostEnforces;
 
@@ -51,23 +47,17 @@ public final class AppArmorAdmitHandler implements PodAdmitHandler {
     @Override
     public PodAdmitResult admit(Pod pod, List<Pod> otherPods) {
         // As upstream: a pod already running or terminated is not checked again.
-        if (pod.getStatus() == null || !"Pending".equals(pod.getStatus().getPhase())) {
-            return PodAdmitResult.ADMIT;
-        }
-        List<String> profiles = requested(pod);
-        if (profiles.stream().allMatch(UNCONFINED::equals)) {
+        if (pod.getStatus() == null || !"Pending".equals(pod.getStatus().getPhase()) || !isRequired(pod)) {
             return PodAdmitResult.ADMIT;
         }
         if (!hostEnforces.getAsBoolean()) {
             return refuse("AppArmor is not enabled on the host");
         }
-        for (String profile : profiles) {
-            if (profile.equals(LOCALHOST + "/")) {
+        for (Container c : PodSpecs.allContainers(pod)) {
+            Optional<AppArmorProfile> profile = AppArmorProfiles.of(pod, c);
+            if (profile.isPresent() && AppArmorProfiles.LOCALHOST.equals(profile.get().getType())
+                    && (profile.get().getLocalhostProfile() == null || profile.get().getLocalhostProfile().isBlank())) {
                 return refuse("invalid empty AppArmor profile name: \"localhost/\"");
-            }
-            if (!profile.equals(RUNTIME_DEFAULT)) {
-                return refuse("jkubelet passes no AppArmor profile but the runtime's default to Docker (asked: "
-                        + profile + ")");
             }
         }
         return PodAdmitResult.ADMIT;
@@ -77,42 +67,24 @@ public final class AppArmorAdmitHandler implements PodAdmitHandler {
         return PodAdmitResult.reject(REASON, "Cannot enforce AppArmor: " + why);
     }
 
-    /** Every profile asked for, as RuntimeDefault, Unconfined or Localhost/name; the fields first, then annotations. */
-    static List<String> requested(Pod pod) {
-        List<String> profiles = new ArrayList<>();
-        if (pod.getSpec() != null && pod.getSpec().getSecurityContext() != null) {
-            add(profiles, pod.getSpec().getSecurityContext().getAppArmorProfile());
+    /** Upstream's {@code isRequired}: a profile other than unconfined is asked for, by a field or an annotation. */
+    static boolean isRequired(Pod pod) {
+        var podContext = pod.getSpec() == null ? null : pod.getSpec().getSecurityContext();
+        if (podContext != null && confining(podContext.getAppArmorProfile())) {
+            return true;
         }
-        if (pod.getSpec() != null) {
-            List<Container> all = new ArrayList<>(PodSpecs.initContainers(pod));
-            all.addAll(PodSpecs.containers(pod));
-            for (Container c : all) {
-                if (c.getSecurityContext() != null) {
-                    add(profiles, c.getSecurityContext().getAppArmorProfile());
-                }
+        for (Container c : PodSpecs.allContainers(pod)) {
+            if (c.getSecurityContext() != null && confining(c.getSecurityContext().getAppArmorProfile())) {
+                return true;
             }
         }
         Map<String, String> annotations = pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
-        if (annotations != null) {
-            annotations.forEach((key, value) -> {
-                if (key.startsWith(ANNOTATION_PREFIX)) {
-                    profiles.add(switch (value) {
-                        case "unconfined" -> UNCONFINED;
-                        case "runtime/default" -> RUNTIME_DEFAULT;
-                        default -> value.startsWith("localhost/") ? LOCALHOST + "/" + value.substring(10) : value;
-                    });
-                }
-            });
-        }
-        return profiles;
+        return annotations != null && annotations.entrySet().stream()
+                .anyMatch(a -> a.getKey().startsWith(AppArmorProfiles.ANNOTATION_PREFIX)
+                        && !"unconfined".equals(a.getValue()));
     }
 
-    private static void add(List<String> profiles, AppArmorProfile profile) {
-        if (profile == null || profile.getType() == null) {
-            return;
-        }
-        profiles.add(LOCALHOST.equals(profile.getType())
-                ? LOCALHOST + "/" + (profile.getLocalhostProfile() == null ? "" : profile.getLocalhostProfile().strip())
-                : profile.getType());
+    private static boolean confining(AppArmorProfile profile) {
+        return profile != null && !AppArmorProfiles.UNCONFINED.equals(profile.getType());
     }
 }

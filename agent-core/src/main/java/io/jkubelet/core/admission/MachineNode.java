@@ -1,5 +1,6 @@
 package io.jkubelet.core.admission;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -63,7 +64,7 @@ public final class MachineNode {
     /** This machine: its processors, its physical memory, and the file system holding {@code rootDir}. */
     public static Node detect(String nodeName, int maxPods, Path rootDir, Reservation reservation) {
         long memory = 0;
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             memory = os.getTotalMemorySize();
         }
         return of(nodeName, maxPods, Runtime.getRuntime().availableProcessors(), memory, diskCapacity(rootDir), reservation);

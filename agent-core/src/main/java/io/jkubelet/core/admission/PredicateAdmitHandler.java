@@ -18,15 +18,14 @@ import java.util.function.Supplier;
 
 /**
  * Whether a pod fits this node next to the pods already admitted (upstream {@code predicateAdmitHandler}
- * with the scheduler's {@code AdmissionCheck}): the pod's OS, then the node's resources (pods, cpu,
+ * with the scheduler's {@code AdmissionCheck}): the pod's OS and supplemental groups policy, then the node's resources (pods, cpu,
  * memory, ephemeral-storage, hugepages and extended resources against allocatable minus what the admitted
  * pods request), its required node affinity and node selector, its node name, its host ports, and, for
  * pods that are not static, the node's NoExecute taints. Only the first failure is reported, with
  * upstream's reason and message.
  *
  * <p>Not done here: upstream lets a critical pod that only lacks resources preempt lower-priority pods
- * ({@code CriticalPodAdmissionHandler}); such a pod is rejected here like any other. The SupplementalGroupsPolicy
- * check is not modelled.
+ * ({@code CriticalPodAdmissionHandler}); such a pod is rejected here like any other.
  */
 public final class PredicateAdmitHandler {
     private static final Logger log = LoggerFactory.getLogger(PredicateAdmitHandler.class);
@@ -34,6 +33,7 @@ public final class PredicateAdmitHandler {
     public static final String INVALID_NODE_INFO = "InvalidNodeInfo";
     public static final String POD_OS_SELECTOR_NODE_LABEL_DOES_NOT_MATCH = "PodOSSelectorNodeLabelDoesNotMatch";
     public static final String POD_OS_NOT_SUPPORTED = "PodOSNotSupported";
+    public static final String SUPPLEMENTAL_GROUPS_POLICY_NOT_SUPPORTED = "SupplementalGroupsPolicyNotSupported";
     public static final String INSUFFICIENT_RESOURCE_PREFIX = "OutOf";
     public static final String OUT_OF_PODS = "OutOfpods";
     public static final String OUT_OF_CPU = "OutOfcpu";
@@ -113,6 +113,10 @@ public final class PredicateAdmitHandler {
         if (pod.getSpec().getOs() != null && !NODE_OS.equals(pod.getSpec().getOs().getName())) {
             return PodAdmitResult.reject(POD_OS_NOT_SUPPORTED, "Failed to admit pod as the OS field doesn't match node OS");
         }
+        if (rejectOnSupplementalGroupsPolicy(pod)) {
+            return PodAdmitResult.reject(SUPPLEMENTAL_GROUPS_POLICY_NOT_SUPPORTED,
+                    "SupplementalGroupsPolicy=Strict is not supported in this node");
+        }
         List<Failure> failures = generalFilter(pod, otherPods, n);
         if (failures.isEmpty()) {
             return PodAdmitResult.ADMIT;
@@ -121,6 +125,17 @@ public final class PredicateAdmitHandler {
         log.debug("Predicate failed on pod {}/{}: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
                 first.message());
         return PodAdmitResult.reject(first.reason(), first.message());
+    }
+
+    /**
+     * Upstream's {@code rejectPodAdmissionBasedOnSupplementalGroupsPolicy} (v1.33, where the policy went beta): Merge is
+     * what every runtime does; Strict (the image's {@code /etc/group} left out) needs a runtime that declares it in the
+     * node's {@code status.features}, and neither Docker nor the CRI of Kubernetes 1.20 can, so this node never does.
+     */
+    private static boolean rejectOnSupplementalGroupsPolicy(Pod pod) {
+        var sc = pod.getSpec().getSecurityContext();
+        return sc != null && sc.getSupplementalGroupsPolicy() != null
+                && !"Merge".equals(sc.getSupplementalGroupsPolicy());
     }
 
     /**

@@ -17,6 +17,7 @@ import io.jkubelet.core.nodestatus.Sleeper;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.util.DaemonThreads;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -80,7 +81,7 @@ public final class NodeSync implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(NodeSync.class).warn("Unable to update node status: {}", e.getMessage());
+            LoggerFactory.getLogger(NodeSync.class).warn("Unable to update node status: {}", e.getMessage());
         }
     }
 

@@ -3,6 +3,7 @@ package io.jkubelet.core.cm;
 import io.jkubelet.cadvisor.PseudoFiles;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -60,7 +61,7 @@ abstract sealed class CgroupTree implements CgroupManager permits CgroupV1Manage
         for (int attempt = 0; dirs == null; attempt++) {
             try (Stream<Path> s = Files.walk(dir)) {
                 dirs = s.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
-            } catch (IOException | java.io.UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 // The walk meets a directory removed meanwhile as an error (the pod's own termination and the orphan
                 // clean-up may remove one pod's cgroups at once, the runtime its containers'): walk again what is left.
                 if (!Files.isDirectory(dir)) {

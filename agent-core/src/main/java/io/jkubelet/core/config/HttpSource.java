@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -244,7 +245,7 @@ public final class HttpSource implements Closeable {
             throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof java.net.http.HttpTimeoutException) {
+            if (cause instanceof HttpTimeoutException) {
                 // The client's own request timeout (the same deadline) may fire first: one message for both.
                 throw new IOException(url + ": no complete response within " + timeout.toMillis() + " ms", cause);
             }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -15,6 +16,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.reader.UnicodeReader;
+import org.yaml.snakeyaml.representer.Representer;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
@@ -154,8 +156,8 @@ public final class PodCodec {
         options.setAllowDuplicateKeys(false);
         options.setCodePointLimit(MAX_MANIFEST_BYTES);
         options.setNestingDepthLimit(MAX_NESTING_DEPTH);
-        return new Yaml(new StringTimestamps(options), new org.yaml.snakeyaml.representer.Representer(
-                new org.yaml.snakeyaml.DumperOptions()), new org.yaml.snakeyaml.DumperOptions(), options);
+        return new Yaml(new StringTimestamps(options), new Representer(
+                new DumperOptions()), new DumperOptions(), options);
     }
 
     /** go-yaml v2 hands timestamps to an untyped decode as strings; so does this. */

@@ -21,6 +21,7 @@ import io.jkubelet.core.config.validation.ImageReference;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -254,7 +255,7 @@ public final class PodDefaults {
     }
 
     private static List<Container> concat(List<Container> a, List<Container> b) {
-        return java.util.stream.Stream.concat(nullToEmpty(a).stream(), nullToEmpty(b).stream()).toList();
+        return Stream.concat(nullToEmpty(a).stream(), nullToEmpty(b).stream()).toList();
     }
 
     private static boolean isEmpty(String s) {

@@ -2,6 +2,7 @@ package io.jkubelet.core.config;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +64,7 @@ public record StaticPodDefaults(String nodeName, String source, boolean isFile) 
             meta.setNamespace(DEFAULT_NAMESPACE);
         }
         if (pod.getSpec() == null) {
-            pod.setSpec(new io.fabric8.kubernetes.api.model.PodSpec());
+            pod.setSpec(new PodSpec());
         }
         pod.getSpec().setNodeName(nodeName);
         if (meta.getAnnotations() == null) {

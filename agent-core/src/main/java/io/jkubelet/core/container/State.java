@@ -1,5 +1,7 @@
 package io.jkubelet.core.container;
 
+import io.jkubelet.core.runtime.ContainerState;
+
 /** A container's state as the kubelet sees it (upstream {@code kubecontainer.State}). */
 public enum State {
     CREATED,
@@ -7,7 +9,7 @@ public enum State {
     EXITED,
     UNKNOWN;
 
-    public static State of(io.jkubelet.core.runtime.ContainerState s) {
+    public static State of(ContainerState s) {
         return switch (s) {
             case CONTAINER_CREATED -> CREATED;
             case CONTAINER_RUNNING -> RUNNING;

@@ -1,10 +1,10 @@
 package io.jkubelet.core.credentialprovider;
 
+import io.jkubelet.core.config.validation.FieldError;
 import io.jkubelet.core.config.validation.ImageReference;
 import io.jkubelet.core.runtime.RegistryAuth;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -17,6 +17,8 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Registry credentials by registry location, matched against images as upstream's {@code BasicDockerKeyring}:
@@ -27,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link #union union} of two, as upstream's {@code UnionDockerKeyring}. Immutable.
  */
 public final class DockerKeyring {
+    private static final Logger log = LoggerFactory.getLogger(DockerKeyring.class);
     static final String DEFAULT_REGISTRY_HOST = "index.docker.io";
     private static final ObjectMapper JSON =
             JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
@@ -102,24 +105,35 @@ public final class DockerKeyring {
         return out;
     }
 
-    /** This keyring with {@code entries} added after what it has. */
+    /**
+     * This keyring with {@code entries} added after what it has. A location that is no URL is left out with a
+     * warning, as upstream's {@code BasicDockerKeyring.Add} does.
+     */
     public DockerKeyring with(Map<String, RegistryAuth> entries) {
         DockerKeyring k = new DockerKeyring(next);
         creds.forEach((loc, l) -> k.creds.put(loc, new ArrayList<>(l)));
-        entries.forEach((loc, auth) -> k.creds.computeIfAbsent(key(loc), x -> new ArrayList<>()).add(auth));
+        entries.forEach((loc, auth) -> {
+            try {
+                k.creds.computeIfAbsent(key(loc), x -> new ArrayList<>()).add(auth);
+            } catch (SchemelessUrl.InvalidUrlException e) {
+                log.warn("Entry {} in dockercfg invalid ({}), ignoring", FieldError.quote(loc), e.getMessage());
+            }
+        });
         return k;
     }
 
-    /** A location as upstream keys it: without scheme, {@code /v1/}/{@code /v2/} and a bare {@code /}. */
-    static String key(String location) {
-        String v = location.replaceFirst("^https?://", "");
-        int slash = v.indexOf('/');
-        String host = slash < 0 ? v : v.substring(0, slash);
-        String path = slash < 0 ? "" : v.substring(slash);
+    /**
+     * A location as upstream keys it: read as a URL ({@code https://} added when it has no scheme), its host and
+     * path, with a {@code /v1/} or {@code /v2/} path prefix and a bare {@code /} dropped.
+     */
+    static String key(String location) throws SchemelessUrl.InvalidUrlException {
+        boolean hasScheme = location.startsWith("https://") || location.startsWith("http://");
+        SchemelessUrl url = SchemelessUrl.parseUrl(hasScheme ? location : "https://" + location);
+        String path = url.path();
         if (path.startsWith("/v2/") || path.startsWith("/v1/")) {
             path = path.substring(3);
         }
-        return path.isEmpty() || path.equals("/") ? host : host + path;
+        return path.isEmpty() || path.equals("/") ? url.host() : url.host() + path;
     }
 
     /**
@@ -148,16 +162,13 @@ public final class DockerKeyring {
     }
 
     private List<RegistryAuth> lookupOwn(String image) {
-        String repo;
-        try {
-            ImageReference ref = ImageReference.parseNormalized(image);
-            repo = ref.domain() + "/" + ref.path();
-        } catch (IllegalArgumentException e) {
+        String repo = repoToPull(image);
+        if (repo == null) {
             return List.of();
         }
         List<RegistryAuth> out = new ArrayList<>();
         creds.forEach((k, l) -> {
-            if (urlsMatch(k, repo)) {
+            if (UrlGlob.matches(k, repo)) {
                 out.addAll(l);
             }
         });
@@ -165,6 +176,19 @@ public final class DockerKeyring {
             out.addAll(creds.get(DEFAULT_REGISTRY_HOST));
         }
         return out;
+    }
+
+    /**
+     * The repository an image is looked up by, as upstream's {@code parsers.ParseImageName} gives it
+     * ({@code busybox:1.36} is {@code docker.io/library/busybox}); null when the name cannot be read.
+     */
+    static String repoToPull(String image) {
+        try {
+            ImageReference ref = ImageReference.parseNormalized(image);
+            return ref.domain() + "/" + ref.path();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     static boolean isDefaultRegistryMatch(String repo) {
@@ -176,40 +200,5 @@ public final class DockerKeyring {
             return true;
         }
         return !parts[0].contains(".") && !parts[0].contains(":");
-    }
-
-    /** Upstream {@code URLsMatchStr}: host parts glob-match one to one, same port, path prefix. */
-    static boolean urlsMatch(String glob, String target) {
-        String[] g = splitHostPath(glob);
-        String[] t = splitHostPath(target);
-        String[] gHostPort = splitPort(g[0]);
-        String[] tHostPort = splitPort(t[0]);
-        if (!gHostPort[1].equals(tHostPort[1])) {
-            return false;
-        }
-        String[] gParts = gHostPort[0].split("\\.", -1);
-        String[] tParts = tHostPort[0].split("\\.", -1);
-        if (gParts.length != tParts.length) {
-            return false;
-        }
-        for (int i = 0; i < gParts.length; i++) {
-            if (!FileSystems.getDefault().getPathMatcher("glob:" + gParts[i]).matches(java.nio.file.Path.of(tParts[i]))) {
-                return false;
-            }
-        }
-        return t[1].startsWith(g[1]);
-    }
-
-    private static String[] splitHostPath(String s) {
-        int slash = s.indexOf('/');
-        return slash < 0 ? new String[] {s, ""} : new String[] {s.substring(0, slash), s.substring(slash)};
-    }
-
-    private static String[] splitPort(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        if (colon < 0 || hostPort.endsWith("]")) {
-            return new String[] {hostPort, ""};
-        }
-        return new String[] {hostPort.substring(0, colon), hostPort.substring(colon + 1)};
     }
 }

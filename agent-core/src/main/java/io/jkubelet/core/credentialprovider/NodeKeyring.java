@@ -9,17 +9,19 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The node's own credentials as a keyring, read again at most every {@link #LIFETIME} (upstream registers its
+ * The node's own credentials as a keyring (upstream's default provider, registered as
+ * {@value NodeCredentialProviders#DOCKERCFG}), read again at most every {@link #LIFETIME} (upstream registers its
  * default provider behind a {@code CachingDockerConfigProvider} with that lifetime): a credentials file written or
  * changed while the kubelet runs is used within five minutes, and a burst of pulls reads the files once.
  * Thread-safe.
  */
-public final class NodeKeyring {
+public final class NodeKeyring implements DockerConfigProvider {
     /** Upstream's lifetime of the {@code .dockercfg} provider's cache. */
     public static final Duration LIFETIME = Duration.ofMinutes(5);
 
     private final Supplier<Map<String, RegistryAuth>> files;
     private final Clock clock;
+    private Map<String, RegistryAuth> entries;
     private DockerKeyring cached;
     private Instant expiration;
 
@@ -38,9 +40,17 @@ public final class NodeKeyring {
     public synchronized DockerKeyring get() {
         Instant now = clock.instant();
         if (cached == null || !now.isBefore(expiration)) {
-            cached = DockerKeyring.EMPTY.with(files.get());
+            entries = Map.copyOf(files.get());
+            cached = DockerKeyring.EMPTY.with(entries);
             expiration = now.plus(LIFETIME);
         }
         return cached;
+    }
+
+    /** The node's credentials for every image: the files name their registries themselves. */
+    @Override
+    public synchronized ProvidedCredentials provide(String image) {
+        get();
+        return ProvidedCredentials.of(entries);
     }
 }

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -126,7 +127,7 @@ public final class DnsConfigurer {
         }
         try {
             return ResolvConf.read(Path.of(resolverConfig));
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new IOException("open " + resolverConfig + ": no such file or directory", e);
         } catch (IOException e) {
             throw new IOException("Encountered error while parsing resolv conf file " + resolverConfig + ". Error: "

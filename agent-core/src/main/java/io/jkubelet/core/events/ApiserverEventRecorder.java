@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Records events to the apiserver as the kubelet's event broadcaster does (client-go {@code tools/record}
@@ -64,7 +65,7 @@ public final class ApiserverEventRecorder implements EventRecorder, AutoCloseabl
     private final BlockingQueue<Event> queue;
     private final Thread sender;
     /** The last name suffix used: names stay unique when two events share a clock reading. */
-    private final java.util.concurrent.atomic.AtomicLong lastNameNanos = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong lastNameNanos = new AtomicLong();
 
     public ApiserverEventRecorder(EventSink sink, String nodeName, EventRecorder local, Clock clock, RateLimiter limiter,
             Sleeper sleeper, int queueCapacity) {

@@ -1,5 +1,7 @@
 package io.jkubelet.core.eviction;
 
+import io.jkubelet.core.apis.config.GoDuration;
+
 import java.time.Duration;
 
 /**
@@ -29,6 +31,6 @@ public record Threshold(Signal signal, ThresholdValue value, Duration gracePerio
     @Override
     public String toString() {
         return "threshold(signal=" + signal + ", operator=LessThan, value=" + value + ", gracePeriod="
-                + io.jkubelet.core.apis.config.GoDuration.format(gracePeriod) + ")";
+                + GoDuration.format(gracePeriod) + ")";
     }
 }

@@ -1,5 +1,6 @@
 package io.jkubelet.core.images;
 
+import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.images.ImageRecords.ImageRecord;
@@ -239,6 +240,6 @@ public final class ImageGCManager {
     }
 
     private static String formatAge(Duration d) {
-        return io.jkubelet.core.apis.config.GoDuration.format(d);
+        return GoDuration.format(d);
     }
 }

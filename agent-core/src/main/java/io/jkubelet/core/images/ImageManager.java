@@ -3,11 +3,14 @@ package io.jkubelet.core.images;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.config.validation.ImageReference;
-import io.jkubelet.core.credentialprovider.DockerKeyring;
+import io.jkubelet.core.credentialprovider.PodKeyring;
+import io.jkubelet.core.credentialprovider.PullCredentials;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImagePullException;
 import io.jkubelet.core.runtime.ImageService;
+import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.RegistryAuth;
 import io.jkubelet.core.util.Backoff;
 
@@ -15,8 +18,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Makes sure a container's image is present, by its pull policy (upstream {@code images.imageManager}):
@@ -50,25 +54,33 @@ public final class ImageManager {
     private final Clock clock;
     private final Backoff backoff;
     private final ImagePuller puller;
-    private final Function<Pod, DockerKeyring> keyring;
+    private final PodKeyring keyring;
 
     /** Serialized pulls, not throttled, without credentials. */
     public ImageManager(ImageService images, EventRecorder recorder, Clock clock, boolean serializeImagePulls) {
-        this(images, recorder, clock, new ImagePullLimits(serializeImagePulls, null, 0, 0), pod -> DockerKeyring.EMPTY);
+        this(images, recorder, clock, new ImagePullLimits(serializeImagePulls, null, 0, 0), PodKeyring.NONE);
     }
 
     /**
-     * @param keyring the credentials for a pod's pulls (its {@code imagePullSecrets}, then the node's own), asked
-     *     only when a pull is needed
+     * @param keyring the credentials for a pod's pulls (its {@code imagePullSecrets}, then the node's own and its
+     *     credential provider plugins'), asked only when a pull is needed
      */
     public ImageManager(ImageService images, EventRecorder recorder, Clock clock, ImagePullLimits limits,
-                        Function<Pod, DockerKeyring> keyring) {
+                        PodKeyring keyring) {
         this.keyring = keyring;
         this.images = images;
         this.recorder = recorder;
         this.clock = clock;
         this.backoff = new Backoff(clock, Duration.ofSeconds(10), Duration.ofSeconds(300));
         this.puller = new ImagePuller(limits, clock);
+    }
+
+    /**
+     * The runtime's status of an image, as a container's spec names it (what upstream's runtime manager asks its
+     * image service for the image's user): empty when the runtime does not have it.
+     */
+    public Optional<Image> imageStatus(String image) {
+        return images.imageStatus(image);
     }
 
     /**
@@ -85,7 +97,7 @@ public final class ImageManager {
         var ref = References.container(pod, container);
         String policy = container.getImagePullPolicy() == null || container.getImagePullPolicy().isEmpty()
                 ? defaultPullPolicy(image) : container.getImagePullPolicy();
-        Optional<io.jkubelet.core.runtime.Image> present = images.imageStatus(image);
+        Optional<Image> present = images.imageStatus(image);
         if (!"Always".equals(policy) && present.isPresent()) {
             recorder.event(ref, EventRecorder.NORMAL, "Pulled",
                     "Container image \"" + image + "\" already present on machine");
@@ -104,16 +116,19 @@ public final class ImageManager {
         }
         recorder.event(ref, EventRecorder.NORMAL, "Pulling", "Pulling image \"" + image + "\"");
         long start = System.nanoTime();
+        List<String> providerFailures = new ArrayList<>();
         try {
-            String imageRef = puller.pull(image, () -> pull(pod, image, auth));
+            String imageRef = puller.pull(image, () -> pull(pod, image, auth, providerFailures));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             recorder.event(ref, EventRecorder.NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in "
                     + formatSeconds(took));
             backoff.reset(key);
             return imageRef;
-        } catch (ImagePullException | io.jkubelet.core.runtime.NotFoundException e) {
+        } catch (ImagePullException | NotFoundException e) {
             backoff.next(key, clock.instant());
-            String msg = "Failed to pull image \"" + image + "\": " + e.getMessage();
+            // A credential provider that failed is named: its credentials may be what the registry missed.
+            String msg = "Failed to pull image \"" + image + "\": " + e.getMessage()
+                    + providerFailures.stream().map(f -> "; " + f).collect(Collectors.joining());
             recorder.event(ref, EventRecorder.WARNING, "Failed", msg);
             recorder.event(ref, EventRecorder.WARNING, "Failed", "Error: " + ERR_IMAGE_PULL);
             throw new ImageException(ERR_IMAGE_PULL, msg);
@@ -123,12 +138,16 @@ public final class ImageManager {
     /**
      * Pulls with the given credentials, else with each matching credential of the pod's keyring in turn until one
      * works (upstream {@code PullImage}), else without credentials.
+     *
+     * @param providerFailures gets what kept credential providers from giving credentials
      */
-    private String pull(Pod pod, String image, RegistryAuth auth) {
+    private String pull(Pod pod, String image, RegistryAuth auth, List<String> providerFailures) {
         if (auth != null) {
             return images.pullImage(image, auth);
         }
-        List<RegistryAuth> creds = keyring.apply(pod).lookup(image);
+        PullCredentials found = keyring.lookup(pod, image);
+        providerFailures.addAll(found.providerFailures());
+        List<RegistryAuth> creds = found.auths();
         if (creds.isEmpty()) {
             return images.pullImage(image, null);
         }
@@ -136,7 +155,7 @@ public final class ImageManager {
         for (RegistryAuth c : creds) {
             try {
                 return images.pullImage(image, c);
-            } catch (ImagePullException | io.jkubelet.core.runtime.NotFoundException e) {
+            } catch (ImagePullException | NotFoundException e) {
                 errors.add(e);
             }
         }
@@ -154,6 +173,6 @@ public final class ImageManager {
     }
 
     private static String formatSeconds(Duration d) {
-        return String.format(java.util.Locale.ROOT, "%.3fs", d.toNanos() / 1e9);
+        return String.format(Locale.ROOT, "%.3fs", d.toNanos() / 1e9);
     }
 }

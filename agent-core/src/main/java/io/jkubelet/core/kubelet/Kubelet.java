@@ -16,6 +16,7 @@ import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.config.SourcesReady;
 import io.jkubelet.core.container.PodCache;
 import io.jkubelet.core.credentialprovider.PodKeyrings;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 import io.jkubelet.core.dns.ResolvConfLimits;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
@@ -159,8 +160,8 @@ public final class Kubelet implements AutoCloseable {
     /**
      * Builds the kubelet; nothing runs before {@link #start()}.
      *
-     * @throws IllegalArgumentException when a pod source's setting or an allowed unsafe sysctl cannot be used (the
-     *     message names it)
+     * @throws IllegalArgumentException when a pod source's setting, an allowed unsafe sysctl or the credential provider
+     *     plugins cannot be used (the message names it)
      */
     public Kubelet(KubeletSettings settings, KubeletDeps deps) {
         this.settings = settings;
@@ -196,7 +197,8 @@ public final class Kubelet implements AutoCloseable {
         this.volumes = new VolumeManager(dirs, new ApiVolumes(dirs, deps.cluster().objects(), nodeName,
                 settings.node()::hostIps, node::allocatable, deps.clock()));
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
-                new PodKeyrings(deps.cluster().objects(), recorder, settings.nodeCredentials(), deps.clock()));
+                new PodKeyrings(deps.cluster().objects(), recorder, CredentialProviderPlugins.nodeProviders(
+                        settings.nodeCredentials(), settings.credentialProviders(), deps.clock())));
         this.containerConfigs = new ContainerConfigFactory(settings.node(),
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
                 deps.cluster().objects(), recorder, node::allocatable,

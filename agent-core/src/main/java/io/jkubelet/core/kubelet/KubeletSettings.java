@@ -2,6 +2,7 @@ package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.kuberuntime.NodeContext;
@@ -21,6 +22,8 @@ import java.time.Duration;
  * @param maxPods {@code maxPods}
  * @param imagePulls how many pulls run at once and how often
  * @param nodeCredentials where the node's own registry credentials ({@code config.json}, {@code .dockercfg}) are looked for
+ * @param credentialProviders {@code --image-credential-provider-config} and {@code --image-credential-provider-bin-dir}:
+ *     the credential provider plugins, {@link CredentialProviderPlugins.Flags#NONE} for none
  * @param kubeletVersion the version the kubelet reports, e.g. {@code v1.30.0}; probes and hooks send it in
  *     their {@code User-Agent}
  * @param sources the static pod directory and manifest URL
@@ -36,7 +39,8 @@ import java.time.Duration;
 @Value.Builder
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
                               GcSettings gc, int maxPods, ImagePullLimits imagePulls,
-                              DockerConfigFiles.SearchPaths nodeCredentials, String kubeletVersion,
+                              DockerConfigFiles.SearchPaths nodeCredentials,
+                              CredentialProviderPlugins.Flags credentialProviders, String kubeletVersion,
                               PodSourceSettings sources, long memoryCapacity, boolean cpuCfsQuota,
                               Duration cpuCfsQuotaPeriod, EvictionConfig eviction,
                               FeatureGates featureGates,

@@ -11,6 +11,7 @@ import io.jkubelet.core.container.SandboxStatus;
 import io.jkubelet.core.container.State;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -291,7 +292,7 @@ public final class ComputePodActions {
         if (!previouslyInitialized) {
             toStart.add(0); // nothing started yet
         }
-        java.util.Collections.reverse(toStart);
+        Collections.reverse(toStart);
         return new InitActions(podHasInitialized, false, toStart);
     }
 

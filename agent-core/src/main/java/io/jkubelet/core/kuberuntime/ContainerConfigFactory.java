@@ -1,5 +1,7 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.core.podutil.AppArmorProfiles;
 import io.jkubelet.core.podutil.Resources;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.fabric8.kubernetes.api.model.Capabilities;
@@ -19,6 +21,7 @@ import io.jkubelet.core.runtime.KeyValue;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.LinuxContainerSecurityContext;
+import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.NamespaceOptions;
 import io.jkubelet.core.runtime.PodSandboxConfig;
@@ -27,12 +30,14 @@ import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.runtime.SecurityProfile;
 import io.jkubelet.core.util.Expansion;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Builds the runtime configs of a pod's sandbox and containers from its spec (upstream
@@ -63,13 +68,13 @@ public final class ContainerConfigFactory {
     }
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable) {
+            Supplier<Map<String, Quantity>> allocatable) {
         this(node, oomPolicy, objects, recorder, allocatable, ContainerCgroups.DEFAULT);
     }
 
     /** With upstream's default root directory and {@code seccompDefault} off. */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            Supplier<Map<String, Quantity>> allocatable,
             ContainerCgroups cgroups) {
         this(node, oomPolicy, objects, recorder, allocatable, cgroups,
                 SeccompProfiles.under(Path.of("/var/lib/kubelet"), false));
@@ -83,7 +88,7 @@ public final class ContainerConfigFactory {
      * @param seccomp which seccomp profile each container runs under
      */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            Supplier<Map<String, Quantity>> allocatable,
             ContainerCgroups cgroups, SeccompProfiles seccomp) {
         this(node, oomPolicy, objects, recorder, allocatable, cgroups, seccomp, RunContainerOptions.Source.NONE);
     }
@@ -93,7 +98,7 @@ public final class ContainerConfigFactory {
      *     before each container is made
      */
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
-            java.util.function.Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable,
+            Supplier<Map<String, Quantity>> allocatable,
             ContainerCgroups cgroups, SeccompProfiles seccomp, RunContainerOptions.Source managerOptions) {
         this.managerOptions = managerOptions;
         this.node = node;
@@ -134,7 +139,7 @@ public final class ContainerConfigFactory {
         Map<String, String> annotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
 
         List<PortMapping> ports = new ArrayList<>();
-        for (Container c : allContainers(pod)) {
+        for (Container c : PodSpecs.allContainers(pod)) {
             if (c.getPorts() == null) {
                 continue;
             }
@@ -147,7 +152,7 @@ public final class ContainerConfigFactory {
         }
         var spec = pod.getSpec();
         NamespaceOptions ns = namespaceOptions(pod);
-        boolean privileged = allContainers(pod).stream()
+        boolean privileged = PodSpecs.allContainers(pod).stream()
                 .anyMatch(c -> c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getPrivileged()));
         Map<String, String> sysctls = new LinkedHashMap<>();
         if (spec.getSecurityContext() != null && spec.getSecurityContext().getSysctls() != null) {
@@ -167,7 +172,7 @@ public final class ContainerConfigFactory {
     private DnsConfig dnsConfig(Pod pod) throws ConfigException {
         try {
             return dns.podDns(pod);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ConfigException(e.getMessage());
         }
     }
@@ -188,14 +193,19 @@ public final class ContainerConfigFactory {
     }
 
     /**
-     * The config of one container.
+     * The config of one container (upstream {@code generateContainerConfig}).
      *
      * @param volumePaths host paths of the pod's volumes, by name
      * @param etcHosts the kubelet-managed hosts file, or null for none
      * @param terminationMessageFile the host file mounted at the termination message path
+     * @param imageUser the user the container's image runs as ({@link ImageUser#of}): the container runs as it unless
+     *     the pod says otherwise, and the {@code runAsNonRoot} policy is checked against it
+     * @throws ConfigException when the container would break its {@code runAsNonRoot} policy, or its environment,
+     *     seccomp profile or mounts cannot be made
      */
     public ContainerConfig containerConfig(Pod pod, Container c, int restartCount, String podIp,
-                                           Map<String, Path> volumePaths, Path etcHosts, Path terminationMessageFile)
+                                           Map<String, Path> volumePaths, Path etcHosts, Path terminationMessageFile,
+                                           ImageUser imageUser)
             throws ConfigException {
         RunContainerOptions opts;
         try {
@@ -236,6 +246,8 @@ public final class ContainerConfigFactory {
         // The managers' environment comes before the container's own, as upstream's GenerateRunContainerOptions has it.
         List<KeyValue> envs = new ArrayList<>(opts.envs());
         envs.addAll(env.envs(pod, c, podIp));
+        // After the run options (the environment), as upstream: a container that may not run as root is never created.
+        RunAsNonRoot.verify(pod, c, imageUser);
         Map<String, String> envMap = new HashMap<>();
         envs.forEach(kv -> envMap.put(kv.key(), kv.value()));
         List<String> command = c.getCommand() == null ? List.of()
@@ -243,13 +255,14 @@ public final class ContainerConfigFactory {
         List<String> args = c.getArgs() == null ? List.of()
                 : c.getArgs().stream().map(s -> Expansion.expand(s, envMap)).toList();
 
-        List<io.jkubelet.core.runtime.Mount> mounts = new ArrayList<>(opts.mounts());
+        List<Mount> mounts = new ArrayList<>(opts.mounts());
         mounts.addAll(ContainerMounts.of(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap));
         return new ContainerConfig(new ContainerMetadata(c.getName(), restartCount), c.getImage(), command, args,
                 c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs, mounts, labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
-                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c)), opts.devices(), opts.cdiDevices());
+                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c), imageUser), opts.devices(),
+                opts.cdiDevices());
     }
 
     private SecurityProfile seccompProfile(Pod pod, Container c) throws ConfigException {
@@ -272,11 +285,21 @@ public final class ContainerConfigFactory {
         return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom);
     }
 
-    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c, SecurityProfile seccomp) {
+    /**
+     * Upstream {@code determineEffectiveSecurityContext}: the container's settings over the pod's; without a
+     * {@code runAsUser} the image's user, by uid or by name, so that a {@code runAsGroup} joins the image's user.
+     */
+    private static LinuxContainerSecurityContext securityContext(Pod pod, Container c, SecurityProfile seccomp,
+                                                                 ImageUser imageUser) {
         PodSecurityContext psc = pod.getSpec().getSecurityContext();
         SecurityContext sc = c.getSecurityContext();
         Long runAsUser = sc != null && sc.getRunAsUser() != null ? sc.getRunAsUser()
                 : psc != null ? psc.getRunAsUser() : null;
+        String runAsUsername = "";
+        if (runAsUser == null) {
+            runAsUser = imageUser.uid();
+            runAsUsername = imageUser.username();
+        }
         Long runAsGroup = sc != null && sc.getRunAsGroup() != null ? sc.getRunAsGroup()
                 : psc != null ? psc.getRunAsGroup() : null;
         List<Long> groups = new ArrayList<>();
@@ -291,7 +314,17 @@ public final class ContainerConfigFactory {
         List<String> drop = caps == null || caps.getDrop() == null ? List.of() : caps.getDrop();
         boolean noNewPrivs = sc != null && Boolean.FALSE.equals(sc.getAllowPrivilegeEscalation());
         return new LinuxContainerSecurityContext(runAsUser, runAsGroup, groups, privileged, readOnly, add, drop,
-                namespaceOptions(pod), noNewPrivs, seccomp);
+                namespaceOptions(pod), noNewPrivs, seccomp, runAsUsername, appArmorProfile(pod, c));
+    }
+
+    /** Upstream {@code getAppArmorProfile}: the profile the container asks for, or null for the runtime's default. */
+    private static SecurityProfile appArmorProfile(Pod pod, Container c) {
+        return AppArmorProfiles.of(pod, c).map(p -> switch (p.getType()) {
+            case AppArmorProfiles.RUNTIME_DEFAULT -> SecurityProfile.RUNTIME_DEFAULT;
+            case AppArmorProfiles.UNCONFINED -> SecurityProfile.UNCONFINED;
+            // Admission refused a Localhost profile without a name.
+            default -> SecurityProfile.localhost(p.getLocalhostProfile().strip());
+        }).orElse(null);
     }
 
     /** The pod's network, PID and IPC namespaces, shared by its sandbox and its containers. */
@@ -302,11 +335,5 @@ public final class ContainerConfigFactory {
                 Boolean.TRUE.equals(spec.getHostPID()) ? NamespaceMode.NODE
                         : Boolean.TRUE.equals(spec.getShareProcessNamespace()) ? NamespaceMode.POD : NamespaceMode.CONTAINER,
                 Boolean.TRUE.equals(spec.getHostIPC()) ? NamespaceMode.NODE : NamespaceMode.POD);
-    }
-
-    private static List<Container> allContainers(Pod pod) {
-        List<Container> all = new ArrayList<>(PodSpecs.initContainers(pod));
-        all.addAll(PodSpecs.containers(pod));
-        return all;
     }
 }

@@ -1,6 +1,7 @@
 package io.jkubelet.core.kuberuntime;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.jkubelet.core.container.ContainerStatus;
@@ -11,6 +12,7 @@ import io.jkubelet.core.events.References;
 import io.jkubelet.core.lifecycle.HandlerRunner;
 import io.jkubelet.core.lifecycle.HookException;
 import io.jkubelet.core.podutil.PodSpecs;
+import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.RuntimeService;
 import org.slf4j.Logger;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -109,7 +112,7 @@ final class ContainerKiller {
 
     private boolean isRunning(String containerId) {
         try {
-            return runtime.containerStatus(containerId).state() == io.jkubelet.core.runtime.ContainerState.CONTAINER_RUNNING;
+            return runtime.containerStatus(containerId).state() == ContainerState.CONTAINER_RUNNING;
         } catch (NotFoundException e) {
             return false;
         }
@@ -123,7 +126,7 @@ final class ContainerKiller {
      * @return the whole seconds spent, truncated
      */
     private long executePreStopHook(Pod pod, String containerId, Container c,
-                                    io.fabric8.kubernetes.api.model.LifecycleHandler preStop, long grace)
+                                    LifecycleHandler preStop, long grace)
             throws InterruptedException {
         long start = clock.millis();
         CountDownLatch done = new CountDownLatch(1);
@@ -197,7 +200,7 @@ final class ContainerKiller {
                 for (Future<?> f : fs) {
                     try {
                         f.get();
-                    } catch (java.util.concurrent.ExecutionException e) {
+                    } catch (ExecutionException e) {
                         log.warn("Failed to kill a container of pod {}: {}", PodSpecs.format(pod), e.getCause().getMessage());
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();

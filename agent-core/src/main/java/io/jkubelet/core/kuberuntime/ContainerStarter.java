@@ -101,8 +101,10 @@ final class ContainerStarter {
                 .orElseGet(() -> restartCountFromLogs(sandboxConfig, name));
         ContainerConfig config;
         try {
+            ImageUser imageUser = imageUser(c);
             Path tmFile = terminationMessageFile(pod, name);
-            config = configs.containerConfig(pod, c, restartCount, request.podIp(), request.volumePaths(), request.etcHosts(), tmFile);
+            config = configs.containerConfig(pod, c, restartCount, request.podIp(), request.volumePaths(),
+                    request.etcHosts(), tmFile, imageUser);
         } catch (ContainerConfigFactory.ConfigException | IOException e) {
             recorder.event(ref, EventRecorder.WARNING, "Failed", "Error: " + e.getMessage());
             return new SyncResult.StartResult(name, RuntimeManager.CREATE_CONTAINER_CONFIG_ERROR, e.getMessage());
@@ -141,6 +143,15 @@ final class ContainerStarter {
             }
         }
         return new SyncResult.StartResult(name, "", "");
+    }
+
+    /** Upstream {@code getImageUser}: the runtime's status of the container's image, as the spec names it. */
+    private ImageUser imageUser(Container c) throws ContainerConfigFactory.ConfigException {
+        try {
+            return ImageUser.of(images.imageStatus(c.getImage()));
+        } catch (RuntimeException e) {
+            throw new ContainerConfigFactory.ConfigException(e.getMessage());
+        }
     }
 
     /** After an agent restart with containers gone, continue counting from the log files left behind. */

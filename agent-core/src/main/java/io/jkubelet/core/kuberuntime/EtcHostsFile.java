@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /** The {@code /etc/hosts} the kubelet writes for each pod that has its own network (upstream {@code ensureHostsFile}). */
@@ -57,7 +58,7 @@ final class EtcHostsFile {
             Path tmp = f.resolveSibling("etc-hosts.tmp");
             Files.writeString(tmp, sb.toString());
             Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
-            Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             log.warn("Failed to write hosts file for pod {}: {}", PodSpecs.format(pod), e.getMessage());
             return null;

@@ -2,6 +2,7 @@ package io.jkubelet.core.kuberuntime;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -26,7 +27,7 @@ public record NodeContext(String nodeName, List<String> hostIps, Path podLogsDir
     public NodeContext {
         hostIps = List.copyOf(hostIps);
         clusterDns = List.copyOf(clusterDns);
-        java.util.Objects.requireNonNull(resolvConf, "resolvConf");
+        Objects.requireNonNull(resolvConf, "resolvConf");
     }
 
     /** With the default {@code resolvConf}, {@value #DEFAULT_RESOLV_CONF}. */

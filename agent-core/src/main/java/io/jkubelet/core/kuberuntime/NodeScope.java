@@ -4,6 +4,7 @@ import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.PodSandboxFilter;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -13,13 +14,13 @@ import java.util.Map;
 record NodeScope(String nodeName) {
 
     PodSandboxFilter scoped(PodSandboxFilter f) {
-        var labels = new java.util.HashMap<>(f.labelSelector() == null ? Map.of() : f.labelSelector());
+        var labels = new HashMap<>(f.labelSelector() == null ? Map.of() : f.labelSelector());
         labels.put(Labels.NODE_NAME, nodeName);
         return new PodSandboxFilter(f.id(), f.state(), labels);
     }
 
     ContainerFilter scoped(ContainerFilter f) {
-        var labels = new java.util.HashMap<>(f.labelSelector() == null ? Map.of() : f.labelSelector());
+        var labels = new HashMap<>(f.labelSelector() == null ? Map.of() : f.labelSelector());
         labels.put(Labels.NODE_NAME, nodeName);
         return new ContainerFilter(f.id(), f.state(), f.podSandboxId(), labels);
     }

@@ -16,8 +16,10 @@ import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.RuntimeService;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,13 +124,13 @@ final class PodStatusReader {
                 long size = ch.size();
                 int n = (int) Math.min(size, MAX_TERMINATION_MESSAGE_LENGTH);
                 ch.position(size - n);
-                var buf = java.nio.ByteBuffer.allocate(n);
+                var buf = ByteBuffer.allocate(n);
                 while (buf.hasRemaining() && ch.read(buf) >= 0) {
                     // read the tail fully
                 }
                 String text = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
                 return new TerminationMessage(text, fallbackToLogs && text.isEmpty());
-            } catch (java.nio.file.NoSuchFileException e) {
+            } catch (NoSuchFileException e) {
                 return new TerminationMessage("", fallbackToLogs);
             } catch (IOException e) {
                 return new TerminationMessage("Error on reading termination log " + p + ": " + e.getMessage(), false);

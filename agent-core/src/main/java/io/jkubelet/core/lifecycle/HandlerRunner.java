@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ExecAction;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.runtime.ExecResult;
 import io.jkubelet.core.runtime.RuntimeService;
 import org.slf4j.Logger;
@@ -108,9 +109,9 @@ public final class HandlerRunner {
             error = e.getMessage();
         }
         String msg = "Exec lifecycle hook (" + GoFormat.list(cmd) + ") for Container " + GoFormat.quote(container.getName())
-                + " in Pod " + GoFormat.quote(podDesc(pod)) + " failed - error: " + error
+                + " in Pod " + GoFormat.quote(PodSpecs.format(pod)) + " failed - error: " + error
                 + ", message: " + GoFormat.quote(output);
-        log.debug("Exec lifecycle hook for container {} in pod {} failed: {}", container.getName(), podDesc(pod), error);
+        log.debug("Exec lifecycle hook for container {} in pod {} failed: {}", container.getName(), PodSpecs.format(pod), error);
         throw new HookException(msg);
     }
 
@@ -122,7 +123,7 @@ public final class HandlerRunner {
         if (host == null || host.isEmpty()) {
             List<String> ips = podIps.of(pod);
             if (ips.isEmpty()) {
-                error = "failed to find networking container: pod " + podDesc(pod) + " has no IP";
+                error = "failed to find networking container: pod " + PodSpecs.format(pod) + " has no IP";
             } else {
                 host = ips.get(0);
             }
@@ -138,8 +139,8 @@ public final class HandlerRunner {
         }
         String path = action.getPath() == null ? "" : action.getPath();
         String msg = "HTTP lifecycle hook (" + path + ") for Container " + GoFormat.quote(container.getName())
-                + " in Pod " + GoFormat.quote(podDesc(pod)) + " failed - error: " + error;
-        log.debug("HTTP lifecycle hook for container {} in pod {} failed: {}", container.getName(), podDesc(pod), error);
+                + " in Pod " + GoFormat.quote(PodSpecs.format(pod)) + " failed - error: " + error;
+        log.debug("HTTP lifecycle hook for container {} in pod {} failed: {}", container.getName(), PodSpecs.format(pod), error);
         throw new HookException(msg, cause);
     }
 
@@ -151,14 +152,8 @@ public final class HandlerRunner {
             // Keep the interrupt for the caller; the hook itself failed as upstream's does when cut short.
             Thread.currentThread().interrupt();
             throw new HookException("Sleep lifecycle hook (" + d.toSeconds() + ") for Container "
-                    + GoFormat.quote(container.getName()) + " in Pod " + GoFormat.quote(podDesc(pod))
+                    + GoFormat.quote(container.getName()) + " in Pod " + GoFormat.quote(PodSpecs.format(pod))
                     + " failed - error: " + SLEEP_CUT_SHORT, e);
         }
-    }
-
-    /** Upstream's {@code format.Pod}: {@code name_namespace(uid)}. */
-    static String podDesc(Pod pod) {
-        var m = pod.getMetadata();
-        return m.getName() + "_" + m.getNamespace() + "(" + m.getUid() + ")";
     }
 }

@@ -14,10 +14,17 @@ import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.RuntimeEvent;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.RuntimeVersion;
+import io.jkubelet.core.runtime.StreamingIo;
+import io.jkubelet.core.runtime.StreamingRuntime;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -126,21 +133,21 @@ public final class InstrumentedRuntimeService implements RuntimeService {
 
     /** The streaming server's calls, each counted as upstream's runtime operation of its name. */
     @Override
-    public java.util.Optional<io.jkubelet.core.runtime.StreamingRuntime> streamingRuntime() {
-        return delegate.streamingRuntime().map(server -> new io.jkubelet.core.runtime.StreamingRuntime() {
+    public Optional<StreamingRuntime> streamingRuntime() {
+        return delegate.streamingRuntime().map(server -> new StreamingRuntime() {
             @Override
-            public java.net.URI getExec(String containerId, List<String> command, boolean stdin, boolean stdout,
+            public URI getExec(String containerId, List<String> command, boolean stdin, boolean stdout,
                     boolean stderr, boolean tty) {
                 return record(metrics, "exec", () -> server.getExec(containerId, command, stdin, stdout, stderr, tty));
             }
 
             @Override
-            public java.net.URI getAttach(String containerId, boolean stdin, boolean stdout, boolean stderr, boolean tty) {
+            public URI getAttach(String containerId, boolean stdin, boolean stdout, boolean stderr, boolean tty) {
                 return record(metrics, "attach", () -> server.getAttach(containerId, stdin, stdout, stderr, tty));
             }
 
             @Override
-            public java.net.URI getPortForward(String podSandboxId, List<Integer> ports) {
+            public URI getPortForward(String podSandboxId, List<Integer> ports) {
                 return record(metrics, "port_forward", () -> server.getPortForward(podSandboxId, ports));
             }
         });
@@ -149,19 +156,19 @@ public final class InstrumentedRuntimeService implements RuntimeService {
     // The kubelet's own sessions last as long as they do, so they are passed through uncounted: upstream's
     // runtime operations of these names only hand out a streaming URL.
     @Override
-    public int exec(String containerId, List<String> command, io.jkubelet.core.runtime.StreamingIo io)
+    public int exec(String containerId, List<String> command, StreamingIo io)
             throws InterruptedException {
         return delegate.exec(containerId, command, io);
     }
 
     @Override
-    public void attach(String containerId, io.jkubelet.core.runtime.StreamingIo io) throws InterruptedException {
+    public void attach(String containerId, StreamingIo io) throws InterruptedException {
         delegate.attach(containerId, io);
     }
 
     @Override
-    public void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
-            throws java.io.IOException, InterruptedException {
+    public void portForward(String podSandboxId, int port, InputStream in, OutputStream out)
+            throws IOException, InterruptedException {
         delegate.portForward(podSandboxId, port, in, out);
     }
 

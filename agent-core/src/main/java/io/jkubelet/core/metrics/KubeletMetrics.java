@@ -1,5 +1,6 @@
 package io.jkubelet.core.metrics;
 
+import io.jkubelet.core.nodeshutdown.GracefulShutdownRecord;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -75,14 +76,14 @@ public final class KubeletMetrics {
      * Registers {@code kubelet_graceful_shutdown_start_time_seconds} and {@code _end_time_seconds}, as upstream does
      * while {@code GracefulNodeShutdown} and {@code GracefulNodeShutdownBasedOnPodPriority} are on.
      */
-    public io.jkubelet.core.nodeshutdown.GracefulShutdownRecord.Gauges registerGracefulShutdown() {
+    public GracefulShutdownRecord.Gauges registerGracefulShutdown() {
         Gauge start = Gauge.builder().name("kubelet_graceful_shutdown_start_time_seconds")
                 .help("[ALPHA] Last graceful shutdown start time since unix epoch in seconds").withoutExemplars()
                 .register(registry);
         Gauge end = Gauge.builder().name("kubelet_graceful_shutdown_end_time_seconds")
                 .help("[ALPHA] Last graceful shutdown end time since unix epoch in seconds").withoutExemplars()
                 .register(registry);
-        return new io.jkubelet.core.nodeshutdown.GracefulShutdownRecord.Gauges() {
+        return new GracefulShutdownRecord.Gauges() {
             @Override
             public void startTime(double secondsSinceEpoch) {
                 start.set(secondsSinceEpoch);

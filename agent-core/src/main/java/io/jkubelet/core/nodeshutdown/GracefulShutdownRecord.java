@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.DeserializationFeature;
@@ -111,8 +112,8 @@ public final class GracefulShutdownRecord {
         return SECONDS.format(t) + fraction + "Z";
     }
 
-    private static java.util.Optional<Instant> parse(String text) {
-        return text.equals(GO_ZERO_TIME) ? java.util.Optional.empty() : java.util.Optional.of(Instant.parse(text));
+    private static Optional<Instant> parse(String text) {
+        return text.equals(GO_ZERO_TIME) ? Optional.empty() : Optional.of(Instant.parse(text));
     }
 
     private static double seconds(Instant t) {

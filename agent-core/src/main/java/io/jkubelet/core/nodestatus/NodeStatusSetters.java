@@ -1,6 +1,7 @@
 package io.jkubelet.core.nodestatus;
 
 import io.fabric8.kubernetes.api.model.ContainerImage;
+import io.fabric8.kubernetes.api.model.DaemonEndpoint;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeDaemonEndpoints;
@@ -22,8 +23,10 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -79,7 +82,7 @@ public final class NodeStatusSetters {
         run("MachineInfo", () -> machineInfo(node));
         run("VersionInfo", () -> versionInfo(node));
         run("DaemonEndpoints", () -> node.getStatus().setDaemonEndpoints(new NodeDaemonEndpoints(
-                new io.fabric8.kubernetes.api.model.DaemonEndpoint(config.port()))));
+                new DaemonEndpoint(config.port()))));
         run("Images", () -> images(node));
         run("GoRuntime", () -> {
             nodeInfo(node).setOperatingSystem("linux");
@@ -121,7 +124,7 @@ public final class NodeStatusSetters {
         info.setSystemUUID(m.systemUuid());
         info.setBootID(m.bootId());
         // Keys set by others (extended resources of device plugins) stay; the machine's own are overwritten.
-        var capacity = new java.util.LinkedHashMap<>(node.getStatus().getCapacity() == null ? java.util.Map.of()
+        var capacity = new LinkedHashMap<>(node.getStatus().getCapacity() == null ? Map.of()
                 : node.getStatus().getCapacity());
         capacity.putAll(NodeResources.capacity(m,
                 NodeResources.podCapacity(config.maxPods(), config.podsPerCore(), m.numCores())));

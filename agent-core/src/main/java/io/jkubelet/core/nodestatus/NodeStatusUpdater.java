@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
@@ -187,7 +188,7 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
                 : initial.getMetadata().getAnnotations().get(InitialNode.CONTROLLER_MANAGED_ATTACH_ANNOTATION);
         Map<String, String> have = existing.getMetadata().getAnnotations() == null ? Map.of()
                 : existing.getMetadata().getAnnotations();
-        if (!java.util.Objects.equals(want, have.get(InitialNode.CONTROLLER_MANAGED_ATTACH_ANNOTATION))) {
+        if (!Objects.equals(want, have.get(InitialNode.CONTROLLER_MANAGED_ATTACH_ANNOTATION))) {
             log.info("Controller attach-detach setting changed to {}; updating existing Node", want != null);
             metadata.putObject("annotations").put(InitialNode.CONTROLLER_MANAGED_ATTACH_ANNOTATION, want);
         }

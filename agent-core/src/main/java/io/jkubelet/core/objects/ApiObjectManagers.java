@@ -7,6 +7,7 @@ import io.jkubelet.core.apierrors.ApiException;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * The ConfigMap and Secret managers of a node with an apiserver, by {@link ChangeDetectionStrategy}: a watch per object
@@ -53,7 +54,7 @@ public final class ApiObjectManagers {
      * @param owner takes the watches' closer, to close when the node stops
      */
     public static PodObjects podObjects(ObjectClient api, Clock clock, ServiceLister services,
-            ChangeDetectionStrategy strategy, Duration resyncInterval, java.util.function.Consumer<AutoCloseable> owner) {
+            ChangeDetectionStrategy strategy, Duration resyncInterval, Consumer<AutoCloseable> owner) {
         if (strategy == ChangeDetectionStrategy.WATCH) {
             Duration maxIdle = resyncInterval.multipliedBy(5);
             WatchedGet<ConfigMap> configMaps = new WatchedGet<>("configmap", api::watchConfigMap, clock, maxIdle);

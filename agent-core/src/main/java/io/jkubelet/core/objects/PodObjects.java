@@ -1,5 +1,7 @@
 package io.jkubelet.core.objects;
 
+import java.time.Clock;
+
 
 /**
  * Where a pod's referenced API objects come from: ConfigMaps, Secrets, service account tokens, and the Services
@@ -23,7 +25,7 @@ public record PodObjects(ConfigMapManager configMaps, SecretManager secrets, Tok
                 new TokenManager((ns, sa, tr) -> {
                     throw new ObjectException("cannot request a token for service account " + ns + "/" + sa
                             + ", no kubeClient defined", false);
-                }, java.time.Clock.systemUTC()),
+                }, Clock.systemUTC()),
                 ServiceLister.NONE, false);
     }
 }

@@ -1,5 +1,6 @@
 package io.jkubelet.core.pleg;
 
+import io.jkubelet.core.apis.config.GoDuration;
 import io.jkubelet.core.container.PodCache;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerFilter;
@@ -47,7 +48,7 @@ public final class GenericPleg implements AutoCloseable {
     private final Clock clock;
     private final Duration relistPeriod;
     private volatile RelistObserver relistObserver = RelistObserver.NOOP;
-    private java.time.Instant lastRelistStart;
+    private Instant lastRelistStart;
     private final ScheduledExecutorService executor;
     private final AtomicBoolean relistQueued = new AtomicBoolean();
     private final AtomicBoolean followUpQueued = new AtomicBoolean();
@@ -141,7 +142,7 @@ public final class GenericPleg implements AutoCloseable {
     /** One relist; package-visible so that tests drive it directly. */
     void relist() {
         lastRelistNanos = System.nanoTime();
-        java.time.Instant started = clock.instant();
+        Instant started = clock.instant();
         Duration sincePrevious = lastRelistStart == null ? null : Duration.between(lastRelistStart, started);
         lastRelistStart = started;
         long observation = cache.beginRelist();
@@ -252,8 +253,8 @@ public final class GenericPleg implements AutoCloseable {
         }
         Duration since = Duration.between(last, clock.instant());
         if (since.compareTo(RELIST_THRESHOLD) > 0) {
-            return Optional.of("pleg was last seen active " + io.jkubelet.core.apis.config.GoDuration.format(since)
-                    + " ago; threshold is " + io.jkubelet.core.apis.config.GoDuration.format(RELIST_THRESHOLD));
+            return Optional.of("pleg was last seen active " + GoDuration.format(since)
+                    + " ago; threshold is " + GoDuration.format(RELIST_THRESHOLD));
         }
         return Optional.empty();
     }

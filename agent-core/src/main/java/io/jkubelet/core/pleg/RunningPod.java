@@ -1,5 +1,6 @@
 package io.jkubelet.core.pleg;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** A pod as the runtime shows it, from sandbox and container labels (upstream {@code kubecontainer.Pod}). */
@@ -21,7 +22,7 @@ public record RunningPod(String uid, String name, String namespace, List<Member>
         private final String uid;
         private final String name;
         private final String namespace;
-        private final List<Member> members = new java.util.ArrayList<>();
+        private final List<Member> members = new ArrayList<>();
 
         Builder(String uid, String name, String namespace) {
             this.uid = uid;

@@ -7,6 +7,8 @@ import io.jkubelet.core.config.ConfigAnnotations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Optional;
+
 /**
  * Creates and deletes the mirror pods of static pods (upstream {@code basicMirrorClient}). Called from pod workers:
  * the calls block on the apiserver.
@@ -29,21 +31,21 @@ public final class MirrorClient {
      *
      * @throws ApiException when the apiserver refuses or cannot be reached
      */
-    public java.util.Optional<Pod> createMirrorPod(Pod staticPod) {
+    public Optional<Pod> createMirrorPod(Pod staticPod) {
         Node node = client.getNode(nodeName);
         if (node == null) {
             log.info("Not creating a mirror pod for static pod {}: node {} is not registered yet",
                     ConfigAnnotations.podFullName(staticPod), nodeName);
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Pod mirror = MirrorPods.mirrorOf(staticPod, nodeName, node.getMetadata().getUid());
         try {
-            return java.util.Optional.of(client.createPod(mirror));
+            return Optional.of(client.createPod(mirror));
         } catch (ApiException e) {
             if (e.code() == 409) {
                 Pod existing = client.getPod(mirror.getMetadata().getNamespace(), mirror.getMetadata().getName());
                 if (existing != null && MirrorPods.isMirrorPodOf(existing, staticPod)) {
-                    return java.util.Optional.of(existing);
+                    return Optional.of(existing);
                 }
             }
             throw e;

@@ -34,7 +34,7 @@ public final class PodResourcesLister {
     }
 
     /** {@code List}: every pod the kubelet knows, after the devices of pods gone were freed. */
-    public List<PodResources> list() {
+    public List<PodResourcesV1> list() {
         List<Pod> all = pods.get();
         devices.updateAllocatedDevices();
         return all.stream().map(this::podResources).toList();
@@ -46,7 +46,7 @@ public final class PodResourcesLister {
      * @throws IllegalStateException upstream's "PodResources API Get method disabled" without its gate
      * @throws IllegalArgumentException upstream's "pod X in namespace Y not found"
      */
-    public PodResources get(String namespace, String name) {
+    public PodResourcesV1 get(String namespace, String name) {
         if (!gates.enabled(GET_GATE)) {
             throw new IllegalStateException("PodResources API Get method disabled");
         }
@@ -57,12 +57,12 @@ public final class PodResourcesLister {
     }
 
     /** {@code GetAllocatableResources}: every healthy device of every registered resource. */
-    public PodResources.Allocatable allocatable() {
-        return new PodResources.Allocatable(containerDevices(devices.allocatableDevices()), List.of(), List.of());
+    public PodResourcesV1.Allocatable allocatable() {
+        return new PodResourcesV1.Allocatable(containerDevices(devices.allocatableDevices()), List.of(), List.of());
     }
 
-    private PodResources podResources(Pod pod) {
-        List<PodResources.ContainerResources> containers = new ArrayList<>();
+    private PodResourcesV1 podResources(Pod pod) {
+        List<PodResourcesV1.ContainerResources> containers = new ArrayList<>();
         if (gates.enabled(FeatureGates.SIDECAR_CONTAINERS)) {
             for (Container c : PodSpecs.initContainers(pod)) {
                 if (PodSpecs.isRestartableInitContainer(c)) {
@@ -71,23 +71,23 @@ public final class PodResourcesLister {
             }
         }
         PodSpecs.containers(pod).forEach(c -> containers.add(containerResources(pod, c)));
-        return new PodResources(pod.getMetadata().getName(), pod.getMetadata().getNamespace(), containers);
+        return new PodResourcesV1(pod.getMetadata().getName(), pod.getMetadata().getNamespace(), containers);
     }
 
-    private PodResources.ContainerResources containerResources(Pod pod, Container c) {
-        return new PodResources.ContainerResources(c.getName(),
+    private PodResourcesV1.ContainerResources containerResources(Pod pod, Container c) {
+        return new PodResourcesV1.ContainerResources(c.getName(),
                 containerDevices(devices.devices(pod.getMetadata().getUid(), c.getName())), List.of(), List.of());
     }
 
     /** Upstream {@code containerDevicesFromResourceDeviceInstances}: one entry per device and NUMA node. */
-    static List<PodResources.ContainerDevices> containerDevices(Map<String, Map<String, Device>> byResource) {
-        List<PodResources.ContainerDevices> out = new ArrayList<>();
+    static List<PodResourcesV1.ContainerDevices> containerDevices(Map<String, Map<String, Device>> byResource) {
+        List<PodResourcesV1.ContainerDevices> out = new ArrayList<>();
         byResource.forEach((resource, byId) -> byId.forEach((id, device) -> {
             if (device.numaNodes() == null) {
-                out.add(new PodResources.ContainerDevices(resource, List.of(id), null));
+                out.add(new PodResourcesV1.ContainerDevices(resource, List.of(id), null));
                 return;
             }
-            device.numaNodes().forEach(node -> out.add(new PodResources.ContainerDevices(resource, List.of(id), List.of(node))));
+            device.numaNodes().forEach(node -> out.add(new PodResourcesV1.ContainerDevices(resource, List.of(id), List.of(node))));
         }));
         return out;
     }

@@ -3,8 +3,10 @@ package io.jkubelet.core.podutil;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** Small questions about a pod spec that several kubelet decisions share. */
 public final class PodSpecs {
@@ -38,6 +40,13 @@ public final class PodSpecs {
         return l == null ? List.of() : l;
     }
 
+    /** The init containers, then the regular ones (ephemeral containers are of another type). */
+    public static List<Container> allContainers(Pod pod) {
+        List<Container> all = new ArrayList<>(initContainers(pod));
+        all.addAll(containers(pod));
+        return all;
+    }
+
     /** A sidecar: an init container with {@code restartPolicy: Always}. */
     public static boolean isRestartableInitContainer(Container c) {
         return RESTART_ALWAYS.equals(c.getRestartPolicy());
@@ -53,7 +62,7 @@ public final class PodSpecs {
     }
 
     public static Optional<Container> findContainer(Pod pod, String name) {
-        return java.util.stream.Stream.concat(initContainers(pod).stream(), containers(pod).stream())
+        return Stream.concat(initContainers(pod).stream(), containers(pod).stream())
                 .filter(c -> c.getName().equals(name)).findFirst();
     }
 
@@ -66,9 +75,12 @@ public final class PodSpecs {
         return pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace();
     }
 
-    /** {@code namespace/name(uid)}, how the kubelet names a pod in logs and messages. */
+    /**
+     * {@code name_namespace(uid)}, how the kubelet names a pod in its messages (upstream's {@code format.Pod}: an
+     * underscore, which a pod's name cannot hold, parts name and namespace).
+     */
     public static String format(Pod pod) {
-        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()
+        return pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace()
                 + "(" + pod.getMetadata().getUid() + ")";
     }
 }

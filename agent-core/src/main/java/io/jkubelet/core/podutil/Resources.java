@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Map;
 
 /** CPU and memory settings from a container's resources (upstream {@code cm/helpers_linux.go}). */
@@ -40,14 +41,14 @@ public final class Resources {
             return 0;
         }
         return Quantity.getAmountInBytes(q).multiply(BigDecimal.valueOf(1000))
-                .setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+                .setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
     public static long bytes(Quantity q) {
         if (q == null) {
             return 0;
         }
-        return Quantity.getAmountInBytes(q).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+        return Quantity.getAmountInBytes(q).setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
     public static Quantity request(Container c, String resource) {

@@ -16,5 +16,28 @@ public record Image(String id, List<String> repoTags, List<String> repoDigests, 
     public Image {
         repoTags = List.copyOf(repoTags);
         repoDigests = List.copyOf(repoDigests);
+        username = username == null ? "" : username;
+    }
+
+    /**
+     * An image whose configuration names {@code configUser} (the image config's {@code User}: empty, a uid, a name,
+     * or either with {@code :group}), split as a CRI runtime reports it (dockershim's and containerd's
+     * {@code getUserFromImageUser}): the group is dropped, a number is the uid, anything else the user name.
+     */
+    public static Image withConfigUser(String id, List<String> repoTags, List<String> repoDigests, long size,
+                                       String configUser) {
+        String user = configUser == null ? "" : configUser;
+        int colon = user.indexOf(':');
+        if (colon >= 0) {
+            user = user.substring(0, colon);
+        }
+        if (user.isEmpty()) {
+            return new Image(id, repoTags, repoDigests, size, null, "");
+        }
+        try {
+            return new Image(id, repoTags, repoDigests, size, Long.parseLong(user), "");
+        } catch (NumberFormatException e) {
+            return new Image(id, repoTags, repoDigests, size, null, user);
+        }
     }
 }

@@ -1,7 +1,12 @@
 package io.jkubelet.core.runtime;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -73,8 +78,8 @@ public interface RuntimeService {
      * The runtime's streaming server, when it has one (a CRI runtime): exec, attach and port-forward sessions are then
      * proxied to the URLs it gives, and {@link #exec}, {@link #attach} and {@link #portForward} are not offered.
      */
-    default java.util.Optional<StreamingRuntime> streamingRuntime() {
-        return java.util.Optional.empty();
+    default Optional<StreamingRuntime> streamingRuntime() {
+        return Optional.empty();
     }
 
     /**
@@ -111,8 +116,8 @@ public interface RuntimeService {
      * @throws NotFoundException when the sandbox does not exist
      * @throws java.io.IOException when the port cannot be reached; the message names it
      */
-    default void portForward(String podSandboxId, int port, java.io.InputStream in, java.io.OutputStream out)
-            throws java.io.IOException, InterruptedException {
+    default void portForward(String podSandboxId, int port, InputStream in, OutputStream out)
+            throws IOException, InterruptedException {
         throw new UnsupportedOperationException(SESSIONS_ON_STREAMING_SERVER);
     }
 
@@ -142,7 +147,7 @@ public interface RuntimeService {
      *
      * @throws UnsupportedOperationException when the runtime cannot report usage
      */
-    default java.util.List<PodSandboxStats> listPodSandboxStats(java.util.Map<String, String> labelSelector) {
+    default List<PodSandboxStats> listPodSandboxStats(Map<String, String> labelSelector) {
         throw new UnsupportedOperationException("this runtime does not report pod sandbox stats");
     }
 
@@ -152,7 +157,7 @@ public interface RuntimeService {
      * @throws NotFoundException when no running pod container has this id
      */
     default ContainerStats containerStats(String containerId) {
-        return listPodSandboxStats(java.util.Map.of()).stream().flatMap(s -> s.containers().stream())
+        return listPodSandboxStats(Map.of()).stream().flatMap(s -> s.containers().stream())
                 .filter(c -> c.id().equals(containerId)).findFirst()
                 .orElseThrow(() -> new NotFoundException("container " + containerId + " not found"));
     }

@@ -2,11 +2,13 @@ package io.jkubelet.core.stats;
 
 import io.jkubelet.cadvisor.CgroupReader;
 import io.jkubelet.cadvisor.CgroupSample;
+import io.jkubelet.core.runtime.RuntimeProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,11 +62,14 @@ public final class SystemContainers {
         return new SystemContainers(cgroups, proc, pids, more);
     }
 
-    /** The agent itself and the process whose pid is in {@code runtimePidFile} (Docker's {@code /var/run/docker.pid}). */
-    public static SystemContainers of(CgroupReader cgroups, Path proc, Path runtimePidFile) {
+    /**
+     * The agent itself and the container runtime's daemon, the process its adapter names ({@link RuntimeProcess});
+     * without one (a runtime that names no process on this machine) there is no {@link #RUNTIME} container.
+     */
+    public static SystemContainers of(CgroupReader cgroups, Path proc, Optional<RuntimeProcess> runtime) {
         Map<String, Supplier<OptionalLong>> pids = new LinkedHashMap<>();
         pids.put(KUBELET, () -> OptionalLong.of(ProcessHandle.current().pid()));
-        pids.put(RUNTIME, () -> readPid(runtimePidFile));
+        runtime.ifPresent(process -> pids.put(RUNTIME, new RuntimeProcessLookup(process, proc)));
         return new SystemContainers(cgroups, proc, pids);
     }
 
@@ -105,7 +110,7 @@ public final class SystemContainers {
                 continue;
             }
             if (version.equals("v2") ? f[0].equals("0") && f[1].isEmpty()
-                    : java.util.Arrays.asList(f[1].split(",")).contains("cpuacct")) {
+                    : Arrays.asList(f[1].split(",")).contains("cpuacct")) {
                 return Optional.of(f[2]);
             }
         }
@@ -114,13 +119,5 @@ public final class SystemContainers {
 
     private static Instant startTime(long pid) {
         return ProcessHandle.of(pid).flatMap(h -> h.info().startInstant()).orElse(null);
-    }
-
-    private static OptionalLong readPid(Path file) {
-        try {
-            return OptionalLong.of(Long.parseLong(Files.readString(file).trim()));
-        } catch (IOException | NumberFormatException e) {
-            return OptionalLong.empty();
-        }
     }
 }

@@ -259,7 +259,7 @@ public final class ApiStatusSync implements AutoCloseable {
      * Writes the statuses still queued, then stops; what is not written {@code within} is left (the next start
      * writes it, as every start syncs every pod's status).
      */
-    public void stop(java.time.Duration within) {
+    public void stop(Duration within) {
         batch.shutdownNow();
         draining = true;
         synchronized (queue) {

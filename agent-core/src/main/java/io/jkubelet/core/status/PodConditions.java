@@ -3,8 +3,10 @@ package io.jkubelet.core.status;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.podutil.PodSpecs;
 
 import java.util.ArrayList;
@@ -39,8 +41,8 @@ public final class PodConditions {
      * Sets the status's DisruptionTarget condition (upstream {@code UpdatePodCondition} with it), replacing one it had:
      * what the kubelet adds when it fails a pod itself (eviction, node shutdown).
      */
-    public static void setDisruptionTarget(io.fabric8.kubernetes.api.model.PodStatus status, String reason, String message) {
-        PodCondition condition = new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType(DISRUPTION_TARGET)
+    public static void setDisruptionTarget(PodStatus status, String reason, String message) {
+        PodCondition condition = new PodConditionBuilder().withType(DISRUPTION_TARGET)
                 .withStatus("True").withReason(reason).withMessage(message).build();
         List<PodCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
         conditions.removeIf(c -> DISRUPTION_TARGET.equals(c.getType()));

@@ -1,5 +1,6 @@
 package io.jkubelet.core.status;
 
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.jkubelet.core.container.ContainerRestarts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
@@ -16,7 +17,9 @@ import io.jkubelet.core.container.RuntimePodStatus;
 import io.jkubelet.core.container.State;
 import io.jkubelet.core.podutil.PodSpecs;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -142,7 +145,7 @@ public final class PodStatusGenerator {
             return;
         }
         String m = state.getTerminated().getMessage();
-        byte[] b = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] b = m.getBytes(StandardCharsets.UTF_8);
         if (b.length <= maxBytes) {
             return;
         }
@@ -151,7 +154,7 @@ public final class PodStatusGenerator {
         while (end > 0 && (b[end] & 0xC0) == 0x80) {
             end--;
         }
-        state.getTerminated().setMessage(new String(b, 0, end, java.nio.charset.StandardCharsets.UTF_8));
+        state.getTerminated().setMessage(new String(b, 0, end, StandardCharsets.UTF_8));
     }
 
     /** Sets {@code ready} and {@code started} as the probe manager's {@code UpdatePodStatus} does. */
@@ -336,12 +339,12 @@ public final class PodStatusGenerator {
     }
 
     private static ContainerStatus copy(ContainerStatus o) {
-        return new io.fabric8.kubernetes.api.model.ContainerStatusBuilder(o).build();
+        return new ContainerStatusBuilder(o).build();
     }
 
     /** RFC 3339 with second precision, as metav1.Time serializes. */
     public static String time(Instant t) {
-        return t == null ? null : t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        return t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     private static String emptyToNull(String s) {

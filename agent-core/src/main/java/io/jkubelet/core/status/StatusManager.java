@@ -6,11 +6,14 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 
 /**
@@ -25,7 +28,7 @@ public final class StatusManager {
 
     private final Clock clock;
     private final Map<String, VersionedStatus> statuses = new ConcurrentHashMap<>();
-    private final List<BiConsumer<Pod, VersionedStatus>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<BiConsumer<Pod, VersionedStatus>> listeners = new CopyOnWriteArrayList<>();
 
     public StatusManager(Clock clock) {
         this.clock = clock;
@@ -56,8 +59,8 @@ public final class StatusManager {
     }
 
     /** UIDs of every pod with a status. */
-    public java.util.Set<String> uids() {
-        return new java.util.HashSet<>(statuses.keySet());
+    public Set<String> uids() {
+        return new HashSet<>(statuses.keySet());
     }
 
     /** Records a newly generated status; returns whether anything changed. */
@@ -99,7 +102,7 @@ public final class StatusManager {
         return true;
     }
 
-    public void removeOrphanedStatuses(java.util.Set<String> knownUids) {
+    public void removeOrphanedStatuses(Set<String> knownUids) {
         statuses.keySet().retainAll(knownUids);
     }
 }

@@ -1,17 +1,24 @@
 package io.jkubelet.core.timeline;
 
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.probe.ProbeResult;
 import io.jkubelet.core.prober.ProbeUpdate;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -67,9 +74,9 @@ public final class PodTimelines {
 
     /** A probe's cached result changed (upstream's results manager update). */
     public void probeResult(Pod pod, ProbeUpdate update) {
-        String type = update.result() == io.jkubelet.core.probe.ProbeResult.FAILURE ? EventRecorder.WARNING : EventRecorder.NORMAL;
+        String type = update.result() == ProbeResult.FAILURE ? EventRecorder.WARNING : EventRecorder.NORMAL;
         timeline(pod).add(TimelineEntry.of(clock.instant(), type, "ProbeResult", update.containerName(),
-                update.type().name().toLowerCase(java.util.Locale.ROOT) + " probe: " + update.result().name().toLowerCase(java.util.Locale.ROOT),
+                update.type().name().toLowerCase(Locale.ROOT) + " probe: " + update.result().name().toLowerCase(Locale.ROOT),
                 null));
     }
 
@@ -147,7 +154,7 @@ public final class PodTimelines {
         }
 
         private static List<TimelineEntry> containerChanges(ContainerStatus was, ContainerStatus now, Instant time) {
-            List<TimelineEntry> out = new java.util.ArrayList<>();
+            List<TimelineEntry> out = new ArrayList<>();
             var terminated = terminated(now);
             if (terminated != null && !terminated.equals(was == null ? null : terminated(was))) {
                 String reason = terminated.getReason() == null ? "" : " (" + terminated.getReason() + ")";
@@ -172,20 +179,20 @@ public final class PodTimelines {
          * When the container exited, which the kubelet may see some seconds later (at its next relist): the entry is
          * placed when seen, so the time it happened goes in its message.
          */
-        private static String finishedAt(io.fabric8.kubernetes.api.model.ContainerStateTerminated terminated) {
+        private static String finishedAt(ContainerStateTerminated terminated) {
             if (terminated.getFinishedAt() == null) {
                 return "";
             }
             try {
-                return " at " + java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC)
+                return " at " + DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC)
                         .format(Instant.parse(terminated.getFinishedAt()));
-            } catch (java.time.format.DateTimeParseException e) {
+            } catch (DateTimeParseException e) {
                 return " at " + terminated.getFinishedAt();
             }
         }
 
         /** The container's latest termination: the current state's, else the last state's (restarted since). */
-        private static io.fabric8.kubernetes.api.model.ContainerStateTerminated terminated(ContainerStatus s) {
+        private static ContainerStateTerminated terminated(ContainerStatus s) {
             if (s.getState() != null && s.getState().getTerminated() != null) {
                 return s.getState().getTerminated();
             }

@@ -1,6 +1,7 @@
 package io.jkubelet.core.timeline;
 
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * One thing that happened to a pod, as its timeline shows it. Repeats of the same thing (a back-off reported at
@@ -23,8 +24,8 @@ public record TimelineEntry(Instant time, Instant lastTime, int count, String ty
 
     /** Whether {@code next} only repeats this entry. */
     boolean repeatedBy(TimelineEntry next) {
-        return type.equals(next.type) && reason.equals(next.reason) && java.util.Objects.equals(container, next.container)
-                && message.equals(next.message) && java.util.Objects.equals(exitCode, next.exitCode);
+        return type.equals(next.type) && reason.equals(next.reason) && Objects.equals(container, next.container)
+                && message.equals(next.message) && Objects.equals(exitCode, next.exitCode);
     }
 
     TimelineEntry repeatedAt(Instant when) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.DownwardAPIVolumeFile;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccountTokenProjection;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -45,7 +46,7 @@ public final class ApiVolumes {
     private final String nodeName;
     private final Supplier<List<String>> hostIps;
     private final Clock clock;
-    private final Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable;
+    private final Supplier<Map<String, Quantity>> allocatable;
 
     public ApiVolumes(PodDirs dirs, PodObjects objects, String nodeName, Supplier<List<String>> hostIps, Clock clock) {
         this(dirs, objects, nodeName, hostIps, Map::of, clock);
@@ -53,7 +54,7 @@ public final class ApiVolumes {
 
     /** @param allocatable the node's allocatable, which downward API limits a container does not set default to */
     public ApiVolumes(PodDirs dirs, PodObjects objects, String nodeName, Supplier<List<String>> hostIps,
-            Supplier<Map<String, io.fabric8.kubernetes.api.model.Quantity>> allocatable, Clock clock) {
+            Supplier<Map<String, Quantity>> allocatable, Clock clock) {
         this.dirs = dirs;
         this.objects = objects;
         this.nodeName = nodeName;

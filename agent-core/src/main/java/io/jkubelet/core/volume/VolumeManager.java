@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -167,7 +168,7 @@ public final class VolumeManager {
                     };
                     String kind = fileKind(p);
                     if (!want.equals(kind)) {
-                        throw new VolumeException(prefix + "is not a " + type.toLowerCase(java.util.Locale.ROOT));
+                        throw new VolumeException(prefix + "is not a " + type.toLowerCase(Locale.ROOT));
                     }
                 }
                 default -> throw new VolumeException("MountVolume.SetUp failed for volume \"" + name

@@ -53,15 +53,24 @@ class AppArmorAdmitHandlerTest {
     }
 
     @Test
-    void onAnAppArmorHostTheRuntimesDefaultIsAdmittedAndOtherProfilesAreRefusedNamingThem() {
-        assertThat(appArmorHost.admit(annotated("runtime/default"), List.of()).admit()).isTrue();
-        assertThat(appArmorHost.admit(withField("RuntimeDefault", null), List.of()).admit()).isTrue();
-
-        PodAdmitResult localhost = appArmorHost.admit(withField("Localhost", "k8s-nginx"), List.of());
-        assertThat(localhost.admit()).isFalse();
-        assertThat(localhost.message()).isEqualTo("Cannot enforce AppArmor: jkubelet passes no AppArmor profile but "
-                + "the runtime's default to Docker (asked: Localhost/k8s-nginx)");
-        assertThat(appArmorHost.admit(withField("Localhost", " "), List.of()).message())
+    void onAnAppArmorHostEveryNamedProfileIsAdmittedForTheRuntimeAndALocalhostProfileWithoutANameIsRefused() {
+        for (Pod pod : List.of(annotated("runtime/default"), annotated("localhost/k8s-nginx"),
+                withField("RuntimeDefault", null), withField("Localhost", "k8s-nginx"), withField("Unconfined", null))) {
+            assertThat(appArmorHost.admit(pod, List.of()).admit()).as(pod.getSpec().getContainers().get(0)
+                    .getSecurityContext() + " " + pod.getMetadata().getAnnotations()).isTrue();
+        }
+        PodAdmitResult nameless = appArmorHost.admit(withField("Localhost", " "), List.of());
+        assertThat(nameless.admit()).isFalse();
+        assertThat(nameless.message())
                 .isEqualTo("Cannot enforce AppArmor: invalid empty AppArmor profile name: \"localhost/\"");
+        assertThat(appArmorHost.admit(annotated("localhost/"), List.of()).admit()).isFalse();
+    }
+
+    @Test
+    void aPodLevelProfileCountsForEveryContainer() {
+        Pod podLevel = pending().editSpec().withNewSecurityContext().withNewAppArmorProfile().withType("RuntimeDefault")
+                .endAppArmorProfile().endSecurityContext().endSpec().build();
+        assertThat(noAppArmorHost.admit(podLevel, List.of()).admit()).isFalse();
+        assertThat(appArmorHost.admit(podLevel, List.of()).admit()).isTrue();
     }
 }

@@ -56,7 +56,7 @@ class PullSecretsTest {
         FakeClock clock = new FakeClock();
         FakeRuntime runtime = new FakeRuntime(clock);
         runtime.makePullable("localhost:5000/team/app:1");
-        ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL, pullSecrets::keyring);
+        ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL, PodKeyring.of(pullSecrets::keyring));
         Pod pod = pod("localhost:5000/team/app:1", "missing", "legacy", "regcred");
         images.ensureImageExists(pod, pod.getSpec().getContainers().get(0), null);
         assertThat(runtime.pullAuths()).containsExactly(new RegistryAuth("alice", "pw", "localhost:5000", null));
@@ -69,7 +69,7 @@ class PullSecretsTest {
         FakeClock clock = new FakeClock();
         FakeRuntime runtime = new FakeRuntime(clock);
         runtime.makePullable("ghcr.io/x/app:1");
-        ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL, pullSecrets::keyring);
+        ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL, PodKeyring.of(pullSecrets::keyring));
         Pod pod = pod("ghcr.io/x/app:1", "regcred", "legacy");
         images.ensureImageExists(pod, pod.getSpec().getContainers().get(0), null);
         assertThat(runtime.pullAuths()).containsExactly((RegistryAuth) null);
@@ -83,7 +83,7 @@ class PullSecretsTest {
         runtime.failPull("localhost:5000/team/app:1", "unauthorized: authentication required");
         DockerKeyring node = DockerKeyring.EMPTY.with(Map.of("localhost:5000", new RegistryAuth("node", "npw", "localhost:5000", null)));
         ImageManager images = new ImageManager(runtime, recorder, clock, ImagePullLimits.SERIAL,
-                p -> pullSecrets.keyring(p).union(node));
+                PodKeyring.of(p -> pullSecrets.keyring(p).union(node)));
         Pod pod = pod("localhost:5000/team/app:1", "regcred");
 
         assertThatThrownBy(() -> images.ensureImageExists(pod, pod.getSpec().getContainers().get(0), null))

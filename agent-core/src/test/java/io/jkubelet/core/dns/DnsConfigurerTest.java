@@ -96,7 +96,7 @@ class DnsConfigurerTest {
                 + "policy. Falling back to \"Default\" policy.";
         assertThat(events.events()).extracting(e -> e.involvedObject().getKind() + " " + e.reason() + " " + e.message())
                 .containsExactly("Node MissingClusterDNS " + message,
-                        "Pod MissingClusterDNS pod: \"prod/web(u1)\". " + message);
+                        "Pod MissingClusterDNS pod: \"web_prod(u1)\". " + message);
     }
 
     @Test

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.jkubelet.core.credentialprovider.DockerKeyring;
+import io.jkubelet.core.credentialprovider.PodKeyring;
 import io.jkubelet.core.runtime.FilesystemUsage;
 import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImageService;
@@ -35,7 +35,7 @@ class ImagePullLimitsTest {
 
     private ImageManager manager(ImageService images, ImagePullLimits limits) {
         return new ImageManager(images, (ref, type, reason, message) -> events.add(reason + " " + message), clock, limits,
-                pod -> DockerKeyring.EMPTY);
+                PodKeyring.NONE);
     }
 
     private static Pod pod(String image) {

@@ -82,7 +82,7 @@ class KubeletPodSyncerTest {
         runtime.onSync(p -> {
             SyncResult r = new SyncResult();
             r.add(new SyncResult.StartResult("a", RuntimeManager.CRASH_LOOP_BACK_OFF,
-                    "back-off 10s restarting failed container=a pod=default/crash(uid-crash)"));
+                    "back-off 10s restarting failed container=a pod=crash_default(uid-crash)"));
             return r;
         });
 

@@ -289,7 +289,7 @@ class KubeletTest {
     void crashingContainerBacksOffWithGrowingDelays() {
         crashTwice(1, 1);
         assertThat(containerStatus("crash", "a").getState().getWaiting().getMessage())
-                .startsWith("back-off 10s restarting failed container=a pod=default/crash");
+                .startsWith("back-off 10s restarting failed container=a pod=crash_default");
         assertThat(containerStatus("crash", "a").getLastState().getTerminated().getExitCode()).isEqualTo(1);
         assertThat(containers(ContainerState.CONTAINER_RUNNING)).isEmpty();
 
@@ -309,7 +309,7 @@ class KubeletTest {
         clock.advance(Duration.ofSeconds(10));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
         assertThat(events.events()).anyMatch(e -> e.reason().equals("BackOff")
-                && e.message().equals("Back-off restarting failed container a in pod default/crash(uid-crash)"));
+                && e.message().equals("Back-off restarting failed container a in pod crash_default(uid-crash)"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
+import io.jkubelet.core.credentialprovider.plugin.CredentialProviderPlugins;
 import io.jkubelet.core.eviction.EvictionConfig;
 import io.jkubelet.core.images.ImagePullLimits;
 import io.jkubelet.core.kuberuntime.NodeContext;
@@ -42,6 +43,7 @@ final class TestSettings {
                 .maxPods(110)
                 .imagePulls(ImagePullLimits.SERIAL)
                 .nodeCredentials(DockerConfigFiles.SearchPaths.NONE)
+                .credentialProviders(CredentialProviderPlugins.Flags.NONE)
                 .kubeletVersion("v1.30.0")
                 .sources(PodSourceSettings.NONE)
                 .memoryCapacity(8L << 30)

@@ -46,7 +46,7 @@ class ContainerConfigFactoryTest {
                 .addNewEnv().withName("HOST_IP").withNewValueFrom().withNewFieldRef().withFieldPath("status.hostIP").endFieldRef().endValueFrom().endEnv()
                 .withCommand("sh", "-c").withArgs("echo $(MESSAGE) on $(NODE)")
                 .build();
-        ContainerConfig cfg = factory.containerConfig(pod(c), c, 0, "10.1.2.3", Map.of(), null, null);
+        ContainerConfig cfg = factory.containerConfig(pod(c), c, 0, "10.1.2.3", Map.of(), null, null, ImageUser.ROOT);
         assertThat(cfg.envs()).containsExactly(
                 new KeyValue("GREETING", "hello"),
                 new KeyValue("MESSAGE", "hello world $(UNDEFINED) $(GREETING)"),
@@ -64,7 +64,7 @@ class ContainerConfigFactoryTest {
         Pod pod = new PodBuilder(pod(c)).editMetadata().addToLabels("tier", "front")
                 .addToAnnotations("note", "say \"hi\"\nbye").endMetadata().build();
         // Upstream's fieldpath.FormatMap: key=%q per line, as the downward API volume writes them too.
-        assertThat(factory.containerConfig(pod, c, 0, "10.1.2.3", Map.of(), null, null).envs()).containsExactly(
+        assertThat(factory.containerConfig(pod, c, 0, "10.1.2.3", Map.of(), null, null, ImageUser.ROOT).envs()).containsExactly(
                 new KeyValue("LABELS", "app=\"web\"\ntier=\"front\""),
                 new KeyValue("NOTES", "note=\"say \\\"hi\\\"\\nbye\"\nteam=\"a\""));
     }
@@ -74,12 +74,12 @@ class ContainerConfigFactoryTest {
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewEnv().withName("X").withNewValueFrom().withNewConfigMapKeyRef().withName("settings").withKey("x")
                 .endConfigMapKeyRef().endValueFrom().endEnv().build();
-        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "10.1.2.3", Map.of(), null, null))
+        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "10.1.2.3", Map.of(), null, null, ImageUser.ROOT))
                 .hasMessage("couldn't get configMap prod/settings, no kubeClient defined");
         Container optional = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewEnv().withName("X").withNewValueFrom().withNewConfigMapKeyRef().withName("settings").withKey("x")
                 .withOptional(true).endConfigMapKeyRef().endValueFrom().endEnv().build();
-        assertThat(factory.containerConfig(pod(optional), optional, 0, "", Map.of(), null, null).envs())
+        assertThat(factory.containerConfig(pod(optional), optional, 0, "", Map.of(), null, null, ImageUser.ROOT).envs())
                 .containsExactly(new KeyValue("X", ""));
     }
 
@@ -99,7 +99,7 @@ class ContainerConfigFactoryTest {
             if (rc.cpuLimit() != null) b.addToLimits("cpu", new Quantity(rc.cpuLimit()));
             if (rc.memLimit() != null) b.addToLimits("memory", new Quantity(rc.memLimit()));
             Container c = b.endResources().build();
-            var r = factory.containerConfig(pod(c), c, 0, "", Map.of(), null, null).resources();
+            var r = factory.containerConfig(pod(c), c, 0, "", Map.of(), null, null, ImageUser.ROOT).resources();
             assertThat(List.of(r.cpuShares(), r.cpuQuota(), r.cpuPeriod(), r.memoryLimitInBytes())).as(rc.toString())
                     .containsExactly(rc.shares(), rc.quota(), rc.period(), rc.memory());
             // The policy asked for -997; this machine's floor (0 here) wins.
@@ -116,8 +116,8 @@ class ContainerConfigFactoryTest {
         var fiftyMs = new ContainerConfigFactory(node, (p, x) -> 0, io.jkubelet.core.objects.PodObjects.standalone(),
                 (r, t, re, m) -> { }, Map::of, new ContainerCgroups(p -> "", true, 50_000));
 
-        var unenforced = off.containerConfig(pod(c), c, 0, "", Map.of(), null, null).resources();
-        var scaled = fiftyMs.containerConfig(pod(c), c, 0, "", Map.of(), null, null).resources();
+        var unenforced = off.containerConfig(pod(c), c, 0, "", Map.of(), null, null, ImageUser.ROOT).resources();
+        var scaled = fiftyMs.containerConfig(pod(c), c, 0, "", Map.of(), null, null, ImageUser.ROOT).resources();
 
         assertThat(List.of(unenforced.cpuShares(), unenforced.cpuQuota(), unenforced.cpuPeriod())).containsExactly(512L, 0L, 0L);
         assertThat(List.of(scaled.cpuQuota(), scaled.cpuPeriod())).containsExactly(25_000L, 50_000L);
@@ -141,7 +141,8 @@ class ContainerConfigFactoryTest {
                 .build();
         Path data = Path.of(System.getProperty("java.io.tmpdir"), "jk-cfg-test-" + System.nanoTime());
         ContainerConfig cfg = factory.containerConfig(pod(c), c, 3, "10.1.2.3", Map.of("data", data),
-                Path.of("/var/lib/kubelet/pods/u1/etc-hosts"), Path.of("/var/lib/kubelet/pods/u1/containers/app/abcd"));
+                Path.of("/var/lib/kubelet/pods/u1/etc-hosts"), Path.of("/var/lib/kubelet/pods/u1/containers/app/abcd"),
+                ImageUser.ROOT);
         assertThat(cfg.labels()).containsEntry(Labels.POD_NAME, "web-node-a").containsEntry(Labels.POD_NAMESPACE, "prod")
                 .containsEntry(Labels.POD_UID, "u1").containsEntry(Labels.CONTAINER_NAME, "app")
                 .containsEntry(Labels.NODE_NAME, "node-a");
@@ -163,7 +164,7 @@ class ContainerConfigFactoryTest {
     void subPathMayNotEscapeItsVolume() {
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewVolumeMount().withName("data").withMountPath("/x").withSubPath("../../etc").endVolumeMount().build();
-        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "", Map.of("data", Path.of("/tmp/v")), null, null))
+        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "", Map.of("data", Path.of("/tmp/v")), null, null, ImageUser.ROOT))
                 .hasMessageContaining("subPath \"../../etc\"");
     }
 
@@ -209,5 +210,66 @@ class ContainerConfigFactoryTest {
         assertThat(dns.servers()).containsExactly("10.96.0.10");
         assertThat(dns.searches()).containsExactly("prod.svc.cluster.local", "svc.cluster.local", "cluster.local");
         assertThat(dns.options()).containsExactly("ndots:5");
+    }
+
+    @Test
+    void withoutARunAsUserTheContainerRunsAsTheImagesUserByUidOrNameAndARunAsGroupJoinsIt() throws Exception {
+        Container plain = new ContainerBuilder().withName("app").withImage("busybox:1.36").build();
+        var numeric = factory.containerConfig(pod(plain), plain, 0, "", Map.of(), null, null, ImageUser.uid(1000))
+                .securityContext();
+        assertThat(numeric.runAsUser()).isEqualTo(1000L);
+        assertThat(numeric.runAsUsername()).isEmpty();
+        var named = factory.containerConfig(pod(plain), plain, 0, "", Map.of(), null, null, ImageUser.named("nobody"))
+                .securityContext();
+        assertThat(named.runAsUser()).isNull();
+        assertThat(named.runAsUsername()).isEqualTo("nobody");
+        assertThat(factory.containerConfig(pod(plain), plain, 0, "", Map.of(), null, null, ImageUser.ROOT)
+                .securityContext().runAsUser()).as("an image without a user runs as root, said so").isEqualTo(0L);
+
+        Container grouped = new ContainerBuilder(plain).withNewSecurityContext().withRunAsGroup(3000L)
+                .endSecurityContext().build();
+        var joined = factory.containerConfig(pod(grouped), grouped, 0, "", Map.of(), null, null, ImageUser.uid(1000))
+                .securityContext();
+        assertThat(joined.runAsUser()).isEqualTo(1000L);
+        assertThat(joined.runAsGroup()).isEqualTo(3000L);
+
+        Container explicit = new ContainerBuilder(plain).withNewSecurityContext().withRunAsUser(2000L)
+                .endSecurityContext().build();
+        var own = factory.containerConfig(pod(explicit), explicit, 0, "", Map.of(), null, null,
+                ImageUser.named("nobody")).securityContext();
+        assertThat(own.runAsUser()).isEqualTo(2000L);
+        assertThat(own.runAsUsername()).as("the pod's user wins over the image's").isEmpty();
+    }
+
+    @Test
+    void aContainerThatWouldBreakItsRunAsNonRootPolicyGetsNoConfig() {
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36").withNewSecurityContext()
+                .withRunAsNonRoot(true).endSecurityContext().build();
+        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "", Map.of(), null, null, ImageUser.ROOT))
+                .isInstanceOf(ContainerConfigFactory.ConfigException.class)
+                .hasMessage("container has runAsNonRoot and image will run as root (pod: \"web-node-a_prod(u1)\", "
+                        + "container: app)");
+    }
+
+    @Test
+    void eachContainersAppArmorProfileGoesToTheRuntimeFromItsFieldItsAnnotationOrThePods() throws Exception {
+        Container fielded = new ContainerBuilder().withName("fielded").withImage("busybox:1.36").withNewSecurityContext()
+                .withNewAppArmorProfile().withType("Localhost").withLocalhostProfile("k8s-nginx ").endAppArmorProfile()
+                .endSecurityContext().build();
+        Container annotated = new ContainerBuilder().withName("annotated").withImage("busybox:1.36").build();
+        Container inherits = new ContainerBuilder().withName("inherits").withImage("busybox:1.36").build();
+        Pod pod = new PodBuilder(pod(fielded, annotated, inherits)).editMetadata()
+                .addToAnnotations("container.apparmor.security.beta.kubernetes.io/annotated", "unconfined").endMetadata()
+                .editSpec().withNewSecurityContext().withNewAppArmorProfile().withType("RuntimeDefault")
+                .endAppArmorProfile().endSecurityContext().endSpec().build();
+
+        assertThat(factory.containerConfig(pod, fielded, 0, "", Map.of(), null, null, ImageUser.ROOT).securityContext()
+                .apparmor()).isEqualTo(io.jkubelet.core.runtime.SecurityProfile.localhost("k8s-nginx"));
+        assertThat(factory.containerConfig(pod, annotated, 0, "", Map.of(), null, null, ImageUser.ROOT)
+                .securityContext().apparmor()).isEqualTo(io.jkubelet.core.runtime.SecurityProfile.UNCONFINED);
+        assertThat(factory.containerConfig(pod, inherits, 0, "", Map.of(), null, null, ImageUser.ROOT)
+                .securityContext().apparmor()).isEqualTo(io.jkubelet.core.runtime.SecurityProfile.RUNTIME_DEFAULT);
+        assertThat(factory.containerConfig(pod(inherits), inherits, 0, "", Map.of(), null, null, ImageUser.ROOT)
+                .securityContext().apparmor()).as("none asked for").isNull();
     }
 }

@@ -32,7 +32,7 @@ class EnvRefsTest {
     }
 
     private List<KeyValue> env(Container c) throws Exception {
-        return factory.containerConfig(pod(c), c, 0, "10.0.0.1", Map.of(), null, null).envs();
+        return factory.containerConfig(pod(c), c, 0, "10.0.0.1", Map.of(), null, null, ImageUser.ROOT).envs();
     }
 
     @Test
@@ -46,7 +46,7 @@ class EnvRefsTest {
                 .addNewEnv().withName("MEM_MI").withNewValueFrom().withNewResourceFieldRef().withResource("limits.memory")
                 .withDivisor(new io.fabric8.kubernetes.api.model.Quantity("1Mi")).endResourceFieldRef().endValueFrom().endEnv()
                 .build();
-        assertThat(onANode.containerConfig(pod(c), c, 0, "10.0.0.1", Map.of(), null, null).envs())
+        assertThat(onANode.containerConfig(pod(c), c, 0, "10.0.0.1", Map.of(), null, null, ImageUser.ROOT).envs())
                 .contains(new KeyValue("CPU", "2"), new KeyValue("MEM_MI", "4096"));
     }
 

@@ -59,7 +59,7 @@ class SeccompProfilesTest {
         assertThatThrownBy(() -> PLAIN.forContainer(pod, c)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("localhostProfile must be set if seccompProfile type is Localhost.");
         ContainerConfigFactory factory = factory(PLAIN);
-        assertThatThrownBy(() -> factory.containerConfig(pod, c, 0, "10.0.0.1", Map.of(), null, null))
+        assertThatThrownBy(() -> factory.containerConfig(pod, c, 0, "10.0.0.1", Map.of(), null, null, ImageUser.ROOT))
                 .isInstanceOf(ContainerConfigFactory.ConfigException.class)
                 .hasMessage("localhostProfile must be set if seccompProfile type is Localhost.");
     }
@@ -70,7 +70,7 @@ class SeccompProfilesTest {
         Pod pod = pod(null, c);
         ContainerConfigFactory factory = factory(SECCOMP_DEFAULT);
 
-        LinuxContainerSecurityContext sc = factory.containerConfig(pod, c, 0, "10.0.0.1", Map.of(), null, null)
+        LinuxContainerSecurityContext sc = factory.containerConfig(pod, c, 0, "10.0.0.1", Map.of(), null, null, ImageUser.ROOT)
                 .securityContext();
 
         assertThat(sc.seccomp()).isEqualTo(SecurityProfile.localhost("/var/lib/jk/seccomp/deny.json"));

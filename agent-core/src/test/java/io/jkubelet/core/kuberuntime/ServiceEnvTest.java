@@ -48,7 +48,7 @@ class ServiceEnvTest {
         ContainerConfigFactory f = new ContainerConfigFactory(node, (p, c) -> 0, o, (r, t, re, m) -> { }, Map::of);
         Container c = pod.getSpec().getContainers().getFirst();
         Map<String, String> env = new java.util.LinkedHashMap<>();
-        for (KeyValue kv : f.containerConfig(pod, c, 0, "10.1.0.5", Map.of(), null, null).envs()) {
+        for (KeyValue kv : f.containerConfig(pod, c, 0, "10.1.0.5", Map.of(), null, null, ImageUser.ROOT).envs()) {
             assertThat(env.put(kv.key(), kv.value())).as("duplicate " + kv.key()).isNull();
         }
         return env;
@@ -96,7 +96,7 @@ class ServiceEnvTest {
                 .addNewEnv().withName("FRONT").withValue("http://$(WEB_FRONT_SERVICE_HOST):$(WEB_FRONT_SERVICE_PORT)").endEnv()
                 .build();
         var envs = new ContainerConfigFactory(node, (p, x) -> 0, objects.podObjects(), (r, t, re, m) -> { }, Map::of)
-                .containerConfig(pod("prod", true, c), c, 0, "10.1.0.5", Map.of(), null, null).envs();
+                .containerConfig(pod("prod", true, c), c, 0, "10.1.0.5", Map.of(), null, null, ImageUser.ROOT).envs();
         assertThat(envs.subList(0, 2)).containsExactly(new KeyValue("KUBERNETES_SERVICE_HOST", "override"),
                 new KeyValue("FRONT", "http://10.0.0.20:80"));
         assertThat(envs).filteredOn(kv -> kv.key().equals("KUBERNETES_SERVICE_HOST")).hasSize(1);

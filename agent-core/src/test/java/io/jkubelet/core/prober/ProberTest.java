@@ -200,7 +200,7 @@ class ProberTest {
             "grpc without a pod IP | "
                     + "Startup probe errored and resulted in unknown state: grpc probe of container \"app\" has no host and the pod has no IP yet",
             "no handler | "
-                    + "Startup probe errored and resulted in unknown state: missing probe handler for default/web(uid-web):app",
+                    + "Startup probe errored and resulted in unknown state: missing probe handler for web_default(uid-web):app",
     })
     void probesThatCannotRunAreErrors(String name, String message) {
         Probe p = switch (name) {

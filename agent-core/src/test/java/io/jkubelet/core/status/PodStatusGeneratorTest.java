@@ -103,7 +103,7 @@ class PodStatusGeneratorTest {
     void crashLoopShowsWaitingReasonAndLastTermination() {
         Container a = container("a");
         Pod pod = pod("p", a);
-        reasons.add(pod.getMetadata().getUid(), "a", "CrashLoopBackOff", "back-off 10s restarting failed container=a pod=default/p(uid-p)");
+        reasons.add(pod.getMetadata().getUid(), "a", "CrashLoopBackOff", "back-off 10s restarting failed container=a pod=p_default(uid-p)");
         PodStatus s = generate(pod, cs(a, State.EXITED, 1, 0, "Error"), cs(a, State.EXITED, 2, 1, "Error"));
         var c = s.getContainerStatuses().get(0);
         assertThat(c.getState().getWaiting().getReason()).isEqualTo("CrashLoopBackOff");

@@ -21,6 +21,9 @@ import java.util.stream.Stream;
  */
 public final class PackageLayers {
     private static final Pattern ROW = Pattern.compile("^\\|\\s*(\\d+)\\s*\\|([^|]+)\\|");
+    private static final Pattern COMMENTS_AND_LITERALS = Pattern.compile(
+            "/\\*.*?\\*/|//[^\\n]*|\"\"\".*?\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\\\n])+'",
+            Pattern.DOTALL);
 
     private final Map<String, Integer> floors;
 
@@ -84,11 +87,12 @@ public final class PackageLayers {
         return problems;
     }
 
+    /**
+     * The source without its comments and string and character literals, read in one pass from the left, so that a
+     * {@code //} inside a string (a URL) is no comment and a quote inside a comment opens no string.
+     */
     private static String code(List<String> lines) {
-        String s = String.join("\n", lines);
-        s = s.replaceAll("(?s)/\\*.*?\\*/", "");
-        s = s.replaceAll("//[^\n]*", "");
-        return s.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"");
+        return COMMENTS_AND_LITERALS.matcher(String.join("\n", lines)).replaceAll(" ");
     }
 
     private static List<String> read(Path p) {

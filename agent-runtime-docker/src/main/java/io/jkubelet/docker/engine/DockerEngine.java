@@ -3,6 +3,7 @@ package io.jkubelet.docker.engine;
 import tools.jackson.core.JacksonException;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
@@ -152,7 +153,7 @@ public final class DockerEngine implements AutoCloseable {
     <T> T call(EngineRequest request, Class<T> type, String what) {
         try (EngineResponse response = http.send(request, what).requireSuccess(what)) {
             if (type == null) {
-                response.body().transferTo(java.io.OutputStream.nullOutputStream());
+                response.body().transferTo(OutputStream.nullOutputStream());
                 return null;
             }
             return EngineJson.MAPPER.readValue(response.body().readAllBytes(), type); // to its end: kept alive

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -115,7 +116,7 @@ final class EngineConnection implements AutoCloseable {
                     throw new InterruptedIOException("interrupted while waiting for the Docker daemon");
                 }
             }
-        } catch (ClosedSelectorException | java.nio.channels.CancelledKeyException e) {
+        } catch (ClosedSelectorException | CancelledKeyException e) {
             throw new AsynchronousCloseException();
         }
     }

@@ -2,6 +2,7 @@ package io.jkubelet.docker.engine;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * One call to the daemon.
@@ -20,5 +21,5 @@ record EngineRequest(String method, String path, Map<String, String> headers, by
         return method + " " + VERSION_PREFIX.matcher(apiPath).replaceFirst("");
     }
 
-    private static final java.util.regex.Pattern VERSION_PREFIX = java.util.regex.Pattern.compile("^/v\\d+\\.\\d+(?=/)");
+    private static final Pattern VERSION_PREFIX = Pattern.compile("^/v\\d+\\.\\d+(?=/)");
 }

@@ -3,6 +3,7 @@ package io.jkubelet.docker.engine;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
 
 /**
  * An answer's body as its head frames it ({@code chunked}, {@code Content-Length}, none, or until the connection
@@ -34,7 +35,7 @@ final class ResponseBody extends BulkInputStream {
         ResponseBody body;
         if (bodiless) {
             body = new ResponseBody(InputStream.nullInputStream(), head.keepAlive(), onEnd);
-        } else if (encoding != null && encoding.toLowerCase(java.util.Locale.ROOT).endsWith("chunked")) {
+        } else if (encoding != null && encoding.toLowerCase(Locale.ROOT).endsWith("chunked")) {
             body = new ResponseBody(new ChunkedInputStream(in), head.keepAlive(), onEnd);
         } else if (length != null) {
             long n;

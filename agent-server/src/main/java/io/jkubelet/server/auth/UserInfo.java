@@ -1,5 +1,6 @@
 package io.jkubelet.server.auth;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,7 +31,7 @@ public record UserInfo(String name, List<String> groups) {
         if (groups.contains(AUTHENTICATED)) {
             return this;
         }
-        List<String> all = new java.util.ArrayList<>(groups);
+        List<String> all = new ArrayList<>(groups);
         all.add(AUTHENTICATED);
         return new UserInfo(name, all);
     }

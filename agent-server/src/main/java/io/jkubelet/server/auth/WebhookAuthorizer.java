@@ -3,6 +3,7 @@ package io.jkubelet.server.auth;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -16,7 +17,7 @@ public final class WebhookAuthorizer implements Authorizer {
     static final int MAX_CACHED = 4096;
 
     /** The cache key: the user and what it asks (the path is not part of the review). */
-    private record Key(String user, java.util.List<String> groups, String verb, String subresource) {}
+    private record Key(String user, List<String> groups, String verb, String subresource) {}
 
     private record Cached(boolean allowed, Instant expires) {}
 

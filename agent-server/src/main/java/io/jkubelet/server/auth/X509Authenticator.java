@@ -4,6 +4,7 @@ import io.jkubelet.server.http.Request;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertPathValidator;
 import java.security.cert.CertificateFactory;
+import java.security.cert.CertificateParsingException;
 import java.security.cert.PKIXParameters;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
@@ -54,7 +55,7 @@ public final class X509Authenticator implements Authenticator {
         List<String> usages;
         try {
             usages = leaf.getExtendedKeyUsage();
-        } catch (java.security.cert.CertificateParsingException e) {
+        } catch (CertificateParsingException e) {
             throw new AuthenticationException("verifying certificate " + describe(leaf) + " failed: " + e.getMessage(), e);
         }
         if (usages != null && !usages.contains(CLIENT_AUTH) && !usages.contains(ANY_USAGE)) {

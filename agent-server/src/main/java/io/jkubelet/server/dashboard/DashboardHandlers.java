@@ -7,6 +7,7 @@ import io.jkubelet.server.http.Request;
 import io.jkubelet.server.http.Response;
 import io.jkubelet.server.http.Router;
 import io.jkubelet.server.json.KubeJson;
+import tools.jackson.core.JacksonException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
  * The node's dashboard at {@code /dashboard/} (the page cAdvisor served on port 4194, rebuilt on the kubelet's own
@@ -64,7 +66,7 @@ public final class DashboardHandlers {
             }
             try {
                 return Response.json(KubeJson.mapper().writeValueAsBytes(node.get()));
-            } catch (tools.jackson.core.JacksonException e) {
+            } catch (JacksonException e) {
                 return Response.text(500, "cannot encode the node: " + e.getMessage());
             }
         }
@@ -80,7 +82,7 @@ public final class DashboardHandlers {
     }
 
     private static String webJarVersion() {
-        java.util.Properties p = new java.util.Properties();
+        Properties p = new Properties();
         try (InputStream in = DashboardHandlers.class.getClassLoader().getResourceAsStream(UPLOT_POM)) {
             if (in == null) {
                 throw new IllegalStateException("the uPlot WebJar (" + UPLOT_POM + ") is not in the jar");

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -140,7 +141,7 @@ final class ChannelResponseStream extends ResponseStream {
 
     private void sendBuffer() throws IOException {
         awaitWritable();
-        byte[] chunk = java.util.Arrays.copyOf(buffer, count);
+        byte[] chunk = Arrays.copyOf(buffer, count);
         count = 0;
         ChannelFuture f = channel.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(chunk)));
         f.addListener(done -> {

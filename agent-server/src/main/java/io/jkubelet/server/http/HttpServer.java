@@ -15,6 +15,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -23,6 +24,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,14 +81,14 @@ public final class HttpServer implements AutoCloseable {
      * @throws IOException naming the server and address when the address cannot be bound
      */
     public static HttpServer start(HttpServerConfig config, Router router) throws IOException {
-        return start(config, router, (java.util.function.Supplier<io.netty.handler.ssl.SslContext>) null, null);
+        return start(config, router, (Supplier<SslContext>) null, null);
     }
 
     /**
      * As {@link #start(HttpServerConfig, Router)}, speaking TLS with {@code tls} (null for plain HTTP) and
      * running {@code filter} (null for none) before routing every request.
      */
-    public static HttpServer start(HttpServerConfig config, Router router, io.netty.handler.ssl.SslContext tls,
+    public static HttpServer start(HttpServerConfig config, Router router, SslContext tls,
             RequestFilter filter) throws IOException {
         return start(config, router, tls == null ? null : () -> tls, filter);
     }
@@ -96,7 +98,7 @@ public final class HttpServer implements AutoCloseable {
      * for each new connection (a rotated serving certificate is served from the next handshake on).
      */
     public static HttpServer start(HttpServerConfig config, Router router,
-            java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, RequestFilter filter) throws IOException {
+            Supplier<SslContext> tls, RequestFilter filter) throws IOException {
         EventLoopGroup group =
                 new MultiThreadIoEventLoopGroup(
                         config.ioThreads(), new DefaultThreadFactory("jk-" + config.name() + "-io"), NioIoHandler.newFactory());

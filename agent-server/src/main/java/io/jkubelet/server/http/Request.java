@@ -2,6 +2,7 @@ package io.jkubelet.server.http;
 
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -50,7 +51,7 @@ public record Request(
 
     /** The first value of header {@code name} (any case), or null when absent. */
     public String header(String name) {
-        List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
+        List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
         return values == null || values.isEmpty() ? null : values.get(0);
     }
 

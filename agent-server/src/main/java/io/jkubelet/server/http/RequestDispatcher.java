@@ -17,9 +17,11 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +86,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof FullHttpRequest request)) {
-            io.netty.util.ReferenceCountUtil.release(msg);
+            ReferenceCountUtil.release(msg);
             return;
         }
         HttpConnection conn = ctx.channel().attr(CONNECTION).get();
@@ -168,7 +170,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             route(ctx, conn, exchange, request, router.match(request.method(), request.path()));
             return;
         }
-        List<java.security.cert.X509Certificate> peer = NettyRequests.peerCertificates(ctx);
+        List<X509Certificate> peer = NettyRequests.peerCertificates(ctx);
         try {
             handlerExecutor.execute(() -> {
                 Response answer;

@@ -2,9 +2,11 @@ package io.jkubelet.server.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One HTTP response: status, headers in insertion order, and either a complete body or a {@link BodyWriter}
@@ -46,7 +48,7 @@ public final class Response {
      * and serves the new protocol on it. No further request is read from that connection.
      */
     public static Response upgrade(HttpUpgrade upgrade) {
-        return new Response(101, new LinkedHashMap<>(), new byte[0], null, java.util.Objects.requireNonNull(upgrade, "upgrade"));
+        return new Response(101, new LinkedHashMap<>(), new byte[0], null, Objects.requireNonNull(upgrade, "upgrade"));
     }
 
     /** What takes over the connection, or null for an ordinary response. */
@@ -74,7 +76,7 @@ public final class Response {
      *     {@code Transfer-Encoding} itself and no type)
      */
     public static Response streaming(int status, String contentType, BodyWriter writer) {
-        java.util.Objects.requireNonNull(writer, "writer");
+        Objects.requireNonNull(writer, "writer");
         Map<String, List<String>> headers = new LinkedHashMap<>();
         if (contentType != null) {
             headers.put("Content-Type", List.of(contentType));
@@ -128,7 +130,7 @@ public final class Response {
 
     /** The headers, in insertion order; the server adds Content-Length, Date and Connection. */
     public Map<String, List<String>> headers() {
-        return java.util.Collections.unmodifiableMap(headers);
+        return Collections.unmodifiableMap(headers);
     }
 
     /** Whether the body is streamed by a {@link BodyWriter} rather than held whole. */

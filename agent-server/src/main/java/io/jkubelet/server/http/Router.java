@@ -1,6 +1,7 @@
 package io.jkubelet.server.http;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -231,7 +232,7 @@ public final class Router {
             if (tail) {
                 String last = segments.get(segments.size() - 1);
                 String name = last.substring(1, last.length() - 3);
-                params.put(name, String.join("/", java.util.Arrays.asList(parts).subList(fixed, parts.length)));
+                params.put(name, String.join("/", Arrays.asList(parts).subList(fixed, parts.length)));
             }
             return params;
         }

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ public final class GoShapes {
         String type = null;
         List<Field> fields = null;
         int lineNo = 0;
-        try (BufferedReader reader = new BufferedReader(new java.io.StringReader(text))) {
+        try (BufferedReader reader = new BufferedReader(new StringReader(text))) {
             for (String line; (line = reader.readLine()) != null; ) {
                 lineNo++;
                 String trimmed = line.strip();

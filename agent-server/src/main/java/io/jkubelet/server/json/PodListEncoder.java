@@ -2,7 +2,12 @@ package io.jkubelet.server.json;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -26,7 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class PodListEncoder {
 
     private static final byte[] HEAD = "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":"
-            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            .getBytes(StandardCharsets.US_ASCII);
 
     /** One pod's JSON and the objects it was made from (compared by identity). */
     private record Item(Object metadata, Object spec, Object status, byte[] json) {
@@ -40,7 +45,7 @@ public final class PodListEncoder {
 
     private final ObjectMapper mapper;
     private final GoShapeWriter writer;
-    private final java.util.concurrent.ConcurrentHashMap<Object, Item> items = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, Item> items = new ConcurrentHashMap<>();
     private volatile Snapshot last = new Snapshot(List.of(), null);
 
     public PodListEncoder() {
@@ -57,7 +62,7 @@ public final class PodListEncoder {
         if (pods.isEmpty()) {
             return concat(List.of());
         }
-        List<Item> current = new java.util.ArrayList<>(pods.size());
+        List<Item> current = new ArrayList<>(pods.size());
         for (Pod pod : pods) {
             current.add(item(pod));
         }
@@ -69,7 +74,7 @@ public final class PodListEncoder {
         last = new Snapshot(current, json);
         if (items.size() > 2 * pods.size() + 16) {
             // Forget pods that are gone.
-            java.util.Set<Object> keys = new java.util.HashSet<>();
+            Set<Object> keys = new HashSet<>();
             for (Pod pod : pods) {
                 keys.add(key(pod));
             }
@@ -127,7 +132,7 @@ public final class PodListEncoder {
         ByteArrayOutputStream out = new ByteArrayOutputStream(size);
         out.writeBytes(HEAD);
         if (items.isEmpty()) {
-            out.writeBytes("null".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.writeBytes("null".getBytes(StandardCharsets.US_ASCII));
         } else {
             out.write('[');
             for (int i = 0; i < items.size(); i++) {

@@ -6,6 +6,7 @@ import io.jkubelet.server.http.Handler;
 import io.jkubelet.server.http.Request;
 import io.jkubelet.server.http.Response;
 import io.jkubelet.server.http.ResponseStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -123,7 +124,7 @@ public final class ContainerLogsHandler implements Handler {
     }
 
     /** After the 200 is out an error can only go into the body, as Go's late {@code WriteError}. */
-    private static void writeError(ResponseStream out, String message) throws java.io.IOException {
+    private static void writeError(ResponseStream out, String message) throws IOException {
         out.write(message.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -6,6 +6,7 @@ import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.summary.NodeStats;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -91,7 +92,7 @@ public final class CadvisorMetricsEncoder {
     }
 
     private static String[] with(String[] labels, String name, String value) {
-        String[] out = java.util.Arrays.copyOf(labels, labels.length + 2);
+        String[] out = Arrays.copyOf(labels, labels.length + 2);
         out[labels.length] = name;
         out[labels.length + 1] = value;
         return out;

@@ -10,8 +10,10 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -91,7 +93,7 @@ public final class StatsHandlers {
         return Response.sharedJson(e.summary);
     }
 
-    private Response metrics(java.util.function.Function<Encoded, byte[]> encoding) {
+    private Response metrics(Function<Encoded, byte[]> encoding) {
         return Response.of(200, METRICS_CONTENT_TYPE, encoding.apply(current()));
     }
 
@@ -113,7 +115,7 @@ public final class StatsHandlers {
         List<String> values = new ArrayList<>();
         String contentType = request.header("content-type");
         if (("POST".equals(request.method()) || "PUT".equals(request.method()) || "PATCH".equals(request.method()))
-                && contentType != null && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
+                && contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
             for (String pair : new String(request.body(), StandardCharsets.UTF_8).split("&")) {
                 int eq = pair.indexOf('=');
                 String name = eq < 0 ? pair : pair.substring(0, eq);

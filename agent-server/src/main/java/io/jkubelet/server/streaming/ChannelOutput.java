@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 
 /**
@@ -55,7 +56,7 @@ final class ChannelOutput extends OutputStream {
         }
         Object frame;
         if (base64) {
-            String text = (char) ('0' + number) + Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(b, off, off + len));
+            String text = (char) ('0' + number) + Base64.getEncoder().encodeToString(Arrays.copyOfRange(b, off, off + len));
             frame = new TextWebSocketFrame(Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII));
         } else {
             ByteBuf buf = Unpooled.buffer(len + 1);

@@ -1,6 +1,7 @@
 package io.jkubelet.server.streaming;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -120,7 +121,7 @@ final class PortForwardSession {
         }
     }
 
-    private void forward(int port, java.io.InputStream in, OutputStream data, OutputStream error) throws InterruptedException {
+    private void forward(int port, InputStream in, OutputStream data, OutputStream error) throws InterruptedException {
         try {
             runtime.portForward(sandboxId, port, in, data);
         } catch (IOException | RuntimeException e) {

@@ -5,6 +5,8 @@ import io.jkubelet.core.runtime.StreamingIo;
 import io.jkubelet.core.runtime.TerminalSizeQueue;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,7 +36,7 @@ final class RemoteCommandSession {
             List.of("v5.channel.k8s.io", "v4.channel.k8s.io", "v3.channel.k8s.io", "v2.channel.k8s.io");
 
     /** How long a SPDY client may take to open the streams its options call for (upstream's streamCreationTimeout). */
-    static final java.time.Duration STREAM_CREATION_TIMEOUT = java.time.Duration.ofSeconds(30);
+    static final Duration STREAM_CREATION_TIMEOUT = Duration.ofSeconds(30);
 
     private final ContainerStreaming runtime;
     private final String containerId;
@@ -133,7 +135,7 @@ final class RemoteCommandSession {
         try {
             int exitCode = runtime.exec(containerId, command, io);
             return exitCode == 0 ? RemoteCommandStatus.success() : RemoteCommandStatus.nonZeroExit(command, exitCode);
-        } catch (NotFoundException | IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
+        } catch (NotFoundException | IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             return RemoteCommandStatus.internalError("error executing command in container: " + e.getMessage());
         } catch (RuntimeException e) {
             log.warn("exec {} in container {} failed", command, containerId, e);

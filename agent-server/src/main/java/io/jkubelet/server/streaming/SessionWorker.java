@@ -2,6 +2,7 @@ package io.jkubelet.server.streaming;
 
 import io.netty.channel.Channel;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,7 +59,7 @@ final class SessionWorker {
     private static void run(String name, Work work, Runnable closeStreams) {
         try {
             work.run();
-        } catch (InterruptedException | java.io.InterruptedIOException e) {
+        } catch (InterruptedException | InterruptedIOException e) {
             log.debug("{}: the client went away", name);
         } catch (IOException e) {
             log.debug("{}: {}", name, e.toString());

@@ -22,6 +22,7 @@ import java.io.OutputStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,10 +47,10 @@ final class SpdyStreams extends ChannelInboundHandlerAdapter {
     private final Map<Integer, Stream> streams = new ConcurrentHashMap<>();
     /** Streams as they arrive, for the session's thread. */
     final LinkedBlockingQueue<Stream> arrivals = new LinkedBlockingQueue<>();
-    private final java.util.function.Predicate<String> readable;
+    private final Predicate<String> readable;
 
     /** @param readable which stream types the session reads from the client */
-    SpdyStreams(Channel channel, java.util.function.Predicate<String> readable) {
+    SpdyStreams(Channel channel, Predicate<String> readable) {
         this.channel = channel;
         this.readable = readable;
     }

@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -195,8 +198,8 @@ public final class StreamingHandlers {
     }
 
     /** What an SPDY session serves: its protocol versions, the stream types it reads, its body per version. */
-    private record SpdyPlan(List<String> protocols, java.util.function.Predicate<String> readable,
-                            java.util.function.Function<String, SpdySession.Body> body) {}
+    private record SpdyPlan(List<String> protocols, Predicate<String> readable,
+                            Function<String, SpdySession.Body> body) {}
 
     /** Go's {@code httpstream.IsUpgradeRequest}: a Connection header naming upgrade. */
     private static boolean isUpgradeRequest(Request request) {
@@ -255,7 +258,7 @@ public final class StreamingHandlers {
      * The answer that hands the connection to a WebSocket session, or the error upstream gives when it
      * cannot be upgraded.
      */
-    private Response upgrade(Request request, java.util.Set<ChannelProtocol> supported, boolean[] readable, String name,
+    private Response upgrade(Request request, Set<ChannelProtocol> supported, boolean[] readable, String name,
             SpdyPlan spdy, WebSocketSession.Body body) {
         if (!isWebSocketRequest(request)) {
             if (isUpgradeRequest(request)) {

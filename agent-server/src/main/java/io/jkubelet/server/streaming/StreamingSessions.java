@@ -2,6 +2,7 @@ package io.jkubelet.server.streaming;
 
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bounds on streaming sessions (exec, attach, port-forward): how many may be open at once, and how
@@ -27,8 +28,8 @@ public final class StreamingSessions {
     private final Duration idleTimeout;
     private final Semaphore permits;
     /** When a refusal was last logged as a warning (nanoTime), so that a flood of sessions does not flood the log. */
-    private final java.util.concurrent.atomic.AtomicLong lastRefusalWarning = new java.util.concurrent.atomic.AtomicLong();
-    private static final long REFUSAL_WARNING_INTERVAL_NANOS = java.time.Duration.ofMinutes(1).toNanos();
+    private final AtomicLong lastRefusalWarning = new AtomicLong();
+    private static final long REFUSAL_WARNING_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
 
     /**
      * @param maxSessions the most sessions open at once, at least 1

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +101,7 @@ final class WebSocketChannels extends SimpleChannelInboundHandler<WebSocketFrame
             log.trace("dropping a message for channel {}, which this session does not read", number);
             return;
         }
-        byte[] payload = java.util.Arrays.copyOfRange(data, 1, data.length);
+        byte[] payload = Arrays.copyOfRange(data, 1, data.length);
         if (protocol.base64) {
             try {
                 payload = Base64.getDecoder().decode(new String(payload, StandardCharsets.US_ASCII).strip());

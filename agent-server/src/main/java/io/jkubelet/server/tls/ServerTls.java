@@ -4,10 +4,13 @@ import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
+import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
+import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -88,7 +91,7 @@ public final class ServerTls {
         KeyStore store = KeyStore.getInstance("PKCS12");
         try {
             store.load(null, null);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new KeyStoreException("cannot create an in-memory key store: " + e.getMessage(), e);
         }
         char[] password = new char[0];
@@ -157,7 +160,7 @@ public final class ServerTls {
     private static Set<String> supportedSuites() throws TlsConfigException {
         try {
             return Set.copyOf(Arrays.asList(SSLContext.getDefault().getSupportedSSLParameters().getCipherSuites()));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new TlsConfigException("the JDK offers no TLS: " + e.getMessage(), e);
         }
     }
@@ -174,8 +177,8 @@ public final class ServerTls {
 
             @Override
             public void checkServerTrusted(X509Certificate[] chain, String authType)
-                    throws java.security.cert.CertificateException {
-                throw new java.security.cert.CertificateException("the kubelet's server does not verify servers");
+                    throws CertificateException {
+                throw new CertificateException("the kubelet's server does not verify servers");
             }
 
             @Override

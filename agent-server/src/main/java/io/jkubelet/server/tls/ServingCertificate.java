@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -116,7 +117,7 @@ public record ServingCertificate(List<X509Certificate> chain, PrivateKey key, Pa
     }
 
     private static PrivateKey readKey(Path file) throws TlsConfigException {
-        String pem = new String(read(file, "private key"), java.nio.charset.StandardCharsets.US_ASCII);
+        String pem = new String(read(file, "private key"), StandardCharsets.US_ASCII);
         try (Reader reader = new StringReader(pem); PEMParser parser = new PEMParser(reader)) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
             for (Object o = parser.readObject(); o != null; o = parser.readObject()) {

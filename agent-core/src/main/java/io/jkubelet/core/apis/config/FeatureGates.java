@@ -1,6 +1,7 @@
 package io.jkubelet.core.apis.config;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,7 +36,7 @@ public final class FeatureGates {
     private final Map<String, Boolean> overrides;
 
     private FeatureGates(Map<String, Boolean> overrides) {
-        Map<String, Boolean> copy = new java.util.HashMap<>();
+        Map<String, Boolean> copy = new HashMap<>();
         if (overrides != null) {
             // A null value decodes to Go's false.
             overrides.forEach((name, value) -> copy.put(name, Boolean.TRUE.equals(value)));

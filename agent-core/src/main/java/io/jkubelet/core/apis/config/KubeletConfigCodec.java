@@ -4,32 +4,26 @@ import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamContext;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.InputCoercionException;
-import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.ValueDeserializer;
-import tools.jackson.databind.ValueSerializer;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.MapperBuilder;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.type.LogicalType;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -59,12 +53,6 @@ public final class KubeletConfigCodec {
     }
 
     private static <M extends ObjectMapper, B extends MapperBuilder<M, B>> B configure(B builder) {
-        SimpleModule goTypes = new SimpleModule("go-types");
-        goTypes.addSerializer(Duration.class, new GoDurationSerializer());
-        goTypes.addDeserializer(Duration.class, new GoDurationDeserializer());
-        goTypes.addSerializer(TimeOrMetaDuration.class, new TimeOrMetaDurationSerializer());
-        goTypes.addDeserializer(TimeOrMetaDuration.class, new TimeOrMetaDurationDeserializer());
-        goTypes.addDeserializer(String.class, new GoStringDeserializer());
         return builder
                 .changeDefaultVisibility(visibility -> visibility
                         .withVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
@@ -88,7 +76,7 @@ public final class KubeletConfigCodec {
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 // A JSON null leaves a Go field at its zero value (or nil): the field stays unset.
                 .changeDefaultNullHandling(nulls -> JsonSetter.Value.forValueNulls(Nulls.SKIP))
-                .addModule(goTypes);
+                .addModule(GoJsonValues.module());
     }
 
     /** The compact JSON a v1.30 kubelet prints for this configuration (without kind/apiVersion). */
@@ -166,7 +154,7 @@ public final class KubeletConfigCodec {
             } else if (coercionCause(e) instanceof InputCoercionException coercion) {
                 out.append(fieldPrefix(field)).append("number ").append(text(parser))
                         .append(" overflows ").append(goTypeName(coercion.getTargetType()));
-            } else if (e instanceof GoValueException) {
+            } else if (e instanceof GoJsonValues.GoValueException) {
                 out.append(fieldPrefix(field)).append(e.getOriginalMessage());
             } else if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
                 out.append(fieldPrefix(field)).append("cannot unmarshal ").append(tokenDescription(parser))
@@ -275,7 +263,7 @@ public final class KubeletConfigCodec {
             if (List.class.isAssignableFrom(type)) {
                 return "list";
             }
-            if (java.util.Map.class.isAssignableFrom(type)) {
+            if (Map.class.isAssignableFrom(type)) {
                 return "map";
             }
             // Immutables binds a value type through a class named Json that extends it: name the value type.
@@ -287,114 +275,5 @@ public final class KubeletConfigCodec {
             int newline = message.indexOf('\n');
             return newline < 0 ? message : message.substring(0, newline);
         }
-    }
-
-    /** A value our own deserializers reject; its message is already phrased for the user. */
-    static final class GoValueException extends MismatchedInputException {
-        GoValueException(JsonParser p, Class<?> targetType, String message) {
-            super(p, message, targetType);
-        }
-    }
-
-    private static final class GoDurationSerializer extends ValueSerializer<Duration> {
-        @Override
-        public void serialize(Duration value, JsonGenerator gen, SerializationContext serializers) {
-            gen.writeString(GoDuration.format(value));
-        }
-    }
-
-    /** metav1.Duration: a Go duration string, nothing else (a bare number is an error upstream too). */
-    private static final class GoDurationDeserializer extends ValueDeserializer<Duration> {
-        @Override
-        public Duration deserialize(JsonParser p, DeserializationContext ctxt) {
-            if (p.currentToken() != JsonToken.VALUE_STRING) {
-                throw new GoValueException(p, Duration.class,
-                        "expected a duration string such as \"1m0s\", got " + describe(p));
-            }
-            try {
-                return GoDuration.parse(p.getString());
-            } catch (IllegalArgumentException e) {
-                throw new GoValueException(p, Duration.class, e.getMessage());
-            }
-        }
-    }
-
-    /**
-     * A Go string: a JSON string and nothing else. Jackson 3's own reader of a list of strings would take
-     * {@code [["a"]]} for {@code ["a"]} (it reads the first item of the inner list); Go's decoder refuses it.
-     */
-    private static final class GoStringDeserializer extends ValueDeserializer<String> {
-        @Override
-        public String deserialize(JsonParser p, DeserializationContext ctxt) {
-            if (p.currentToken() == JsonToken.VALUE_STRING) {
-                return p.getString();
-            }
-            // YAML's !!binary, given back as the base64 text it was written as.
-            if (p.currentToken() == JsonToken.VALUE_EMBEDDED_OBJECT && p.getEmbeddedObject() instanceof byte[] bytes) {
-                return ctxt.getBase64Variant().encode(bytes);
-            }
-            return (String) ctxt.handleUnexpectedToken(String.class, p);
-        }
-    }
-
-    private static final class TimeOrMetaDurationSerializer extends ValueSerializer<TimeOrMetaDuration> {
-        @Override
-        public void serialize(TimeOrMetaDuration value, JsonGenerator gen, SerializationContext serializers) {
-            if (value.serializeAsString()) {
-                gen.writeString(GoDuration.format(value.duration()));
-            } else {
-                gen.writeNumber(value.duration().toNanos());
-            }
-        }
-    }
-
-    /** logging.flushFrequency: a duration string, or an integer number of nanoseconds. */
-    private static final class TimeOrMetaDurationDeserializer extends ValueDeserializer<TimeOrMetaDuration> {
-        @Override
-        public TimeOrMetaDuration deserialize(JsonParser p, DeserializationContext ctxt) {
-            if (p.currentToken() == JsonToken.VALUE_STRING) {
-                try {
-                    return new TimeOrMetaDuration(GoDuration.parse(p.getString()), true);
-                } catch (IllegalArgumentException e) {
-                    throw new GoValueException(p, TimeOrMetaDuration.class, e.getMessage());
-                }
-            }
-            if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
-                return new TimeOrMetaDuration(Duration.ofNanos(p.getLongValue()), false);
-            }
-            throw new GoValueException(p, TimeOrMetaDuration.class,
-                    "invalid duration: expected a string such as \"5s\" or integer nanoseconds, got " + describe(p));
-        }
-    }
-
-    /**
-     * A resource quantity kept as text. Go's {@code resource.Quantity} decodes both {@code "64Ki"} and a
-     * bare number, so both are accepted where the upstream field is a Quantity (not a plain string).
-     */
-    static final class QuantityStringDeserializer extends ValueDeserializer<String> {
-        @Override
-        public String deserialize(JsonParser p, DeserializationContext ctxt) {
-            JsonToken token = p.currentToken();
-            if (token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT
-                    || token == JsonToken.VALUE_NUMBER_FLOAT) {
-                return p.getString();
-            }
-            throw new GoValueException(p, String.class,
-                    "expected a quantity such as \"64Ki\", got " + describe(p));
-        }
-    }
-
-    private static String describe(JsonParser p) {
-        JsonToken token = p.currentToken();
-        if (token == null) {
-            return "nothing";
-        }
-        return switch (token) {
-            case START_OBJECT -> "an object";
-            case START_ARRAY -> "a list";
-            case VALUE_TRUE, VALUE_FALSE -> "bool " + p.getString();
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number " + p.getString();
-            default -> p.getString();
-        };
     }
 }

@@ -1,12 +1,14 @@
 package io.jkubelet.core.apis.config;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Locale;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -58,7 +60,7 @@ public final class KubeletConfigFile {
             throw new KubeletConfigLoadException(file, "read " + file + ": " + e.getMessage());
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
             throw new KubeletConfigLoadException(file, "the file is not UTF-8 text");
         }
@@ -71,7 +73,7 @@ public final class KubeletConfigFile {
         }
         if (!root.isObject()) {
             throw new KubeletConfigLoadException(file, "expected a KubeletConfiguration object, got "
-                    + root.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                    + root.getNodeType().name().toLowerCase(Locale.ROOT));
         }
         JsonNode apiVersion = root.get("apiVersion");
         JsonNode kind = root.get("kind");

@@ -6,6 +6,7 @@ import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import io.fabric8.kubernetes.api.model.Quantity;
 import org.immutables.value.Value;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.annotation.JsonDeserialize;
@@ -110,7 +111,7 @@ public abstract class LoggingConfiguration {
         /** A resource quantity ({@code "0"}, {@code "64Ki"}); Go's zero value prints as {@code "0"}. */
         @JsonProperty("infoBufferSize")
         @JsonInclude(JsonInclude.Include.ALWAYS)
-        @JsonDeserialize(using = KubeletConfigCodec.QuantityStringDeserializer.class)
+        @JsonDeserialize(using = GoJsonValues.QuantityStringDeserializer.class)
         private String infoBufferSize = "0";
 
         public OutputRoutingOptions() {
@@ -136,8 +137,8 @@ public abstract class LoggingConfiguration {
          */
         public long infoBufferSizeBytes() {
             try {
-                return io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(
-                        new io.fabric8.kubernetes.api.model.Quantity(infoBufferSize)).longValueExact();
+                return Quantity.getAmountInBytes(
+                        new Quantity(infoBufferSize)).longValueExact();
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("quantities must match the regular expression "
                         + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", e);

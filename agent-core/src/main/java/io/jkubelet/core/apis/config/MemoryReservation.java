@@ -17,7 +17,7 @@ public final class MemoryReservation {
     /** Resource name ({@code memory}, {@code hugepages-2Mi}) to quantity. */
     @JsonProperty("limits")
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    @JsonDeserialize(contentUsing = KubeletConfigCodec.QuantityStringDeserializer.class)
+    @JsonDeserialize(contentUsing = GoJsonValues.QuantityStringDeserializer.class)
     private Map<String, String> limits = new LinkedHashMap<>();
 
     /** For the decoder. */

@@ -3,6 +3,7 @@ package io.jkubelet.core.apis.config;
 import java.io.CharArrayReader;
 import java.io.InputStream;
 import java.io.Reader;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.ConstructNode;
@@ -30,11 +31,11 @@ import tools.jackson.dataformat.yaml.YAMLReadFeature;
  * patterns, tried in the same order for a scalar's first character. {@code .inf} and {@code .nan} stay errors, as
  * they are upstream (Go's JSON encoder refuses them when the YAML is turned into JSON). Thread-safe.
  */
-final class Yaml11Factory extends YAMLFactory {
+public final class Yaml11Factory extends YAMLFactory {
 
     private static final long serialVersionUID = 1L;
 
-    Yaml11Factory() {
+    public Yaml11Factory() {
         super(YAMLFactory.builder()
                 .loadSettings(LoadSettings.builder().setSchema(new Yaml11Schema()).build())
                 .enable(YAMLReadFeature.PARSE_OCTAL_NUMBERS));
@@ -97,7 +98,7 @@ final class Yaml11Factory extends YAMLFactory {
         /** Reached only for a scalar {@link Yaml11Resolver} resolved as a boolean. */
         @Override
         protected Boolean _matchYAMLBoolean(String value, int len) {
-            return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
                 case "yes", "true", "on" -> Boolean.TRUE;
                 case "no", "false", "off" -> Boolean.FALSE;
                 default -> null;

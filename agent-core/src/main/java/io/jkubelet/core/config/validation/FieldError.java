@@ -80,7 +80,7 @@ public record FieldError(Type type, String field, Object badValue, String detail
     }
 
     /** Quotes as Go's {@code %q} does for the printable strings that reach here. */
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder out = new StringBuilder("\"");
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -132,7 +133,7 @@ public final class PodValidator {
         }
         long annotationBytes = 0;
         for (Map.Entry<String, String> annotation : FieldChecks.nullToEmpty(meta.getAnnotations()).entrySet()) {
-            for (String message : NameValidation.qualifiedName(annotation.getKey().toLowerCase(java.util.Locale.ROOT))) {
+            for (String message : NameValidation.qualifiedName(annotation.getKey().toLowerCase(Locale.ROOT))) {
                 errors.add(FieldError.invalid(path.child("annotations"), annotation.getKey(), message));
             }
             annotationBytes += annotation.getKey().getBytes(StandardCharsets.UTF_8).length;

@@ -145,6 +145,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     /** References the fake registry serves, with the image id a pull produces. */
     private final Map<String, String> pullable = new HashMap<>();
     private final Map<String, String> pullFailures = new HashMap<>();
+    /** References a private registry serves only to this user and password: "user:password". */
+    private final Map<String, String> privateImages = new HashMap<>();
     private final Map<List<String>, Script> scripts = new HashMap<>();
     private final List<StopCall> stopCalls = new ArrayList<>();
     private final Map<String, java.util.concurrent.CountDownLatch> heldStops = new java.util.concurrent.ConcurrentHashMap<>();
@@ -233,6 +235,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
                 fs.usedBytes() + fs.availableBytes() - available, fs.inodes(), fs.inodesFree(), fs.inodesUsed());
     }
 
+    /**
+     * Sets the user an existing image's configuration names ({@code USER} of its Dockerfile: {@code 1000},
+     * {@code nobody}, {@code 1000:1000}), which its status reports as the runtimes do.
+     */
+    public synchronized void setImageUser(String reference, String configUser) {
+        find(normalize(reference)).orElseThrow(() -> new NotFoundException("image " + reference + " not found"))
+                .configUser = configUser;
+    }
+
     /** Gives an existing image one more tag (like {@code docker tag}). */
     public synchronized void tagImage(String existingReference, String newReference) {
         FakeImage image = find(normalize(existingReference))
@@ -248,6 +259,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     /** Pulls of this reference fail with the registry's {@code message} until {@link #clearPullFailure}. */
     public synchronized void failPull(String reference, String message) {
         pullFailures.put(normalize(reference), message);
+    }
+
+    /**
+     * Puts an image in the fake registry behind basic authentication: only a pull with this user and password gets
+     * it; any other fails as Docker's pull from an htpasswd registry does.
+     */
+    public synchronized void makePullableWith(String reference, String username, String password) {
+        makePullable(reference);
+        privateImages.put(normalize(reference), username + ":" + password);
     }
 
     public synchronized void clearPullFailure(String reference) {
@@ -586,6 +606,11 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     public synchronized String pullImage(String image, RegistryAuth auth) {
         record("pullImage");
         pullAuths.add(auth);
+        String required = privateImages.get(normalize(image));
+        if (required != null && (auth == null || !required.equals(auth.username() + ":" + auth.password()))) {
+            throw new ImagePullException("Head \"https://" + repository(normalize(image)) + "\": "
+                    + (auth == null ? "no basic auth credentials" : "unauthorized: authentication required"), null);
+        }
         return pull(image);
     }
 
@@ -883,13 +908,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         long size = 1_000_000L;
         /** Its size is counted in the image file system's usage (it was added with a size). */
         boolean onImageFs;
+        /** The user its configuration names; none by default. */
+        String configUser = "";
 
         FakeImage(String id) {
             this.id = id;
         }
 
         Image toImage() {
-            return new Image(id, tags, digests, size, null, "");
+            return Image.withConfigUser(id, tags, digests, size, configUser);
         }
     }
 }

@@ -40,8 +40,10 @@ class FakeRuntimeContractTest extends RuntimeServiceContract {
     }
 
     @Override
-    protected String createUniqueImage(String reference) {
-        return fake.addImage(reference);
+    protected String createUniqueImage(String reference, String configUser) {
+        String id = fake.addImage(reference);
+        fake.setImageUser(reference, configUser);
+        return id;
     }
 
     @Override

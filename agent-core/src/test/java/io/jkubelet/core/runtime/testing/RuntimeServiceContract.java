@@ -88,7 +88,15 @@ public abstract class RuntimeServiceContract {
     protected abstract String pauseImage();
 
     /** Makes a local image that no one else uses, tagged {@code reference}; returns its id. */
-    protected abstract String createUniqueImage(String reference);
+    protected String createUniqueImage(String reference) {
+        return createUniqueImage(reference, "");
+    }
+
+    /**
+     * Makes a local image that no one else uses, tagged {@code reference}, whose configuration names
+     * {@code configUser} as its user (a Dockerfile's {@code USER}; empty for none); returns its id.
+     */
+    protected abstract String createUniqueImage(String reference, String configUser);
 
     /** Gives the image {@code existing} names one more tag, {@code reference} (as {@code docker tag}). */
     protected abstract void tagImage(String existing, String reference);
@@ -575,6 +583,25 @@ public abstract class RuntimeServiceContract {
         assertThat(images().imageStatus(id)).isEmpty();
         assertThat(images().listImages()).extracting(Image::id).doesNotContain(id);
         assertThatCode(() -> images().removeImage(id)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void imageStatusGivesTheUserTheImagesConfigurationNamesByUidOrByNameWithoutItsGroup() {
+        String repository = imageName("contract-test-" + nodeName.substring("contract-test-".length()));
+        record Expected(String configUser, Long uid, String username) {}
+        List<Expected> users = List.of(new Expected("1000", 1000L, ""), new Expected("1000:3000", 1000L, ""),
+                new Expected("0", 0L, ""), new Expected("nobody", null, "nobody"),
+                new Expected("nobody:nogroup", null, "nobody"), new Expected("", null, ""));
+        for (int i = 0; i < users.size(); i++) {
+            Expected user = users.get(i);
+            String reference = repository + "/user:" + i;
+            imagesToRemove.add(createUniqueImage(reference, user.configUser()));
+
+            Image image = images().imageStatus(reference).orElseThrow();
+
+            assertThat(image.uid()).as("uid of USER " + user.configUser()).isEqualTo(user.uid());
+            assertThat(image.username()).as("name of USER " + user.configUser()).isEqualTo(user.username());
+        }
     }
 
     @Test

@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param containers its app containers, after its sidecars with the {@code SidecarContainers} gate on
  */
-public record PodResources(String name, String namespace, List<ContainerResources> containers) {
+public record PodResourcesV1(String name, String namespace, List<ContainerResources> containers) {
 
     /**
      * One container's resources (v1 {@code ContainerResources}).

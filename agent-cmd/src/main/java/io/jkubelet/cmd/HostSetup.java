@@ -1,0 +1,92 @@
+package io.jkubelet.cmd;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.cadvisor.CgroupReader;
+import io.jkubelet.cadvisor.MemInfo;
+import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cm.CgroupException;
+import io.jkubelet.core.cm.CgroupMounts;
+import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.KernelTunables;
+import io.jkubelet.core.cm.LinuxContainerManager;
+import io.jkubelet.core.cm.NodeConfig;
+import io.jkubelet.core.cm.PidLimit;
+import io.jkubelet.core.cm.SwapCheck;
+import io.jkubelet.core.qos.OomScoreAdjuster;
+import io.jkubelet.core.runtime.RuntimeProcess;
+import io.jkubelet.core.stats.SystemContainers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What start-up reads and sets on this machine (upstream's {@code run} in {@code cmd/kubelet/app/server.go}): the
+ * agent's own OOM score, the container manager with its host checks, the machine's memory, and the system containers
+ * of the stats summary.
+ */
+final class HostSetup {
+    private static final Logger log = LoggerFactory.getLogger(HostSetup.class);
+
+    private HostSetup() {
+    }
+
+    /** The agent's own {@code oom_score_adj}; a refusal is one warning, and the adjuster then clamps pods' scores. */
+    static OomScoreAdjuster applyOomScoreAdj(KubeletConfiguration config) {
+        OomScoreAdjuster oom = OomScoreAdjuster.forSelf();
+        try {
+            oom.apply(config.oomScoreAdj());
+        } catch (IOException e) {
+            log.warn("Failed to set the agent's oom_score_adj to {}: {}", config.oomScoreAdj(), e.getMessage());
+        }
+        return oom;
+    }
+
+    /**
+     * Upstream {@code NewContainerManager}: refuses to run with swap on ({@code failSwapOn}), checks or sets the kernel
+     * tunables ({@code protectKernelDefaults}, upstream's {@code setupNode}), checks that the cgroup
+     * root exists, and reads the machine's capacity for node allocatable.
+     */
+    static ContainerManager containerManager(KubeletConfiguration config) throws StartupException {
+        try {
+            if (!Boolean.FALSE.equals(config.failSwapOn())) {
+                SwapCheck.failIfSwapOn(Path.of("/proc/swaps"));
+            }
+            KernelTunables.setUp(Path.of("/proc/sys"), config.protectKernelDefaults());
+            NodeConfig nodeConfig = NodeConfig.from(config);
+            Map<String, Quantity> capacity = Map.of(
+                    "cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
+                    "memory", new Quantity(Long.toString(memoryCapacity())));
+            return LinuxContainerManager.create(nodeConfig, CgroupMounts.forHost(nodeConfig.cgroupDriver()), capacity,
+                    PidLimit.maxPids(Path.of("/proc/sys/kernel")));
+        } catch (IOException | CgroupException | IllegalStateException e) {
+            throw StartupException.of(e);
+        }
+    }
+
+    /**
+     * The agent's and the runtime's cgroups for the Summary's systemContainers, the runtime's from the process its
+     * adapter names; none when cgroups cannot be read.
+     */
+    static SystemContainers systemContainers(Optional<RuntimeProcess> runtimeProcess) {
+        try {
+            return SystemContainers.of(CgroupReader.forRoot(CgroupReader.DEFAULT_ROOT), Path.of("/proc"), runtimeProcess);
+        } catch (IOException e) {
+            log.warn("Cannot read cgroups at {}: the stats summary will have no system containers ({})",
+                    CgroupReader.DEFAULT_ROOT, e.getMessage());
+            return null;
+        }
+    }
+
+    static long memoryCapacity() {
+        try {
+            return MemInfo.machineMemoryCapacity(Path.of("/proc"));
+        } catch (IOException e) {
+            log.warn("Cannot read /proc/meminfo: {}", e.getMessage());
+        }
+        return 0;
+    }
+}
