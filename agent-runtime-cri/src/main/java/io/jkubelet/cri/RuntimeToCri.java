@@ -99,6 +99,7 @@ final class RuntimeToCri {
                 .setCpuShares(r.cpuShares())
                 .setMemoryLimitInBytes(r.memoryLimitInBytes())
                 .setOomScoreAdj(r.oomScoreAdj())
+                .setCpusetCpus(r.cpusetCpus())
                 .build();
     }
 

@@ -195,6 +195,9 @@ final class CreateSpecs {
             hc.cpuPeriod(r.cpuPeriod());
         }
         hc.oomScoreAdj(r.oomScoreAdj());
+        if (!r.cpusetCpus().isEmpty()) {
+            hc.cpusetCpus(r.cpusetCpus());
+        }
     }
 
     /**

@@ -6,8 +6,11 @@ import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.cpumanager.CpuManager;
+import io.jkubelet.core.cm.cpumanager.CpuReconciler;
 import io.jkubelet.core.cm.devicemanager.DeviceCapacity;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
+import io.jkubelet.core.cm.topologymanager.HintProvider;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
@@ -69,10 +72,12 @@ import io.jkubelet.core.runtime.Labels;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The node agent, assembled (upstream {@code NewMainKubelet} and {@code Run}). The constructor is the one place that
@@ -203,7 +208,8 @@ public final class Kubelet implements AutoCloseable {
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
                 deps.cluster().objects(), recorder, node::allocatable,
                 new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
-                        settings.cpuCfsQuotaPeriod().toNanos() / 1000),
+                        settings.cpuCfsQuotaPeriod().toNanos() / 1000).withCpusetCpus((pod, c) -> deps.cpuManager()
+                        .map(m -> m.cpuSet(pod.getMetadata().getUid(), c.getName()).toString()).orElse("")),
                 SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()),
                 deviceManager::deviceRunContainerOptions);
         this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs, volumes, dirs, settings.node(),
@@ -247,7 +253,7 @@ public final class Kubelet implements AutoCloseable {
                 () -> NodeShutdown.record(settings, metrics, deps.clock()));
         this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
                 AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(),
-                        new TopologyManager(List.of(deviceManager::allocate)), node, deviceManager::updatePluginResources,
+                        new TopologyManager(hintProviders(deps)), node, deviceManager::updatePluginResources,
                         nodeShutdown), recorder,
                 this::requestStatusSync, housekeeping, timelines::admitted),
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
@@ -280,6 +286,29 @@ public final class Kubelet implements AutoCloseable {
      * Upstream's {@code buildContainerMapAndRunningSetFromRuntime}: the running containers, as "pod UID/container
      * name"; none when the runtime cannot list them (upstream's empty map then).
      */
+    /** Upstream's hint providers, in its order: the device manager, then the CPU manager when its policy is static. */
+    private List<HintProvider> hintProviders(KubeletDeps deps) {
+        List<HintProvider> providers = new ArrayList<>(List.of(deviceManager::allocate));
+        deps.cpuManager().ifPresent(providers::add);
+        return providers;
+    }
+
+    /** The CPU manager's state read and checked, then its reconcile loop (upstream's {@code cpumanager.Start}). */
+    private void startCpuManager() throws IOException {
+        if (deps.cpuManager().isEmpty()) {
+            return;
+        }
+        CpuManager cpus = deps.cpuManager().get();
+        try {
+            cpus.start();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("Failed to start ContainerManager: start cpu manager error: " + e.getMessage(), e);
+        }
+        CpuReconciler reconciler = new CpuReconciler(cpus, runtime, activePods, sourcesReady::allReady);
+        long period = cpus.reconcilePeriod().toMillis();
+        executors.timers().scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
+    }
+
     private Set<String> runningContainers() {
         try {
             Set<String> out = new HashSet<>();
@@ -340,6 +369,7 @@ public final class Kubelet implements AutoCloseable {
             // container manager starts it in Start); a container the runtime runs now keeps its devices.
             Set<String> runningNow = runningContainers();
             deviceManager.start(activePods, sourcesReady::allReady, (uid, name) -> runningNow.contains(uid + "/" + name));
+            startCpuManager();
         } catch (CgroupException | IOException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }

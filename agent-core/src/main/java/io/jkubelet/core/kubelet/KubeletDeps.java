@@ -2,6 +2,7 @@ package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.logs.ContainerLogManager;
@@ -11,6 +12,7 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.SystemContainers;
 
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * What the kubelet is given from outside (upstream {@code kubelet.Dependencies}).
@@ -27,11 +29,22 @@ import java.time.Clock;
  *     container manager on {@code pluginapi.KubeletSocket}); {@link DevicePluginServer#none()}: no plugin can register
  * @param pluginRegistration the plugin watcher's calls to the sockets in {@code <root-dir>/plugins_registry};
  *     {@link PluginRegistrationClient#none()}: every socket there is refused
+ * @param cpuManager the CPU manager of the {@code static} policy; empty with the {@code none} policy
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
                           ContainerManager containerManager, ContainerLogManager logManager,
-                          DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration) {
+                          DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
+                          Optional<CpuManager> cpuManager) {
+
+    /** Dependencies with the {@code none} CPU manager policy. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, pluginRegistration, Optional.empty());
+    }
 
     /** Dependencies whose device plugins can only register on the registration socket, not through the watcher. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,

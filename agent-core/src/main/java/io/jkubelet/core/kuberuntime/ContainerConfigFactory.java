@@ -282,7 +282,8 @@ public final class ContainerConfigFactory {
         long period = cgroups.cpuCfsQuotaPeriodUs();
         long quota = cgroups.cpuCfsQuota() && cpuLimit > 0 ? Resources.milliCpuToQuota(cpuLimit, period) : 0;
         int oom = node.oomScoreClamp().applyAsInt(oomPolicy.containerOomScoreAdjust(pod, c));
-        return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom);
+        return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom,
+                cgroups.cpusetCpus().apply(pod, c));
     }
 
     /**

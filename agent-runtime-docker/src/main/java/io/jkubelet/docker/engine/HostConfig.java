@@ -12,6 +12,7 @@ import java.util.Map;
  * @param binds {@code host:container[:options]}, options being {@code ro}, {@code Z}/{@code z} and the propagation
  * @param portBindings {@code "80/tcp"} to the host ports bound to it
  * @param devices host device nodes given to the container
+ * @param cpusetCpus the CPUs the container may run on ({@code 0-1,3}), the CPU manager's
  */
 public record HostConfig(List<String> binds, LogConfig logConfig, String networkMode,
                          Map<String, List<PortBinding>> portBindings, RestartPolicy restartPolicy,
@@ -20,7 +21,7 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
                          String pidMode, Boolean privileged, Boolean readonlyRootfs, List<String> securityOpt,
                          @JsonProperty("UTSMode") String utsMode, Map<String, String> sysctls, String cgroupParent,
                          Long cpuShares, Long memory, Long memorySwap, Long cpuQuota, Long cpuPeriod,
-                         Boolean autoRemove, List<DeviceMapping> devices) {
+                         Boolean autoRemove, List<DeviceMapping> devices, String cpusetCpus) {
 
     /**
      * A host device node in the container ({@code DeviceMapping}).
@@ -75,6 +76,7 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
         private Long cpuPeriod;
         private Boolean autoRemove;
         private List<DeviceMapping> devices;
+        private String cpusetCpus;
 
         public Builder binds(List<String> v) { binds = v; return this; }
         public Builder logConfig(LogConfig v) { logConfig = v; return this; }
@@ -103,12 +105,13 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
         public Builder cpuPeriod(Long v) { cpuPeriod = v; return this; }
         public Builder autoRemove(Boolean v) { autoRemove = v; return this; }
         public Builder devices(List<DeviceMapping> v) { devices = v; return this; }
+        public Builder cpusetCpus(String v) { cpusetCpus = v; return this; }
 
         public HostConfig build() {
             return new HostConfig(binds, logConfig, networkMode, portBindings, restartPolicy, capAdd, capDrop, dns,
                     dnsOptions, dnsSearch, groupAdd, ipcMode, oomScoreAdj, pidMode, privileged, readonlyRootfs,
                     securityOpt, utsMode, sysctls, cgroupParent, cpuShares, memory, memorySwap, cpuQuota, cpuPeriod,
-                    autoRemove, devices);
+                    autoRemove, devices, cpusetCpus);
         }
     }
 }

@@ -38,6 +38,8 @@ public final class TopologyManager implements PodAdmitHandler {
             for (HintProvider p : providers) {
                 try {
                     p.allocate(pod, c);
+                } catch (AdmissionError e) {
+                    return PodAdmitResult.reject(e.type(), e.getMessage());
                 } catch (Exception e) {
                     return unexpectedAdmissionError(e.getMessage());
                 }
