@@ -25,27 +25,39 @@ cf_add_binaries() {
   done
 }
 
+# The images' recipe: raised when what cf_ensure_images makes changes, so that a machine that has the images of an
+# older recipe makes them again (each carries it as its label io.jkubelet.recipe).
+CF_IMAGES_RECIPE=2
+
 # Imports the root filesystem $1 as image $2 with docker import changes $3...
 cf_import() {
   local dir=$1 image=$2; shift 2
-  local changes=(-c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
+  local changes=(-c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+    -c "LABEL io.jkubelet.recipe=$CF_IMAGES_RECIPE")
   for c in "$@"; do changes+=(-c "$c"); done
   tar -C "$dir" -c . | docker import "${changes[@]}" - "$image" >/dev/null || jk_die "docker import of $image failed"
 }
 
-cf_have() { docker image inspect "$1" >/dev/null 2>&1; }
+cf_have() {
+  [ "$(docker image inspect -f '{{index .Config.Labels "io.jkubelet.recipe"}}' "$1" 2>/dev/null)" = "$CF_IMAGES_RECIPE" ]
+}
 
 # The images cf_ensure_images makes, by the names the specs (and a CRI runtime's image list) give them.
 CF_IMAGES=(docker.io/library/busybox:1.29 gcr.io/kubernetes-e2e-test-images/nonroot:1.0
   k8s.gcr.io/e2e-test-images/agnhost:2.21 gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0 k8s.gcr.io/pause:3.2
-  docker.io/library/nginx:1.14-alpine)
+  docker.io/library/nginx:1.14-alpine docker.io/library/nginx:1.15-alpine docker.io/library/httpd:2.4.38-alpine
+  docker.io/library/httpd:2.4.39-alpine gcr.io/kubernetes-e2e-test-images/jessie-dnsutils:1.0
+  gcr.io/kubernetes-e2e-test-images/kitten:1.0 gcr.io/kubernetes-e2e-test-images/nautilus:1.0
+  gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17 k8s.gcr.io/etcd:3.4.13-0)
 
 # The same images in containerd's k8s.io namespace (where its CRI plugin looks), copied from Docker's engine as
 # jk_ensure_containerd_images copies jkubelet's own; nothing can be pulled there either. Only the missing ones.
 cf_ensure_containerd_images() {
-  local missing=() image
+  local missing=() image stamp="$JK_CONTAINERD_DIR/conformance-images.recipe"
   for image in "${CF_IMAGES[@]}"; do
-    jk_ctr images ls -q "name==$image" 2>/dev/null | grep -q . || missing+=("$image")
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$CF_IMAGES_RECIPE" ] || ! jk_ctr images ls -q "name==$image" 2>/dev/null | grep -q .; then
+      missing+=("$image")
+    fi
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   jk_log "importing ${missing[*]} into containerd (namespace k8s.io)"
@@ -56,6 +68,7 @@ cf_ensure_containerd_images() {
   for image in "${missing[@]}"; do
     jk_ctr images ls -q "name==$image" | grep -q . || jk_die "$image is not in containerd after the import"
   done
+  echo "$CF_IMAGES_RECIPE" >"$stamp"
 }
 
 cf_ensure_images() {
@@ -69,23 +82,49 @@ cf_ensure_images() {
     cf_import "$work/nonroot" gcr.io/kubernetes-e2e-test-images/nonroot:1.0 'USER 1234' 'CMD ["sh"]'
   fi
   if ! cf_have k8s.gcr.io/e2e-test-images/agnhost:2.21; then
-    # agnhost builds as a static binary only through the tree's make (KUBE_STATIC_OVERRIDES).
-    jk_ensure_kube_binaries test/images/agnhost
-    cf_busybox_rootfs "$work/agnhost"
-    cp "$JK_KUBE_BIN/agnhost" "$work/agnhost/agnhost"
-    # What the image's Dockerfile adds on alpine: curl, netcat-openbsd, iproute2, bash (Debian's here), the
-    # agnhost-2 link the entrypoint specs run, /uploads and porter's certificate.
-    jk_apt_install curl netcat-openbsd iproute2 bash
-    cf_add_binaries "$work/agnhost" /usr/bin/curl /usr/bin/nc.openbsd /usr/bin/bash /usr/bin/ip
-    ln -sf /usr/bin/nc.openbsd "$work/agnhost/usr/local/bin/nc"
-    # Debian's busybox ash runs its own applets before PATH (standalone shell), alpine's does not: sh is bash here.
-    ln -sf /usr/bin/bash "$work/agnhost/bin/sh"
-    ln -s agnhost "$work/agnhost/agnhost-2"
-    mkdir -p "$work/agnhost/uploads"
-    cp "$JK_KUBE_TREE/test/images/agnhost/porter/localhost.crt" "$JK_KUBE_TREE/test/images/agnhost/porter/localhost.key" \
-      "$work/agnhost/"
+    cf_agnhost_rootfs "$work/agnhost"
     cf_import "$work/agnhost" k8s.gcr.io/e2e-test-images/agnhost:2.21 'ENTRYPOINT ["/agnhost"]' 'CMD ["pause"]'
   fi
+  # kitten and nautilus: agnhost's test-webserver serving a picture and data.json from / (their Dockerfiles).
+  local pet
+  for pet in kitten nautilus; do
+    cf_have "gcr.io/kubernetes-e2e-test-images/$pet:1.0" && continue
+    cf_agnhost_rootfs "$work/$pet"
+    cp "$JK_KUBE_TREE/test/images/$pet/html/$pet.jpg" "$JK_KUBE_TREE/test/images/$pet/html/data.json" "$work/$pet/"
+    cf_import "$work/$pet" "gcr.io/kubernetes-e2e-test-images/$pet:1.0" 'ENTRYPOINT ["/agnhost"]' 'CMD ["test-webserver"]'
+  done
+  if ! cf_have gcr.io/kubernetes-e2e-test-images/jessie-dnsutils:1.0; then
+    # Debian with dnsutils (dig, host, nslookup) and glibc's getent, as the image's Dockerfile has it; not its coredns
+    # (the image downloads a release of it from the internet).
+    jk_apt_install bind9-dnsutils libc-bin
+    cf_busybox_rootfs "$work/jessie-dnsutils"
+    cf_add_binaries "$work/jessie-dnsutils" $CF_DNS_TOOLS
+    cf_import "$work/jessie-dnsutils" gcr.io/kubernetes-e2e-test-images/jessie-dnsutils:1.0 'CMD ["sh"]'
+  fi
+  if ! cf_have gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17; then
+    # The aggregator spec's extension apiserver: the tree's k8s.io/sample-apiserver (v0.20.2; the image's is the
+    # 1.17 one, serving the same wardle.example.com/v1alpha1 flunders) on busybox, as its Dockerfile has it.
+    jk_ensure_kube_binaries vendor/k8s.io/sample-apiserver
+    cf_busybox_rootfs "$work/sample-apiserver"
+    cp "$JK_KUBE_BIN/sample-apiserver" "$work/sample-apiserver/sample-apiserver"
+    cf_import "$work/sample-apiserver" gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17 \
+      'ENTRYPOINT ["/sample-apiserver"]'
+  fi
+  if ! cf_have k8s.gcr.io/etcd:3.4.13-0; then
+    # etcd 3.4 at /usr/local/bin as the image has it: Debian's etcd-server (3.4), the control plane's own.
+    jk_apt_install etcd-server etcd-client
+    cf_busybox_rootfs "$work/etcd"
+    cf_add_binaries "$work/etcd" /usr/bin/etcd /usr/bin/etcdctl
+    ln -s /usr/bin/etcd "$work/etcd/usr/local/bin/etcd"
+    ln -s /usr/bin/etcdctl "$work/etcd/usr/local/bin/etcdctl"
+    cf_import "$work/etcd" k8s.gcr.io/etcd:3.4.13-0
+  fi
+  local tag
+  for tag in 2.4.38-alpine 2.4.39-alpine; do
+    cf_have "docker.io/library/httpd:$tag" && continue
+    cf_httpd_rootfs "$work/httpd-$tag"
+    cf_import "$work/httpd-$tag" "docker.io/library/httpd:$tag" 'EXPOSE 80' 'CMD ["httpd-foreground"]'
+  done
   if ! cf_have gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0; then
     # The tree's test/images/nonewprivs: a setuid Go program that prints its effective uid.
     cf_busybox_rootfs "$work/nonewprivs"
@@ -101,12 +140,51 @@ cf_ensure_images() {
       || jk_die "building pause failed"
     cf_import "$work/pause" k8s.gcr.io/pause:3.2 'ENTRYPOINT ["/pause"]' 'USER 65535:65535'
   fi
-  if ! cf_have docker.io/library/nginx:1.14-alpine; then
-    cf_nginx_rootfs "$work/nginx"
-    cf_import "$work/nginx" docker.io/library/nginx:1.14-alpine 'EXPOSE 80' \
-      'CMD ["nginx", "-g", "daemon off;"]'
-  fi
+  for tag in 1.14-alpine 1.15-alpine; do
+    cf_have "docker.io/library/nginx:$tag" && continue
+    cf_nginx_rootfs "$work/nginx-$tag"
+    cf_import "$work/nginx-$tag" "docker.io/library/nginx:$tag" 'EXPOSE 80' 'CMD ["nginx", "-g", "daemon off;"]'
+  done
   rm -rf "$work"
+}
+
+# What agnhost's image has: the agnhost binary (built as a static binary only through the tree's make:
+# KUBE_STATIC_OVERRIDES) on the image's alpine, with curl, netcat-openbsd, iproute2, bash and bind-tools (Debian's
+# here), the agnhost-2 link the entrypoint specs run, /uploads and porter's certificate.
+cf_agnhost_rootfs() {
+  local dir=$1
+  jk_ensure_kube_binaries test/images/agnhost
+  jk_apt_install curl netcat-openbsd iproute2 bash bind9-dnsutils libc-bin
+  cf_busybox_rootfs "$dir"
+  cp "$JK_KUBE_BIN/agnhost" "$dir/agnhost"
+  cf_add_binaries "$dir" /usr/bin/curl /usr/bin/nc.openbsd /usr/bin/bash /usr/bin/ip $CF_DNS_TOOLS
+  ln -sf /usr/bin/nc.openbsd "$dir/usr/local/bin/nc"
+  # Debian's busybox ash runs its own applets before PATH (standalone shell), alpine's does not: sh is bash here.
+  ln -sf /usr/bin/bash "$dir/bin/sh"
+  ln -s agnhost "$dir/agnhost-2"
+  mkdir -p "$dir/uploads"
+  cp "$JK_KUBE_TREE/test/images/agnhost/porter/localhost.crt" "$JK_KUBE_TREE/test/images/agnhost/porter/localhost.key" \
+    "$dir/"
+}
+
+# The DNS tools the e2e DNS specs run in agnhost and jessie-dnsutils: bind's dig, host and nslookup, glibc's getent.
+CF_DNS_TOOLS="/usr/bin/dig /usr/bin/host /usr/bin/nslookup /usr/bin/getent"
+
+# httpd's image as the specs use it: a web server on port 80 serving /usr/local/apache2/htdocs (index.html: "It
+# works!"), started by httpd-foreground, which stops on SIGTERM; busybox's httpd here.
+cf_httpd_rootfs() {
+  local dir=$1
+  cf_busybox_rootfs "$dir"
+  mkdir -p "$dir/usr/local/apache2/htdocs" "$dir/usr/local/bin"
+  echo '<html><body><h1>It works!</h1></body></html>' >"$dir/usr/local/apache2/htdocs/index.html"
+  cat >"$dir/usr/local/bin/httpd-foreground" <<'SCRIPT'
+#!/bin/sh
+# busybox httpd as PID 1 would ignore SIGTERM: the shell stops it.
+httpd -f -p 80 -h /usr/local/apache2/htdocs &
+trap 'kill $!; exit 0' TERM INT
+wait $!
+SCRIPT
+  chmod +x "$dir/usr/local/bin/httpd-foreground"
 }
 
 # Debian's nginx with the libraries it links, on busybox, serving /usr/share/nginx/html on port 80 as the
@@ -137,39 +215,53 @@ CONF
   echo '<h1>Welcome to nginx!</h1>' >"$dir/usr/share/nginx/html/index.html"
 }
 
-# dockerd's default runtime becomes a wrapper of runc that rewrites a negative oomScoreAdj to 0 (reloaded with
-# SIGHUP: runtimes and default-runtime are live-reloadable); cf_default_runtime_runc puts runc back.
+# dockerd's default runtime becomes the test engines' runc wrapper (common.sh's jk_write_runc_wrapper: a negative
+# oomScoreAdj raised to 0, CAP_SYS_RESOURCE out of the capability sets, so that sandboxes and privileged containers
+# start); cf_default_runtime_runc puts runc back. Both edit daemon.json and reload dockerd (SIGHUP: runtimes and
+# default-runtime are live-reloadable). A reload without the file, or without default-runtime in it, keeps the
+# default runtime dockerd had: putting runc back therefore writes "default-runtime": "runc" into the file it restores
+# (a machine that had no daemon.json keeps one with that setting alone).
 CF_DAEMON_JSON=/etc/docker/daemon.json
-cf_default_runtime_clamped() {
-  local wrapper=/usr/local/libexec/jkubelet-runc-oom-clamp
-  mkdir -p "$(dirname "$wrapper")"
-  cat >"$wrapper" <<'WRAPPER'
-#!/bin/sh
-# runc, with a negative oomScoreAdj in the bundle's config.json raised to 0 (no CAP_SYS_RESOURCE here).
-bundle=
-prev=
-for a in "$@"; do
-  [ "$prev" = "--bundle" ] || [ "$prev" = "-b" ] && bundle=$a
-  prev=$a
-done
-if [ -n "$bundle" ] && [ -f "$bundle/config.json" ]; then
-  sed -i 's/"oomScoreAdj":-[0-9]*/"oomScoreAdj":0/' "$bundle/config.json"
-fi
-exec /usr/sbin/runc "$@"
-WRAPPER
-  chmod +x "$wrapper"
-  [ -f "$CF_DAEMON_JSON" ] && cp "$CF_DAEMON_JSON" "$CF_DAEMON_JSON.jkubelet-saved"
-  mkdir -p /etc/docker
-  echo "{\"runtimes\": {\"oom-clamp\": {\"path\": \"$wrapper\"}}, \"default-runtime\": \"oom-clamp\"}" >"$CF_DAEMON_JSON"
-  pkill -HUP -x dockerd
-  sleep 2
+cf_default_runtime_wrapped() {
+  jk_write_runc_wrapper
+  if [ -f "$CF_DAEMON_JSON" ]; then cp "$CF_DAEMON_JSON" "$CF_DAEMON_JSON.jkubelet-saved"; else rm -f "$CF_DAEMON_JSON.jkubelet-saved"; fi
+  cf_daemon_json_set "$CF_DAEMON_JSON" jkubelet-runc "$JK_RUNC_WRAPPER"
+  cf_dockerd_reload jkubelet-runc || jk_die "dockerd's default runtime is not the wrapper after reloading $CF_DAEMON_JSON"
 }
 
 cf_default_runtime_runc() {
-  if [ -f "$CF_DAEMON_JSON.jkubelet-saved" ]; then
-    mv "$CF_DAEMON_JSON.jkubelet-saved" "$CF_DAEMON_JSON"
-  else
-    rm -f "$CF_DAEMON_JSON"
-  fi
-  pkill -HUP -x dockerd || true
+  local from=$CF_DAEMON_JSON.jkubelet-saved
+  [ -f "$from" ] || from=/dev/null
+  cf_daemon_json_set "$from" runc "" >/dev/null
+  rm -f "$CF_DAEMON_JSON.jkubelet-saved"
+  cf_dockerd_reload runc || jk_log "dockerd's default runtime is not runc after reloading $CF_DAEMON_JSON"
+}
+
+# Writes daemon.json: the settings of FILE ($1, /dev/null for none) with default-runtime $2, and the runtime $2 at
+# path $3 when $3 is given.
+cf_daemon_json_set() {
+  mkdir -p "$(dirname "$CF_DAEMON_JSON")"
+  python3 - "$1" "$2" "$3" "$CF_DAEMON_JSON" <<'PY' || jk_die "could not write $CF_DAEMON_JSON"
+import json, sys
+src, runtime, path, dst = sys.argv[1:]
+text = open(src).read().strip()
+config = json.loads(text) if text else {}
+config["default-runtime"] = runtime
+if path:
+    config.setdefault("runtimes", {})[runtime] = {"path": path}
+with open(dst + ".tmp", "w") as f:
+    json.dump(config, f, indent=2)
+PY
+  mv "$CF_DAEMON_JSON.tmp" "$CF_DAEMON_JSON"
+}
+
+# Reloads dockerd's configuration (by the pid in its pid file); fails unless its default runtime is then $1.
+cf_dockerd_reload() {
+  kill -HUP "$(cat /var/run/docker.pid 2>/dev/null)" 2>/dev/null || return 1
+  local i
+  for i in $(seq 20); do
+    [ "$(docker info -f '{{.DefaultRuntime}}' 2>/dev/null)" = "$1" ] && return 0
+    sleep 0.5
+  done
+  return 1
 }

@@ -4,9 +4,9 @@
 #
 # Why a second engine: dockershim gives pod sandboxes oomScoreAdj -998, and lowering a process's
 # oom_score_adj needs CAP_SYS_RESOURCE, which root here does not have; runc then fails every sandbox start
-# ("write /proc/self/oom_score_adj: permission denied"). The bench engine's default runtime is a wrapper that
-# rewrites a negative oomScoreAdj in the OCI bundle's config.json (and an exec's process.json) to 0 before it
-# execs runc. Every side of a benchmark (jkubelet, the upstream kubelet, the raw calls) runs on it, so they
+# ("write /proc/self/oom_score_adj: permission denied"). The bench engine's default runtime is the test engines'
+# wrapper (common.sh's jk_write_runc_wrapper), which rewrites a negative oomScoreAdj in the OCI bundle's config.json
+# (and an exec's process.json) to 0 before it execs runc. Every side of a benchmark (jkubelet, the upstream kubelet, the raw calls) runs on it, so they
 # pay the same engine. The main engine, which other work on the machine shares, is never touched: the bench
 # engine has its own socket, data root, exec root (hence its own managed containerd), pid file, and bridge
 # (jkbench0, made here), with iptables, masquerading and ip_forward changes off.
@@ -20,23 +20,9 @@ export JK_BENCH_ENGINE_DIR JK_BENCH_ENGINE_DATA JK_BENCH_DOCKER_HOST
 # docker CLI against the bench engine.
 jk_bench_docker() { docker -H "$JK_BENCH_DOCKER_HOST" "$@"; }
 
-# Writes the runtime wrapper to $JK_BENCH_ENGINE_DIR/runc-oom0 (see above).
+# Writes the runtime wrapper (common.sh's jk_write_runc_wrapper) to $JK_BENCH_ENGINE_DIR/runc-oom0.
 jk_bench_write_runtime() {
-  cat >"$JK_BENCH_ENGINE_DIR/runc-oom0" <<'WRAPPER'
-#!/bin/sh
-# runc with negative oomScoreAdj raised to 0 (no CAP_SYS_RESOURCE here). containerd's shim passes the bundle
-# as --bundle DIR (create, run) and an exec's process as --process FILE; both are rewritten in place.
-prev=""
-for a in "$@"; do
-  case "$prev" in
-    --bundle|-b) [ -f "$a/config.json" ] && sed -i 's/"oomScoreAdj":-[0-9]*/"oomScoreAdj":0/' "$a/config.json" ;;
-    --process|-p) [ -f "$a" ] && sed -i 's/"oomScoreAdj":-[0-9]*/"oomScoreAdj":0/' "$a" ;;
-  esac
-  prev=$a
-done
-exec runc "$@"
-WRAPPER
-  chmod +x "$JK_BENCH_ENGINE_DIR/runc-oom0"
+  jk_write_runc_wrapper "$JK_BENCH_ENGINE_DIR/runc-oom0"
 }
 
 # Starts the bench engine (idempotent) and loads the local test images from the main engine into it.
@@ -54,7 +40,11 @@ jk_bench_engine_start() {
     jk_log "starting the bench engine on $JK_BENCH_DOCKER_HOST (log: $JK_BENCH_ENGINE_DIR/dockerd.log)"
     # setsid: the engine outlives neither the bench's trap nor is it killed with the bench's process group
     # by a stray Ctrl-C before the trap stops it cleanly.
-    jk_daemon setsid dockerd -H "$JK_BENCH_DOCKER_HOST" --data-root "$JK_BENCH_ENGINE_DATA" \
+    # A configuration file of its own: the machine's /etc/docker/daemon.json belongs to the main engine (the
+    # conformance runner sets its default runtime there), and dockerd refuses a setting given both ways.
+    echo '{}' >"$JK_BENCH_ENGINE_DIR/daemon.json"
+    jk_daemon setsid dockerd --config-file "$JK_BENCH_ENGINE_DIR/daemon.json" -H "$JK_BENCH_DOCKER_HOST" \
+      --data-root "$JK_BENCH_ENGINE_DATA" \
       --exec-root "$JK_BENCH_ENGINE_DIR/exec" --pidfile "$JK_BENCH_ENGINE_DIR/dockerd.pid" \
       --bridge "$JK_BENCH_BRIDGE" --iptables=false --ip-masq=false --ip-forward=false \
       --add-runtime "runc-oom0=$JK_BENCH_ENGINE_DIR/runc-oom0" --default-runtime runc-oom0 \

@@ -238,11 +238,58 @@ jk_push_to_registry() {
   jk_log "pushed $repo:$tag to 127.0.0.1:5000"
 }
 
+# The test engines' runc: a wrapper of /usr/sbin/runc for a machine whose root lacks CAP_SYS_RESOURCE in its
+# capability bounding set (these machines: CapBnd 000001fffeffffff), and a no-op where root has it. Without the
+# capability no process may lower its oom_score_adj, so runc fails a container given a negative oomScoreAdj (every
+# kubelet gives -998 to sandboxes), and no process may be granted it, so runc fails every privileged container ("unable
+# to apply caps: operation not permitted") and every exec into one. The wrapper, before it execs runc, rewrites the
+# bundle's config.json (--bundle DIR: create, run) and an exec's process file (--process FILE: Docker takes an exec's
+# capabilities from the stored container spec, not from the edited bundle): a negative oomScoreAdj becomes 0, and
+# CAP_SYS_RESOURCE leaves the capability sets. The same for every kubelet: Docker's default runtime in the conformance
+# runs and the bench engine, and containerd's runc (BinaryName) in jk_containerd_config.
+JK_RUNC_WRAPPER=/usr/local/libexec/jkubelet-runc
+export JK_RUNC_WRAPPER
+
+# Writes the wrapper at $1 (JK_RUNC_WRAPPER by default) unless it is there already with this content.
+jk_write_runc_wrapper() {
+  local path=${1:-$JK_RUNC_WRAPPER} wanted
+  wanted=$(cat <<'WRAPPER'
+#!/bin/sh
+# runc for a machine whose root lacks CAP_SYS_RESOURCE (written by jkubelet's bin/lib/common.sh: see
+# jk_write_runc_wrapper there): a negative oomScoreAdj becomes 0 and CAP_SYS_RESOURCE leaves the capability sets of
+# the bundle's config.json and of an exec's process file. Where root has the capability, runc runs untouched.
+bnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status)
+if [ -n "$bnd" ] && [ $(( (0x$bnd >> 24) & 1 )) -eq 0 ]; then
+  prev=
+  for a in "$@"; do
+    file=
+    case "$prev" in
+      --bundle|-b) file=$a/config.json ;;
+      --process|-p) file=$a ;;
+    esac
+    if [ -n "$file" ] && [ -f "$file" ]; then
+      sed -i -e 's/"oomScoreAdj":[[:space:]]*-[0-9]*/"oomScoreAdj":0/' \
+        -e 's/"CAP_SYS_RESOURCE",[[:space:]]*//g' -e 's/,[[:space:]]*"CAP_SYS_RESOURCE"//g' \
+        -e 's/"CAP_SYS_RESOURCE"//g' "$file"
+    fi
+    prev=$a
+  done
+fi
+exec /usr/sbin/runc "$@"
+WRAPPER
+)
+  [ "$(cat "$path" 2>/dev/null)" = "$wanted" ] && return 0
+  mkdir -p "$(dirname "$path")"
+  printf '%s\n' "$wanted" >"$path.tmp" && chmod +x "$path.tmp" && mv "$path.tmp" "$path" \
+    || jk_die "could not write the runc wrapper $path"
+}
+
 # The system containerd (Debian's containerd 1.6) with its CRI plugin, for the CRI adapter (agent-runtime-cri) and
 # `bin/demo --runtime containerd`. Docker's engine runs a containerd of its own (/var/run/docker/containerd), so this
 # one is free. It serves JK_CONTAINERD_SOCKET with the configuration JK_CONTAINERD_CONFIG (written here, the
 # distribution's /etc/containerd/config.toml is left alone): cgroupfs, restrict_oom_score_adj (root here lacks
-# CAP_SYS_RESOURCE, so runc cannot give sandboxes their -998), jkubelet/pause:3.9 as the sandbox image, and the CNI
+# CAP_SYS_RESOURCE, so runc cannot give sandboxes their -998), runc through the wrapper JK_RUNC_WRAPPER (privileged
+# containers: jk_write_runc_wrapper), jkubelet/pause:3.9 as the sandbox image, and the CNI
 # configuration JK_CNI_CONF_DIR (a bridge, host-local addresses, loopback, portmap and firewall, from Debian's
 # containernetworking-plugins). The firewall plugin accepts each pod's traffic in FORWARD: a Docker engine on the
 # machine sets FORWARD's policy to DROP, and with br_netfilter that dropped traffic between two pods on the bridge.
@@ -274,6 +321,7 @@ state = "/run/containerd"
     [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        BinaryName = "$JK_RUNC_WRAPPER"
         SystemdCgroup = false
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
@@ -324,6 +372,7 @@ jk_clear_stale_containerd_socket() {
 
 jk_ensure_containerd() {
   command -v containerd >/dev/null 2>&1 || jk_apt_install containerd
+  jk_write_runc_wrapper
   [ -x /usr/lib/cni/bridge ] || jk_apt_install containernetworking-plugins
   mkdir -p "$JK_CONTAINERD_DIR" "$JK_CNI_CONF_DIR"
   local conflist="$JK_CNI_CONF_DIR/10-jkubelet.conflist" wanted

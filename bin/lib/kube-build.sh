@@ -94,6 +94,24 @@ jk_ensure_control_plane_binaries() {
   jk_ensure_kube_binaries cmd/kube-apiserver cmd/kube-controller-manager cmd/kube-scheduler
 }
 
+# The test cluster's add-ons (bin/control-plane): kube-proxy from the tree, and jk-cluster-dns, the cluster DNS built
+# from bin/lib/cluster-dns/main.go over the tree's vendored miekg/dns and client-go (copied into the tree as
+# cmd/jk-cluster-dns; rebuilt when the source changes). kube-proxy needs iptables (the machine's own) and conntrack.
+jk_ensure_cluster_addons() {
+  jk_apt_install iptables conntrack
+  jk_ensure_kube_binaries cmd/kube-proxy
+  local src="$JK_ROOT/bin/lib/cluster-dns/main.go" sum
+  sum=$(sha256sum "$src" | cut -d' ' -f1)
+  if [ "$(cat "$JK_KUBE_BIN/jk-cluster-dns.sha256" 2>/dev/null)" != "$sum" ]; then
+    jk_ensure_kube_tree
+    mkdir -p "$JK_KUBE_TREE/cmd/jk-cluster-dns"
+    cp "$src" "$JK_KUBE_TREE/cmd/jk-cluster-dns/main.go"
+    rm -f "$JK_KUBE_BIN/jk-cluster-dns"
+    jk_ensure_kube_binaries cmd/jk-cluster-dns
+    echo "$sum" >"$JK_KUBE_BIN/jk-cluster-dns.sha256"
+  fi
+}
+
 # The upstream kubelet, the reference the benchmarks measure jkubelet against (dockershim, v1.20.2).
 jk_ensure_upstream_kubelet() {
   jk_ensure_kube_binaries cmd/kubelet

@@ -28,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * One jkubelet joined to the real control plane ({@link ControlPlane#shared()}) for a test class, with the
  * node's own identity (system:node:NAME), its serving port behind webhook authentication and authorization as
- * a cluster runs it, and the operator's kubectl (cluster-admin). Each test makes pods of its own names.
+ * a cluster runs it, the cluster's DNS ({@link ControlPlane#kubeletFlags()}), and the operator's kubectl
+ * (cluster-admin). Each test makes pods of its own names.
  */
 @Tag("docker")
 @Tag("control-plane")
@@ -74,6 +75,7 @@ abstract class RealClusterBase {
         List<String> args = new ArrayList<>(List.of("--node-ip", "127.0.0.1", "--node-status-update-frequency", "2s",
                 "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
                 "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook"));
+        args.addAll(cluster.kubeletFlags());
         args.addAll(List.of(extraArgs));
         agent = Agent.clusterNode(dir, node, cluster.nodeKubeconfig(node), args.toArray(String[]::new)).start();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->

@@ -43,7 +43,7 @@ final class UnsupportedPodFields {
 
     /**
      * The volume sources this kubelet cannot mount, by field name: every source but emptyDir, hostPath, configMap,
-     * secret, downwardAPI and projected.
+     * secret, downwardAPI, projected, nfs and persistentVolumeClaim.
      */
     private static final Map<String, Function<Volume, Object>> UNMOUNTABLE = new LinkedHashMap<>();
 
@@ -63,8 +63,6 @@ final class UnsupportedPodFields {
         UNMOUNTABLE.put("glusterfs", Volume::getGlusterfs);
         UNMOUNTABLE.put("image", Volume::getImage);
         UNMOUNTABLE.put("iscsi", Volume::getIscsi);
-        UNMOUNTABLE.put("nfs", Volume::getNfs);
-        UNMOUNTABLE.put("persistentVolumeClaim", Volume::getPersistentVolumeClaim);
         UNMOUNTABLE.put("photonPersistentDisk", Volume::getPhotonPersistentDisk);
         UNMOUNTABLE.put("portworxVolume", Volume::getPortworxVolume);
         UNMOUNTABLE.put("quobyte", Volume::getQuobyte);
@@ -143,8 +141,7 @@ final class UnsupportedPodFields {
     private void volume(Volume v, FieldPath path) {
         UNMOUNTABLE.forEach((source, getter) -> {
             if (getter.apply(v) != null) {
-                add(path.child(source), source.equals("image") ? "image volumes"
-                        : source.equals("persistentVolumeClaim") ? "persistent volume claims" : source + " volumes");
+                add(path.child(source), source.equals("image") ? "image volumes" : source + " volumes");
             }
         });
         if (v.getEmptyDir() != null) {

@@ -22,6 +22,7 @@ import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.objects.ChangeDetectionStrategy;
+import io.jkubelet.core.objects.PersistentVolumeClient;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pod.MirrorClient;
 import io.jkubelet.core.runtime.ImageService;
@@ -124,6 +125,11 @@ public final class ClusterSide implements AutoCloseable {
     /** The ConfigMaps, Secrets, service account tokens and Services of the pods' volumes, env and pull secrets. */
     public PodObjects objects() {
         return objects;
+    }
+
+    /** The claims of the pods' volumes and their PersistentVolumes; standalone, each get fails saying there is no apiserver. */
+    public PersistentVolumeClient persistentVolumes() {
+        return client == null ? PersistentVolumeClient.STANDALONE : new Fabric8ObjectClient(client);
     }
 
     /**

@@ -11,7 +11,7 @@ import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.status.ReasonCache;
 import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.VolumeManager;
+import io.jkubelet.core.volume.util.RemoveAll;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +41,7 @@ final class Housekeeping {
     private final StatusManager statusManager;
     private final ReasonCache reasonCache;
     private final KubeRuntime runtime;
-    private final VolumeManager volumes;
+    private final OrphanedPodDirs orphanedPodDirs;
     private final PodDirs dirs;
     private final NodeContext node;
     private final MirrorPodSync mirrorPods;
@@ -54,7 +54,7 @@ final class Housekeeping {
 
     Housekeeping(PodManager podManager, PodWorkers podWorkers, PodSyncStatuses workerStates, GenericPleg pleg, ProbeManager probeManager,
                  StatusManager statusManager, ReasonCache reasonCache, KubeRuntime runtime,
-                 VolumeManager volumes, PodDirs dirs, NodeContext node, MirrorPodSync mirrorPods,
+                 OrphanedPodDirs orphanedPodDirs, PodDirs dirs, NodeContext node, MirrorPodSync mirrorPods,
                  PodCgroupSync podCgroups, Executor executor) {
         this.podManager = podManager;
         this.podWorkers = podWorkers;
@@ -64,7 +64,7 @@ final class Housekeeping {
         this.statusManager = statusManager;
         this.reasonCache = reasonCache;
         this.runtime = runtime;
-        this.volumes = volumes;
+        this.orphanedPodDirs = orphanedPodDirs;
         this.dirs = dirs;
         this.node = node;
         this.mirrorPods = mirrorPods;
@@ -120,7 +120,7 @@ final class Housekeeping {
             try {
                 var rp = pleg.runningPod(uid);
                 runtime.removePod(uid);
-                volumes.cleanupPod(uid);
+                orphanedPodDirs.cleanup(uid);
                 reasonCache.removePod(uid);
                 rp.ifPresent(p -> removePodLogs(p.namespace(), p.name(), uid));
                 pleg.requestRelist();
@@ -133,7 +133,7 @@ final class Housekeeping {
     private void removePodLogs(String namespace, String name, String uid) {
         Path dir = ContainerConfigFactory.podLogsDir(node.podLogsDir(), namespace, name, uid);
         try {
-            VolumeManager.deleteRecursively(dir);
+            RemoveAll.oneFilesystem(dir);
             Path links = node.containerLogsDir();
             if (Files.isDirectory(links)) {
                 try (var s = Files.list(links)) {
@@ -178,7 +178,7 @@ final class Housekeeping {
             for (Path p : s.toList()) {
                 String uid = p.getFileName().toString();
                 if (!desired.contains(uid) && !running.contains(uid) && !workerStates.isKnown(uid) && !cleaning.contains(uid)) {
-                    volumes.cleanupPod(uid);
+                    orphanedPodDirs.cleanup(uid);
                 }
             }
         } catch (IOException e) {

@@ -62,7 +62,7 @@ import io.jkubelet.core.timeline.TimelineRecorder;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.VolumeManager;
+import io.jkubelet.core.volumemanager.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import io.jkubelet.core.runtime.ContainerFilter;
@@ -134,7 +134,8 @@ public final class Kubelet implements AutoCloseable {
     private final ActivePods activePods;
     private final ProbeManager probeManager;
     private final ReasonCache reasonCache = new ReasonCache();
-    private final VolumeManager volumes;
+    /** Mounts and unmounts the pods' volumes in the background; a pod's sync waits for its own. */
+    private final VolumeManager volumeManager;
     private final ImageManager imageManager;
     private final ContainerConfigFactory containerConfigs;
     private final RuntimeManager runtimeManager;
@@ -145,6 +146,7 @@ public final class Kubelet implements AutoCloseable {
     private final Optional<ApiStatusSync> apiStatusSync;
     private final MirrorPodSync mirrorPods;
     private final PodCgroupSync podCgroups;
+    private final PodVolumesSync podVolumes;
     private final PodWorkers podWorkers;
     private final Housekeeping housekeeping;
     /** Node, pod and container usage, collected on its own period and served from memory (cAdvisor's housekeeping). */
@@ -199,8 +201,9 @@ public final class Kubelet implements AutoCloseable {
                     podManager.get(result.podUid()).ifPresent(pod -> timelines.probeResult(pod, result));
                     inbox.post(new SyncLoopEvent.ProbeEvent(result));
                 }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
-        this.volumes = new VolumeManager(dirs, new ApiVolumes(dirs, deps.cluster().objects(), nodeName,
-                settings.node()::hostIps, node::allocatable, deps.clock()));
+        this.volumeManager = VolumeManager.onThisNode(dirs, new ApiVolumes(deps.cluster().objects(), nodeName,
+                settings.node()::hostIps, node::allocatable, deps.clock()), new VolumeManagerPods(podManager, workerStates),
+                deps.cluster().persistentVolumes(), recorder, deps.clock(), executors.volumes());
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
                 new PodKeyrings(deps.cluster().objects(), recorder, CredentialProviderPlugins.nodeProviders(
                         settings.nodeCredentials(), settings.credentialProviders(), deps.clock())));
@@ -212,7 +215,8 @@ public final class Kubelet implements AutoCloseable {
                         .map(m -> m.cpuSet(pod.getMetadata().getUid(), c.getName()).toString()).orElse("")),
                 SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()),
                 deviceManager::deviceRunContainerOptions);
-        this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs, volumes, dirs, settings.node(),
+        this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs,
+                volumeManager::getMountedVolumesForPod, dirs, settings.node(),
                 recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
                 new PodStates(podManager, workerStates, sourcesReady));
         this.pleg = new GenericPleg(runtime, nodeName, e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(),
@@ -221,7 +225,9 @@ public final class Kubelet implements AutoCloseable {
         this.apiStatusSync = deps.cluster().statusWriter(statusManager, new StatusWriterPods(podManager, workerStates));
         this.mirrorPods = new MirrorPodSync(deps.cluster().mirrorClient(nodeName), podManager, this::requestStatusSync,
                 executors.podWorkers());
-        this.podCgroups = new PodCgroupSync(containerManager, runtimeManager, recorder, dirs::volumesDir);
+        this.podCgroups = new PodCgroupSync(containerManager, runtimeManager, recorder, volumeManager::podVolumesExist);
+        this.podVolumes = new PodVolumesSync(volumeManager, deps.cluster().objects().tokens()::deletePodTokens, recorder,
+                workerStates::isTerminationRequested);
         this.podWorkers = new PodWorkers(workerStates,
                 new KubeletPodSyncer(runtimeManager, podManager, statusManager,
                         new PodStatusGenerator(reasonCache, probeManager, pod -> QosClass.of(pod).value()), reasonCache,
@@ -230,13 +236,16 @@ public final class Kubelet implements AutoCloseable {
                 new CachedPodStatuses(podCache, pleg::requestRelist, runtimeManager, settings.relistPeriod()),
                 deps.clock(), settings.syncFrequency(), KubeletPodSyncer.BACK_OFF_PERIOD, executors.podWorkers());
         this.housekeeping = new Housekeeping(podManager, podWorkers, workerStates, pleg, probeManager, statusManager,
-                reasonCache, runtimeManager, volumes, dirs, settings.node(), mirrorPods, podCgroups, executors.podWorkers());
+                reasonCache, runtimeManager, new OrphanedPodDirs(dirs, volumeManager::podVolumesExist), dirs, settings.node(),
+                mirrorPods, podCgroups, executors.podWorkers());
         this.stats = new StatsProvider(runtime, images, nodeName,
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
                 deps.clock(), StatsProvider.DEFAULT_PERIOD, settings.volumeStatsAggPeriod(),
+                new PodVolumeStats(podManager, volumeManager),
                 deps.systemContainers() == null ? null
                         : containerManager.podCgroupRoot().map(deps.systemContainers()::withPods).orElse(deps.systemContainers()),
                 executors.stats());
+        metrics.registerVolumeStats(stats::latest);
         this.imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), settings.gc().imagePolicy(),
                 recorder, nodeName, deps.clock(), metrics::observeImageCollected);
         this.garbageCollection = new GarbageCollection(() -> runtimeManager.garbageCollect(settings.gc().containerPolicy(),
@@ -263,7 +272,7 @@ public final class Kubelet implements AutoCloseable {
 
     /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
     private List<PodSyncHook> podSyncHooks() {
-        return List.of(podCgroups);
+        return List.of(podCgroups, podVolumes);
     }
 
     /**
@@ -378,6 +387,9 @@ public final class Kubelet implements AutoCloseable {
         // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).
         deps.logManager().start();
         running.add("container-log-manager", within -> deps.logManager().stop());
+        // Upstream's Run starts the volume manager before the sync loop: pods' syncs wait for it.
+        volumeManager.start(executors.volumes(), sourcesReady::allReady);
+        running.add("volume-manager", within -> volumeManager.stop());
         pleg.start();
         running.add("pleg", pleg);
         apiStatusSync.ifPresent(s -> {

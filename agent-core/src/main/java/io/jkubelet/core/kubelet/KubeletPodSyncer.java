@@ -175,7 +175,8 @@ final class KubeletPodSyncer implements PodSyncer {
 
     @Override
     public void syncTerminatedPod(Pod pod, RuntimePodStatus podStatus) throws Exception {
-        for (PodSyncHook hook : hooks) {
+        // Released in reverse of the order they were taken: the volumes before the pod cgroup they may charge.
+        for (PodSyncHook hook : hooks.reversed()) {
             hook.terminated(pod);
         }
         log.info("Pod {} terminated", PodSpecs.format(pod));

@@ -14,13 +14,8 @@ import io.jkubelet.core.podutil.PodSpecs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * The pod cgroup's part in a pod's life (upstream {@code SyncPod}, {@code killPod}, {@code SyncTerminatedPod}): made
@@ -34,15 +29,15 @@ final class PodCgroupSync implements PodSyncHook {
     private final ContainerManager containerManager;
     private final KubeRuntime runtime;
     private final EventRecorder recorder;
-    /** The pod's volume directory: a pod cgroup is kept while memory-backed volumes may still charge it. */
-    private final Function<String, Path> volumesDir;
+    /** Upstream {@code podVolumesExist}: a pod cgroup is kept while memory-backed volumes may still charge it. */
+    private final Predicate<String> podVolumesExist;
 
     PodCgroupSync(ContainerManager containerManager, KubeRuntime runtime, EventRecorder recorder,
-                  Function<String, Path> volumesDir) {
+                  Predicate<String> podVolumesExist) {
         this.containerManager = containerManager;
         this.runtime = runtime;
         this.recorder = recorder;
-        this.volumesDir = volumesDir;
+        this.podVolumesExist = podVolumesExist;
     }
 
     /**
@@ -152,17 +147,8 @@ final class PodCgroupSync implements PodSyncHook {
         });
     }
 
-    /** Upstream {@code podVolumesExist}: anything left in the pod's volume directory. */
-    boolean volumesExist(String uid) {
-        Path dir = volumesDir.apply(uid);
-        if (!Files.isDirectory(dir)) {
-            return false;
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.findAny().isPresent();
-        } catch (IOException e) {
-            return true; // cannot tell: keep the cgroup
-        }
+    private boolean volumesExist(String uid) {
+        return podVolumesExist.test(uid);
     }
 
     private void updateQosCgroups(String when) {

@@ -205,6 +205,15 @@ public final class PodSyncStatuses {
     }
 
     /**
+     * Upstream {@code ShouldPodRuntimeBeRemoved} as the volume manager asks it: the pod's worker has stopped its
+     * containers (terminated or finished), or no worker has the pod.
+     */
+    public synchronized boolean hasStoppedContainers(String uid) {
+        PodSyncStatus s = statuses.get(uid);
+        return s == null || s.state() == PodWorkerState.TERMINATED || s.state() == PodWorkerState.FINISHED;
+    }
+
+    /**
      * Upstream {@code CouldHaveRunningContainers}: whether the pod's worker may still have containers running (syncing,
      * or terminating until its containers are stopped). False for a pod no worker has: what the runtime holds of it is
      * an orphan's, which housekeeping kills.

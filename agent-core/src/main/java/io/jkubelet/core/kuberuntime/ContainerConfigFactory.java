@@ -28,6 +28,7 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxMetadata;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.runtime.SecurityProfile;
+import io.jkubelet.core.volumemanager.VolumeInfo;
 import io.jkubelet.core.util.Expansion;
 
 import java.io.IOException;
@@ -195,7 +196,7 @@ public final class ContainerConfigFactory {
     /**
      * The config of one container (upstream {@code generateContainerConfig}).
      *
-     * @param volumePaths host paths of the pod's volumes, by name
+     * @param volumes the pod's mounted volumes, by name
      * @param etcHosts the kubelet-managed hosts file, or null for none
      * @param terminationMessageFile the host file mounted at the termination message path
      * @param imageUser the user the container's image runs as ({@link ImageUser#of}): the container runs as it unless
@@ -204,7 +205,7 @@ public final class ContainerConfigFactory {
      *     seccomp profile or mounts cannot be made
      */
     public ContainerConfig containerConfig(Pod pod, Container c, int restartCount, String podIp,
-                                           Map<String, Path> volumePaths, Path etcHosts, Path terminationMessageFile,
+                                           Map<String, VolumeInfo> volumes, Path etcHosts, Path terminationMessageFile,
                                            ImageUser imageUser)
             throws ConfigException {
         RunContainerOptions opts;
@@ -256,7 +257,7 @@ public final class ContainerConfigFactory {
                 : c.getArgs().stream().map(s -> Expansion.expand(s, envMap)).toList();
 
         List<Mount> mounts = new ArrayList<>(opts.mounts());
-        mounts.addAll(ContainerMounts.of(pod, c, volumePaths, etcHosts, terminationMessageFile, tmPath, envMap));
+        mounts.addAll(ContainerMounts.of(pod, c, volumes, etcHosts, terminationMessageFile, tmPath, envMap));
         return new ContainerConfig(new ContainerMetadata(c.getName(), restartCount), c.getImage(), command, args,
                 c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs, mounts, labels, annotations,
                 c.getName() + "/" + restartCount + ".log",

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory.ConfigException;
 import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.core.util.Expansion;
-import io.jkubelet.core.volume.ApiVolumes;
+import io.jkubelet.core.volumemanager.VolumeInfo;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,23 +23,24 @@ final class ContainerMounts {
     private ContainerMounts() {}
 
     /**
-     * @param volumePaths host paths of the pod's volumes, by name
+     * @param volumes the pod's mounted volumes, by name (upstream {@code GetMountedVolumesForPod})
      * @param etcHosts the kubelet-managed hosts file, or null for none
      * @param terminationMessageFile the host file mounted at {@code tmPath}, or null for none
      * @param env the container's variables, which {@code subPathExpr} is expanded against
      */
-    static List<Mount> of(Pod pod, Container c, Map<String, Path> volumePaths, Path etcHosts,
+    static List<Mount> of(Pod pod, Container c, Map<String, VolumeInfo> volumes, Path etcHosts,
                                Path terminationMessageFile, String tmPath, Map<String, String> env)
             throws ConfigException {
         List<Mount> mounts = new ArrayList<>();
         boolean mountsEtcHosts = false;
         if (c.getVolumeMounts() != null) {
             for (VolumeMount vm : c.getVolumeMounts()) {
-                Path host = volumePaths.get(vm.getName());
-                if (host == null) {
+                VolumeInfo volume = volumes.get(vm.getName());
+                if (volume == null) {
                     throw new ConfigException("cannot find volume \"" + vm.getName() + "\" to mount into container \""
                             + c.getName() + "\"");
                 }
+                Path host = volume.path();
                 String subPath = vm.getSubPath();
                 if ((subPath == null || subPath.isEmpty()) && vm.getSubPathExpr() != null) {
                     subPath = Expansion.expand(vm.getSubPathExpr(), env);
@@ -67,11 +68,9 @@ final class ContainerMounts {
                     case "Bidirectional" -> "rshared";
                     default -> "private";
                 };
-                // configMap, secret, downwardAPI and projected volumes are always mounted read-only (upstream's
-                // mustMountRO from the plugin's attributes): the kubelet owns their files.
-                boolean mustMountRO = pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
-                        .anyMatch(v -> v.getName().equals(vm.getName()) && ApiVolumes.handles(v));
-                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()) || mustMountRO,
+                // Upstream's mustMountRO, the plugin's attributes: the kubelet owns the files of configMap, secret,
+                // downwardAPI and projected volumes, and a claim may be read-only.
+                mounts.add(new Mount(vm.getMountPath(), host.toString(), Boolean.TRUE.equals(vm.getReadOnly()) || volume.readOnly(),
                         propagation));
             }
         }

@@ -16,6 +16,7 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.util.Backoff;
 import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volumemanager.VolumeInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,7 @@ final class ContainerStarter {
      * its mounted volumes and its hosts file (null for a host-network pod).
      */
     record StartRequest(Pod pod, RuntimePodStatus podStatus, Container container, String sandboxId,
-                        PodSandboxConfig sandboxConfig, String podIp, Map<String, Path> volumePaths, Path etcHosts) {}
+                        PodSandboxConfig sandboxConfig, String podIp, Map<String, VolumeInfo> volumes, Path etcHosts) {}
 
     private final RuntimeService runtime;
     private final ImageManager images;
@@ -103,7 +104,7 @@ final class ContainerStarter {
         try {
             ImageUser imageUser = imageUser(c);
             Path tmFile = terminationMessageFile(pod, name);
-            config = configs.containerConfig(pod, c, restartCount, request.podIp(), request.volumePaths(),
+            config = configs.containerConfig(pod, c, restartCount, request.podIp(), request.volumes(),
                     request.etcHosts(), tmFile, imageUser);
         } catch (ContainerConfigFactory.ConfigException | IOException e) {
             recorder.event(ref, EventRecorder.WARNING, "Failed", "Error: " + e.getMessage());

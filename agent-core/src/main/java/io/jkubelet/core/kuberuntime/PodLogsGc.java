@@ -3,7 +3,7 @@ package io.jkubelet.core.kuberuntime;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.RuntimeService;
-import io.jkubelet.core.volume.VolumeManager;
+import io.jkubelet.core.volume.util.RemoveAll;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +47,7 @@ final class PodLogsGc {
                 continue;
             }
             try {
-                VolumeManager.deleteRecursively(dir);
+                RemoveAll.oneFilesystem(dir);
             } catch (IOException e) {
                 log.warn("Failed to remove pod logs directory {}: {}", dir, e.getMessage());
             }

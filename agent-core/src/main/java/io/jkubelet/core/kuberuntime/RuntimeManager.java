@@ -19,8 +19,7 @@ import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.util.Backoff;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.VolumeException;
-import io.jkubelet.core.volume.VolumeManager;
+import io.jkubelet.core.volumemanager.VolumeInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +51,7 @@ public final class RuntimeManager implements KubeRuntime {
 
     private final RuntimeService runtime;
     private final ContainerConfigFactory configs;
-    private final VolumeManager volumes;
+    private final PodVolumes volumes;
     private final NodeContext node;
     private final EventRecorder recorder;
     private final Backoff crashBackoff;
@@ -68,13 +67,13 @@ public final class RuntimeManager implements KubeRuntime {
      * @param pods what container GC asks about the pods it finds
      */
     public RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
-                          VolumeManager volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
+                          PodVolumes volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
                           HttpHookClient hookHttp, PodStateProvider pods) {
         this(runtime, images, configs, volumes, dirs, node, recorder, clock, hookHttp, pods, TimedWait.REAL);
     }
 
     RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
-                   VolumeManager volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
+                   PodVolumes volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
                    HttpHookClient hookHttp, PodStateProvider pods, TimedWait waits) {
         this.runtime = runtime;
         this.configs = configs;
@@ -137,22 +136,10 @@ public final class RuntimeManager implements KubeRuntime {
         }
         if (!actions.createSandbox() && actions.nextInitContainerToStart() == null
                 && actions.initContainersToStart().isEmpty() && actions.containersToStart().isEmpty()) {
-            if (!actions.killPod()) {
-                // Every sync of a running pod sets its volumes up again, as upstream's remount of configMap,
-                // secret, downwardAPI and projected volumes: changed objects reach the containers' files.
-                refreshVolumes(pod, result);
-            }
             return result;
         }
 
-        Map<String, Path> volumePaths;
-        try {
-            volumePaths = volumes.mountVolumes(pod);
-        } catch (VolumeException e) {
-            recorder.event(References.pod(pod), EventRecorder.WARNING, "FailedMount", e.getMessage());
-            result.fail(e.getMessage());
-            return result;
-        }
+        Map<String, VolumeInfo> mountedVolumes = volumes.mountedVolumes(pod);
 
         String sandboxId = actions.sandboxId();
         int attempt = actions.attempt();
@@ -194,7 +181,7 @@ public final class RuntimeManager implements KubeRuntime {
 
         if (actions.nextInitContainerToStart() != null) {
             result.add(starter.start(new StartRequest(pod, podStatus, actions.nextInitContainerToStart(), sandboxId,
-                    sandboxConfig, podIp, volumePaths, etcHosts)));
+                    sandboxConfig, podIp, mountedVolumes, etcHosts)));
             return result;
         }
         // A pod with sidecars (upstream SyncPod step 6 with SidecarContainers): start them in order; a sidecar
@@ -203,7 +190,7 @@ public final class RuntimeManager implements KubeRuntime {
         for (int idx : actions.initContainersToStart()) {
             Container ic = initContainers.get(idx);
             SyncResult.StartResult r = starter.start(new StartRequest(pod, podStatus, ic, sandboxId, sandboxConfig, podIp,
-                    volumePaths, etcHosts));
+                    mountedVolumes, etcHosts));
             result.add(r);
             if (!r.ok() && !PodSpecs.isRestartableInitContainer(ic)) {
                 return result;
@@ -212,18 +199,9 @@ public final class RuntimeManager implements KubeRuntime {
         List<Container> containers = PodSpecs.containers(pod);
         for (int idx : actions.containersToStart()) {
             result.add(starter.start(new StartRequest(pod, podStatus, containers.get(idx), sandboxId, sandboxConfig, podIp,
-                    volumePaths, etcHosts)));
+                    mountedVolumes, etcHosts)));
         }
         return result;
-    }
-
-    private void refreshVolumes(Pod pod, SyncResult result) {
-        try {
-            volumes.remountVolumes(pod);
-        } catch (VolumeException e) {
-            recorder.event(References.pod(pod), EventRecorder.WARNING, "FailedMount", e.getMessage());
-            result.fail(e.getMessage());
-        }
     }
 
     private static String firstOrNull(List<String> l) {

@@ -2,6 +2,8 @@ package io.jkubelet.core.metrics;
 
 import io.jkubelet.core.nodeshutdown.GracefulShutdownRecord;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.jkubelet.core.metrics.collectors.VolumeStatsCollector;
+import io.jkubelet.core.stats.StatsSnapshot;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -9,6 +11,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The kubelet's own metrics on {@code /metrics}, with upstream's names, labels, HELP texts and buckets
@@ -94,6 +98,11 @@ public final class KubeletMetrics {
                 end.set(secondsSinceEpoch);
             }
         };
+    }
+
+    /** Upstream's volume stats collector: {@code kubelet_volume_stats_*} of each claim, from the latest stats round. */
+    public void registerVolumeStats(Supplier<Optional<StatsSnapshot>> latest) {
+        registry.register(new VolumeStatsCollector(latest));
     }
 
     public PrometheusRegistry registry() {

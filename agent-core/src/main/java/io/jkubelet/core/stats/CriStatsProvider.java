@@ -10,7 +10,6 @@ import io.jkubelet.core.stats.summary.FsStats;
 import io.jkubelet.core.stats.summary.PodReference;
 import io.jkubelet.core.stats.summary.PodStats;
 import io.jkubelet.core.stats.summary.ProcessStats;
-import io.jkubelet.core.stats.summary.VolumeStats;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,11 +49,11 @@ final class CriStatsProvider {
         PodUsageSum sum = PodUsageSum.of(counted);
         CpuStats cpu = sum.cpu() == null ? null : cpuUsage.cpuStats(CpuUsageCache.pod(meta.uid()), sum.cpu().time(),
                 sum.cpu().usageCoreNanoSeconds());
-        List<VolumeStats> volumes = storage.volumeStats(meta.uid(), now, rootFs);
+        PodStorageStats.Volumes volumes = storage.volumeStats(meta.uid(), now, rootFs);
         return new PodStats(new PodReference(meta.name(), meta.namespace(), meta.uid()), sandbox.createdAt(), containers,
                 cpu, sum.memory() == null ? null : sum.memory().toStats(),
-                sandbox.network() == null ? null : StatsHelper.networkStats(sandbox.network()), volumes,
-                PodStorageStats.ephemeralStorage(now, rootFs, containers, volumes),
+                sandbox.network() == null ? null : StatsHelper.networkStats(sandbox.network()), volumes.all(),
+                PodStorageStats.ephemeralStorage(now, rootFs, containers, volumes.localEphemeral()),
                 sum.processCount() == null ? null : new ProcessStats(sum.processCount()));
     }
 

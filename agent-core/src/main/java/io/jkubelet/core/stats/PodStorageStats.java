@@ -4,41 +4,58 @@ import io.jkubelet.cadvisor.FsUsage;
 import io.jkubelet.core.stats.summary.ContainerStats;
 import io.jkubelet.core.stats.summary.FsStats;
 import io.jkubelet.core.stats.summary.VolumeStats;
-import io.jkubelet.core.volume.PodDirs;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A pod's storage (upstream's {@code makePodStorageStats}): its emptyDir volumes, measured by {@link PodVolumeUsage}
- * at most once every {@code volumeStatsAggPeriod}, and its ephemeral storage, what it takes of the node's file systems
- * ({@code calcEphemeralStorage}). Used by the collector's rounds only.
+ * A pod's storage (upstream's {@code makePodStorageStats}): its mounted volumes, measured by {@link PodVolumeUsage} at
+ * most once every {@code volumeStatsAggPeriod}, each with the claim the pod names for it ({@code pvcRef}), and its
+ * ephemeral storage, what it takes of the node's file systems ({@code calcEphemeralStorage}: its local ephemeral
+ * volumes only). Used by the collector's rounds only.
  */
 final class PodStorageStats {
-    /** The emptyDir plugin's directory under a pod's volumes ({@code kubernetes.io/empty-dir}, escaped). */
-    static final String EMPTY_DIR_PLUGIN = "kubernetes.io~empty-dir";
-
-    private final PodDirs dirs;
     private final PodVolumeUsage volumeUsage;
 
     /**
      * @param volumeStatsAggPeriod how often each pod's volumes are measured again; zero or less disables volume stats
+     * @param volumes each pod's mounted volumes
      */
-    PodStorageStats(Path rootDir, Duration volumeStatsAggPeriod) {
-        this.dirs = new PodDirs(rootDir);
-        this.volumeUsage = new PodVolumeUsage(volumeStatsAggPeriod);
+    PodStorageStats(Duration volumeStatsAggPeriod, PodVolumeLister volumes) {
+        this.volumeUsage = new PodVolumeUsage(volumeStatsAggPeriod, volumes);
     }
 
-    /** The pod's emptyDir volumes, each on the node's root file system {@code rootFs}, by name. */
-    List<VolumeStats> volumeStats(String podUid, Instant now, FsUsage rootFs) {
-        Path emptyDirs = dirs.volumesDir(podUid).resolve(EMPTY_DIR_PLUGIN);
-        return volumeUsage.volumes(podUid, emptyDirs, now).stream()
-                .map(v -> new VolumeStats(StatsHelper.fsStats(v.measured(), rootFs, v.usage().bytes(), v.usage().inodes()),
-                        v.name(), null))
-                .toList();
+    /**
+     * A pod's volume stats: all of them (local ephemeral ones first, then the others, each by name), and the local
+     * ephemeral ones its ephemeral storage counts.
+     */
+    record Volumes(List<VolumeStats> all, List<VolumeStats> localEphemeral) {}
+
+    /**
+     * The pod's volumes. A walked volume is on the node's root file system {@code rootFs} (as its capacity shows); a
+     * volume that is a file system of its own shows that one's.
+     */
+    Volumes volumeStats(String podUid, Instant now, FsUsage rootFs) {
+        List<VolumeStats> all = new ArrayList<>();
+        List<VolumeStats> ephemeral = new ArrayList<>();
+        for (PodVolumeUsage.Volume v : volumeUsage.volumes(podUid, now)) {
+            VolumeStats stats = new VolumeStats(v.fs() == null
+                    ? StatsHelper.fsStats(v.measured(), rootFs, v.dirUsage().bytes(), v.dirUsage().inodes())
+                    : StatsHelper.fsStats(v.measured(), v.fs(), orNull(v.fs().usedBytes()), orNull(v.fs().inodesUsed())),
+                    v.volume().name(), v.volume().pvcRef());
+            all.add(stats);
+            if (v.volume().localEphemeral()) {
+                ephemeral.add(stats);
+            }
+        }
+        return new Volumes(List.copyOf(all), List.copyOf(ephemeral));
+    }
+
+    private static Long orNull(long v) {
+        return v < 0 ? null : v;
     }
 
     /** Forgets the volumes of the pods that no longer run. */
@@ -48,7 +65,7 @@ final class PodStorageStats {
 
     /**
      * The pod's ephemeral storage on the node's root file system: its containers' writable layers ({@code rootfs}) and
-     * logs, and its volumes.
+     * logs, and its local ephemeral volumes.
      */
     static FsStats ephemeralStorage(Instant now, FsUsage rootFs, List<ContainerStats> containers, List<VolumeStats> volumes) {
         Usage total = Usage.NONE;

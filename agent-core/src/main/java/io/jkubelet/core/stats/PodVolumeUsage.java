@@ -1,10 +1,12 @@
 package io.jkubelet.core.stats;
 
 import io.jkubelet.cadvisor.DirUsage;
+import io.jkubelet.cadvisor.FsUsage;
+import io.jkubelet.core.volume.VolumeMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,30 +15,38 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Upstream's {@code fsResourceAnalyzer}: each pod's volume usage (its emptyDir directories), walked at most once every
+ * Upstream's {@code fsResourceAnalyzer}: each pod's volume usage, measured at most once every
  * {@code volumeStatsAggPeriod} and kept in between, since walking a large volume is the costly part of a stats round.
- * A period of zero or less disables volume stats, as upstream's ({@code Volume stats collection disabled}): pods then
- * report no volumes, and their ephemeral storage counts none. Used by the stats collector thread only.
+ * A volume whose files are its own is walked ({@code MetricsDu}); one that is a file system of its own (a local or NFS
+ * PersistentVolume) reports that file system's figures ({@code MetricsStatFS}); a hostPath is not measured
+ * ({@code MetricsNil}). A period of zero or less disables volume stats, as upstream's ({@code Volume stats collection
+ * disabled}): pods then report no volumes, and their ephemeral storage counts none. Used by the stats collector thread
+ * only.
  */
 final class PodVolumeUsage {
     private static final Logger log = LoggerFactory.getLogger(PodVolumeUsage.class);
 
-    /** One emptyDir volume's usage, as last measured. */
-    record Volume(String name, Instant measured, DirUsage usage) {
+    /**
+     * One volume's usage, as last measured.
+     *
+     * @param dirUsage what its files take, for a walked volume
+     * @param fs its own file system, for a {@code MetricsStatFS} one; null for a walked one
+     */
+    record Volume(PodVolume volume, Instant measured, DirUsage dirUsage, FsUsage fs) {
     }
 
     private record Measured(Instant at, List<Volume> volumes) {
     }
 
     private final Duration calcPeriod;
+    private final PodVolumeLister lister;
     private final Map<String, Measured> byPod = new HashMap<>();
 
-    PodVolumeUsage(Duration calcPeriod) {
+    PodVolumeUsage(Duration calcPeriod, PodVolumeLister lister) {
         this.calcPeriod = calcPeriod;
+        this.lister = lister;
         if (disabled()) {
             log.info("Volume stats collection disabled (volumeStatsAggPeriod {})", calcPeriod);
         }
@@ -46,8 +56,11 @@ final class PodVolumeUsage {
         return calcPeriod.isNegative() || calcPeriod.isZero();
     }
 
-    /** The volumes under {@code emptyDirs} of pod {@code podUid}, measured again once the last reading is a period old. */
-    List<Volume> volumes(String podUid, Path emptyDirs, Instant now) {
+    /**
+     * The pod's volumes, measured again once the last reading is a period old: its local ephemeral volumes first, then
+     * the others, each by name.
+     */
+    List<Volume> volumes(String podUid, Instant now) {
         if (disabled()) {
             return List.of();
         }
@@ -55,7 +68,7 @@ final class PodVolumeUsage {
         if (last != null && now.isBefore(last.at().plus(calcPeriod))) {
             return last.volumes();
         }
-        List<Volume> volumes = measure(emptyDirs, now);
+        List<Volume> volumes = measure(lister.volumes(podUid), now);
         byPod.put(podUid, new Measured(now, volumes));
         return volumes;
     }
@@ -65,18 +78,22 @@ final class PodVolumeUsage {
         byPod.keySet().retainAll(podUids);
     }
 
-    private static List<Volume> measure(Path emptyDirs, Instant now) {
+    private static List<Volume> measure(List<PodVolume> mounted, Instant now) {
         List<Volume> volumes = new ArrayList<>();
-        if (Files.isDirectory(emptyDirs)) {
-            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(emptyDirs)) {
-                for (Path dir : dirs) {
-                    volumes.add(new Volume(dir.getFileName().toString(), now, DirUsage.of(dir)));
+        for (PodVolume v : mounted) {
+            switch (v.metrics()) {
+                case DU -> volumes.add(new Volume(v, now, DirUsage.of(v.path()), null));
+                case STATFS -> {
+                    try {
+                        volumes.add(new Volume(v, now, null, FsUsage.read(v.path())));
+                    } catch (IOException e) {
+                        log.debug("cannot read the file system of volume {} at {}: {}", v.name(), v.path(), e.getMessage());
+                    }
                 }
-            } catch (IOException e) {
-                log.debug("cannot list {}: {}", emptyDirs, e.getMessage());
+                case NONE -> { } // upstream's MetricsNil: "metrics are not supported"
             }
         }
-        volumes.sort(Comparator.comparing(Volume::name));
+        volumes.sort(Comparator.comparing((Volume v) -> !v.volume().localEphemeral()).thenComparing(v -> v.volume().name()));
         return List.copyOf(volumes);
     }
 }

@@ -74,13 +74,25 @@ public final class StatsProvider implements AutoCloseable {
     public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
                          Duration period, Duration volumeStatsAggPeriod, SystemContainers systemContainers,
                          ScheduledExecutorService scheduler) {
+        this(runtime, images, nodeName, paths, clock, period, volumeStatsAggPeriod,
+                uid -> PodVolumeLister.emptyDirsOnDisk(paths.rootDir()).volumes(uid), systemContainers, scheduler);
+    }
+
+    /**
+     * @param volumeStatsAggPeriod {@code volumeStatsAggPeriod}: how often each pod's volumes are measured again (they are
+     *     kept in between); zero or less disables volume stats
+     * @param volumes each pod's mounted volumes (the volume manager's)
+     */
+    public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
+                         Duration period, Duration volumeStatsAggPeriod, PodVolumeLister volumes,
+                         SystemContainers systemContainers, ScheduledExecutorService scheduler) {
         this.rounds = new StatsRounds(scheduler, period, this::round);
         this.runtime = runtime;
         this.images = images;
         this.nodeName = nodeName;
         this.rootDir = paths.rootDir();
         this.clock = clock;
-        this.storage = new PodStorageStats(paths.rootDir(), volumeStatsAggPeriod);
+        this.storage = new PodStorageStats(volumeStatsAggPeriod, volumes);
         this.node = new NodeStatsProvider(nodeName, paths.proc(), systemContainers, cpuUsage);
         this.pods = new CriStatsProvider(new HostStatsProvider(paths.podLogsDir()), storage, cpuUsage);
     }

@@ -12,10 +12,7 @@ import io.fabric8.kubernetes.api.model.VolumeProjection;
 import io.jkubelet.core.objects.ObjectException;
 import io.jkubelet.core.objects.PodObjects;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -25,37 +22,31 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The volumes whose files come from the apiserver or the pod itself: {@code configMap}, {@code secret},
- * {@code downwardAPI} and {@code projected} (upstream {@code pkg/volume/configmap}, {@code secret},
- * {@code downwardapi}, {@code projected}). Each SetUp builds the volume's payload and hands it to the
- * {@link AtomicWriter}, so running again after the object changed updates the files in place and containers see
- * the new content without a restart. Called by the pod's worker, so never twice at once for one pod.
+ * The files of the volumes that come from the apiserver or the pod itself: {@code configMap}, {@code secret},
+ * {@code downwardAPI} and {@code projected} (upstream {@code pkg/volume/configmap}, {@code secret}, {@code downwardapi},
+ * {@code projected} payloads, which their plugins, {@link ApiVolumePlugin}, hand to the {@link AtomicWriter}: each SetUp
+ * builds the payload afresh, so that running it again after an object changed updates the files in place and containers
+ * see the new content without a restart). Thread-safe.
  */
 public final class ApiVolumes {
-    static final String CONFIG_MAP = "kubernetes.io/configmap";
-    static final String SECRET = "kubernetes.io/secret";
-    static final String DOWNWARD_API = "kubernetes.io/downward-api";
-    static final String PROJECTED = "kubernetes.io/projected";
     /** The API's default {@code defaultMode} of all four volume types. */
     static final int DEFAULT_MODE = 0644;
     /** The API's default {@code expirationSeconds} of a serviceAccountToken projection. */
     static final long DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
 
-    private final PodDirs dirs;
     private final PodObjects objects;
     private final String nodeName;
     private final Supplier<List<String>> hostIps;
     private final Clock clock;
     private final Supplier<Map<String, Quantity>> allocatable;
 
-    public ApiVolumes(PodDirs dirs, PodObjects objects, String nodeName, Supplier<List<String>> hostIps, Clock clock) {
-        this(dirs, objects, nodeName, hostIps, Map::of, clock);
+    public ApiVolumes(PodObjects objects, String nodeName, Supplier<List<String>> hostIps, Clock clock) {
+        this(objects, nodeName, hostIps, Map::of, clock);
     }
 
     /** @param allocatable the node's allocatable, which downward API limits a container does not set default to */
-    public ApiVolumes(PodDirs dirs, PodObjects objects, String nodeName, Supplier<List<String>> hostIps,
+    public ApiVolumes(PodObjects objects, String nodeName, Supplier<List<String>> hostIps,
             Supplier<Map<String, Quantity>> allocatable, Clock clock) {
-        this.dirs = dirs;
         this.objects = objects;
         this.nodeName = nodeName;
         this.hostIps = hostIps;
@@ -63,7 +54,7 @@ public final class ApiVolumes {
         this.clock = clock;
     }
 
-    /** Whether this class sets up the volume. */
+    /** Whether the volume is one of the four. */
     public static boolean handles(Volume v) {
         return v.getConfigMap() != null || v.getSecret() != null || v.getDownwardAPI() != null || v.getProjected() != null;
     }
@@ -77,68 +68,32 @@ public final class ApiVolumes {
         return objects.fromApiserver();
     }
 
+    Clock clock() {
+        return clock;
+    }
+
     /**
-     * Writes (or updates) the volume's files and returns its directory.
+     * The volume's files, read afresh from the objects and the pod.
      *
-     * @throws VolumeException {@code MountVolume.SetUp failed for volume "x" : configmap "y" not found} and the like
+     * @throws VolumeException {@code configmap "y" not found} and the like
      */
-    public Path setUp(Pod pod, Volume v) throws VolumeException {
-        String uid = pod.getMetadata().getUid();
-        String plugin;
-        Map<String, FileProjection> payload;
+    Map<String, FileProjection> payload(Pod pod, Volume v) throws VolumeException {
         try {
             if (v.getConfigMap() != null) {
-                plugin = CONFIG_MAP;
                 var src = v.getConfigMap();
-                payload = configMapPayload(pod, src.getName(), src.getItems(), mode(src.getDefaultMode()),
+                return configMapPayload(pod, src.getName(), src.getItems(), mode(src.getDefaultMode()),
                         Boolean.TRUE.equals(src.getOptional()));
             } else if (v.getSecret() != null) {
-                plugin = SECRET;
                 var src = v.getSecret();
-                payload = secretPayload(pod, src.getSecretName(), src.getItems(), mode(src.getDefaultMode()),
+                return secretPayload(pod, src.getSecretName(), src.getItems(), mode(src.getDefaultMode()),
                         Boolean.TRUE.equals(src.getOptional()));
             } else if (v.getDownwardAPI() != null) {
-                plugin = DOWNWARD_API;
-                payload = downwardPayload(pod, v.getDownwardAPI().getItems(), mode(v.getDownwardAPI().getDefaultMode()));
-            } else {
-                plugin = PROJECTED;
-                payload = projectedPayload(pod, v.getProjected().getSources(), mode(v.getProjected().getDefaultMode()));
+                return downwardPayload(pod, v.getDownwardAPI().getItems(), mode(v.getDownwardAPI().getDefaultMode()));
             }
+            return projectedPayload(pod, v.getProjected().getSources(), mode(v.getProjected().getDefaultMode()));
         } catch (ObjectException | IllegalArgumentException e) {
-            throw failed(v, e.getMessage());
+            throw new VolumeException(e.getMessage());
         }
-        Path dir = dirs.volumeDir(uid, plugin, v.getName());
-        if (!plugin.equals(CONFIG_MAP)) {
-            memoryBacked(v, dir);
-        }
-        try {
-            new AtomicWriter(dir, clock).write(payload);
-        } catch (IOException | IllegalArgumentException e) {
-            throw failed(v, "failed to write the volume's files in " + dir + ": " + e.getMessage());
-        }
-        return dir;
-    }
-
-    /**
-     * Secret, projected and downwardAPI volumes live on a tmpfs, as upstream wraps them in an emptyDir of medium
-     * Memory: secrets never reach the node's disk.
-     */
-    private static void memoryBacked(Volume v, Path dir) throws VolumeException {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw failed(v, "failed to create " + dir + ": " + e.getMessage());
-        }
-        if (!VolumeManager.isMountPoint(dir)) {
-            String err = VolumeManager.run("mount", "-t", "tmpfs", "tmpfs", dir.toString());
-            if (err != null) {
-                throw failed(v, "mount of tmpfs at " + dir + " failed: " + err);
-            }
-        }
-    }
-
-    private static VolumeException failed(Volume v, String why) {
-        return new VolumeException("MountVolume.SetUp failed for volume \"" + v.getName() + "\" : " + why);
     }
 
     private static int mode(Integer m) {

@@ -1,5 +1,7 @@
 package io.jkubelet.core.volume;
 
+import io.jkubelet.core.volume.util.RemoveAll;
+
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -80,7 +82,7 @@ public final class AtomicWriter {
         createUserVisibleLinks(clean);
         removeStaleLinks(clean);
         if (oldTsDir != null && !oldTsDir.equals(tsDir)) {
-            VolumeManager.deleteRecursively(oldTsDir);
+            RemoveAll.oneFilesystem(oldTsDir);
         }
         return true;
     }

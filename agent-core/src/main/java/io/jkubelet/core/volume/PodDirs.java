@@ -49,6 +49,11 @@ public record PodDirs(Path rootDir) {
         return volumesDir(uid).resolve(pluginName.replace('/', '~')).resolve(volumeName);
     }
 
+    /** A plugin's own directory for the node ({@code <root-dir>/plugins/<plugin name>}, upstream's {@code GetPluginDir}). */
+    public Path pluginDir(String pluginName) {
+        return rootDir.resolve("plugins").resolve(pluginName);
+    }
+
     public Path containerDir(String uid, String containerName) {
         return podDir(uid).resolve("containers").resolve(containerName);
     }

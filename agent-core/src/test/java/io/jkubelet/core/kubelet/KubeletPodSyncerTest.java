@@ -52,7 +52,7 @@ class KubeletPodSyncerTest {
             new MirrorPodSync(Optional.empty(), podManager, statusWrites::add, Runnable::run), statusWrites::add,
             new LoggingEventRecorder(clock), new KubeletMetrics("node-a"), () -> List.of("192.168.1.10"),
             List.of(new PodCgroupSync(ContainerManager.stub(), runtime, new LoggingEventRecorder(clock),
-                    uid -> Path.of("/nonexistent"))),
+                    uid -> false)),
             clock);
 
     @AfterEach

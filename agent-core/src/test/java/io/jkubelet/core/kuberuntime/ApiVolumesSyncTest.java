@@ -21,7 +21,9 @@ import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.VolumeManager;
+import io.jkubelet.core.volume.VolumeException;
+import io.jkubelet.core.objects.PersistentVolumeClient;
+import io.jkubelet.core.volumemanager.ManualVolumeManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,8 +42,9 @@ import static io.jkubelet.core.testing.Pods.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * configMap and secret volumes and env references of pods run by the runtime manager, with the objects in fabric8's
- * mock apiserver (CRUD mode) read through the same managers a node with {@code --kubeconfig} uses.
+ * configMap and secret volumes and env references of pods run by the runtime manager after the volume manager mounted
+ * their volumes, with the objects in fabric8's mock apiserver (CRUD mode) read through the same managers a node with
+ * {@code --kubeconfig} uses.
  */
 class ApiVolumesSyncTest {
     @TempDir Path root;
@@ -51,7 +54,7 @@ class ApiVolumesSyncTest {
     private KubernetesMockServer server;
     private KubernetesClient client;
     private RuntimeManager manager;
-    private VolumeManager volumes;
+    private ManualVolumeManager volumes;
 
     @BeforeEach
     void setUp() {
@@ -64,9 +67,10 @@ class ApiVolumesSyncTest {
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         PodDirs dirs = new PodDirs(root.resolve("kubelet"));
         PodObjects objects = ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, io.jkubelet.core.objects.ServiceLister.NONE);
-        volumes = new VolumeManager(dirs, new ApiVolumes(dirs, objects, "node-a", node::hostIps, clock));
+        volumes = new ManualVolumeManager(dirs, new ApiVolumes(objects, "node-a", node::hostIps, clock),
+                PersistentVolumeClient.STANDALONE, events);
         manager = new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
-                new ContainerConfigFactory(node, (p, c) -> 0, objects, events, java.util.Map::of), volumes, dirs, node,
+                new ContainerConfigFactory(node, (p, c) -> 0, objects, events, java.util.Map::of), volumes.manager()::getMountedVolumesForPod, dirs, node,
                 events, clock, (action, c, host, timeout) -> { }, new FakePodStates());
     }
 
@@ -102,7 +106,15 @@ class ApiVolumesSyncTest {
                 .build()).create();
     }
 
+    /** The pod's sync: its volumes first (upstream's WaitForAttachAndMount), then the runtime manager. */
     private SyncResult sync(Pod pod) {
+        try {
+            volumes.mountVolumes(pod);
+        } catch (VolumeException e) {
+            SyncResult failed = new SyncResult();
+            failed.fail(e.getMessage());
+            return failed;
+        }
         var status = manager.getPodStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default");
         return manager.syncPod(pod, status, ProbeVerdicts.NONE);
     }

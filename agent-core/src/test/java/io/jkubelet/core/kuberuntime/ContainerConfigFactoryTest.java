@@ -14,6 +14,9 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PortMapping;
 import org.junit.jupiter.api.Test;
 
+import io.jkubelet.core.volume.VolumeMetrics;
+import io.jkubelet.core.volumemanager.VolumeInfo;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -140,7 +143,7 @@ class ContainerConfigFactoryTest {
                 .addNewVolumeMount().withName("data").withMountPath("/sub").withSubPath("nested/dir").endVolumeMount()
                 .build();
         Path data = Path.of(System.getProperty("java.io.tmpdir"), "jk-cfg-test-" + System.nanoTime());
-        ContainerConfig cfg = factory.containerConfig(pod(c), c, 3, "10.1.2.3", Map.of("data", data),
+        ContainerConfig cfg = factory.containerConfig(pod(c), c, 3, "10.1.2.3", Map.of("data", volume("data", data)),
                 Path.of("/var/lib/kubelet/pods/u1/etc-hosts"), Path.of("/var/lib/kubelet/pods/u1/containers/app/abcd"),
                 ImageUser.ROOT);
         assertThat(cfg.labels()).containsEntry(Labels.POD_NAME, "web-node-a").containsEntry(Labels.POD_NAMESPACE, "prod")
@@ -164,7 +167,8 @@ class ContainerConfigFactoryTest {
     void subPathMayNotEscapeItsVolume() {
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewVolumeMount().withName("data").withMountPath("/x").withSubPath("../../etc").endVolumeMount().build();
-        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "", Map.of("data", Path.of("/tmp/v")), null, null, ImageUser.ROOT))
+        assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "", Map.of("data", volume("data", Path.of("/tmp/v"))), null,
+                null, ImageUser.ROOT))
                 .hasMessageContaining("subPath \"../../etc\"");
     }
 
@@ -271,5 +275,10 @@ class ContainerConfigFactoryTest {
                 .securityContext().apparmor()).isEqualTo(io.jkubelet.core.runtime.SecurityProfile.RUNTIME_DEFAULT);
         assertThat(factory.containerConfig(pod(inherits), inherits, 0, "", Map.of(), null, null, ImageUser.ROOT)
                 .securityContext().apparmor()).as("none asked for").isNull();
+    }
+
+    /** A mounted volume as the volume manager hands it over: no attributes of its own. */
+    private static VolumeInfo volume(String name, Path path) {
+        return new VolumeInfo(name, path, false, VolumeMetrics.DU, null, true);
     }
 }

@@ -13,7 +13,6 @@ import io.jkubelet.core.lifecycle.HttpHookClient;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.VolumeManager;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +56,7 @@ class RuntimeManagerHooksTest {
                 root.resolve("logs/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
         PodDirs dirs = new PodDirs(root.resolve("kubelet"));
         return new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
-                new ContainerConfigFactory(node, (p, c) -> 1000), new VolumeManager(dirs), dirs, node, events, clock,
+                new ContainerConfigFactory(node, (p, c) -> 1000), PodVolumes.NONE, dirs, node, events, clock,
                 (action, c, host, timeout) -> {
                     httpCalls.add(c.getName() + action.getPath());
                     httpBehaviour.get(action, c, host, timeout);

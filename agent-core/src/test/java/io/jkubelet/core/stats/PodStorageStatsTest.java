@@ -4,7 +4,14 @@ import io.jkubelet.cadvisor.FsUsage;
 import io.jkubelet.core.stats.summary.ContainerStats;
 import io.jkubelet.core.stats.summary.FsStats;
 import io.jkubelet.core.stats.summary.VolumeStats;
+import io.jkubelet.core.stats.summary.PvcReference;
+import io.jkubelet.core.volume.VolumeMetrics;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 
 import java.time.Instant;
 import java.util.List;
@@ -29,6 +36,30 @@ class PodStorageStatsTest {
 
         assertThat(PodStorageStats.ephemeralStorage(NOW, ROOT_FS, containers, volumes))
                 .isEqualTo(new FsStats(NOW, 4_000L, 10_000L, 4096L + 300 + 20 + 700, 200L, 500L, 3L + 2 + 1 + 4));
+    }
+
+    @Test
+    void aClaimsVolumeShowsItsClaimAndItsFileSystemAndIsNotThePodsEphemeralStorage(@TempDir Path dir) throws Exception {
+        Path cache = Files.createDirectories(dir.resolve("cache"));
+        Files.writeString(cache.resolve("f"), "x".repeat(5000));
+        Path claimed = Files.createDirectories(dir.resolve("pv"));
+        PodStorageStats storage = new PodStorageStats(Duration.ofMinutes(1), uid -> List.of(
+                new PodVolume("data", claimed, VolumeMetrics.STATFS, new PvcReference("data-db-0", "shop"), false),
+                new PodVolume("host", dir, VolumeMetrics.NONE, null, false),
+                new PodVolume("cache", cache, VolumeMetrics.DU, null, true)));
+
+        PodStorageStats.Volumes volumes = storage.volumeStats("u1", NOW, ROOT_FS);
+
+        // The local ephemeral volume first, the claim's next; a hostPath is not measured.
+        assertThat(volumes.all()).extracting(VolumeStats::name).containsExactly("cache", "data");
+        VolumeStats data = volumes.all().get(1);
+        assertThat(data.pvcRef()).isEqualTo(new PvcReference("data-db-0", "shop"));
+        FsUsage fs = FsUsage.read(claimed);
+        assertThat(data.fs().capacityBytes()).isEqualTo(fs.capacityBytes());
+        assertThat(data.fs().usedBytes()).isPositive();
+        assertThat(volumes.all().get(0).fs().capacityBytes()).isEqualTo(ROOT_FS.capacityBytes());
+        assertThat(volumes.all().get(0).fs().usedBytes()).isGreaterThanOrEqualTo(5000);
+        assertThat(volumes.localEphemeral()).extracting(VolumeStats::name).containsExactly("cache");
     }
 
     @Test

@@ -3,6 +3,9 @@ package io.jkubelet.core.volume;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
@@ -14,6 +17,9 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.testing.FakeClock;
+import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.objects.PersistentVolumeClient;
+import io.jkubelet.core.volumemanager.ManualVolumeManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +46,7 @@ class ProjectedTokenVolumeTest {
     private final FakeClock clock = new FakeClock();
     private KubernetesMockServer server;
     private KubernetesClient client;
-    private VolumeManager volumes;
+    private ManualVolumeManager volumes;
 
     @BeforeEach
     void setUp() {
@@ -48,8 +54,9 @@ class ProjectedTokenVolumeTest {
         server.init();
         client = server.createClient();
         PodDirs dirs = new PodDirs(root);
-        volumes = new VolumeManager(dirs, new ApiVolumes(dirs, ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock, io.jkubelet.core.objects.ServiceLister.NONE), "node-a",
-                () -> List.of("192.168.1.10"), clock));
+        volumes = new ManualVolumeManager(dirs, new ApiVolumes(ApiObjectManagers.podObjects(new Fabric8ObjectClient(client), clock,
+                io.jkubelet.core.objects.ServiceLister.NONE), "node-a", () -> List.of("192.168.1.10"), clock),
+                PersistentVolumeClient.STANDALONE, new LoggingEventRecorder(clock));
     }
 
     @AfterEach
@@ -72,17 +79,28 @@ class ProjectedTokenVolumeTest {
     }
 
     private static Pod kubeApiAccessPod() {
-        return new PodBuilder().withNewMetadata().withName("web").withNamespace("shop").withUid("uid-web").endMetadata()
-                .withNewSpec().withServiceAccountName("builder").addNewContainer().withName("app").withImage("busybox").endContainer()
-                .addNewVolume().withName("kube-api-access-x7k2p").withNewProjected().withDefaultMode(0644)
+        return withVolumes(new VolumeBuilder().withName("kube-api-access-x7k2p").withNewProjected().withDefaultMode(0644)
                 .addNewSource().withNewServiceAccountToken().withExpirationSeconds(3607L).withPath("token").endServiceAccountToken().endSource()
                 .addNewSource().withNewConfigMap().withName("kube-root-ca.crt").addNewItem().withKey("ca.crt").withPath("ca.crt").endItem().endConfigMap().endSource()
                 .addNewSource().withNewDownwardAPI().addNewItem().withPath("namespace").withNewFieldRef().withApiVersion("v1")
                 .withFieldPath("metadata.namespace").endFieldRef().endItem().endDownwardAPI().endSource()
-                .endProjected().endVolume()
-                .addNewVolume().withName("vault-token").withNewProjected()
+                .endProjected().build(), vaultToken());
+    }
+
+    private static Volume vaultToken() {
+        return new VolumeBuilder().withName("vault-token").withNewProjected()
                 .addNewSource().withNewServiceAccountToken().withAudience("vault").withPath("vault/token").endServiceAccountToken().endSource()
-                .endProjected().endVolume()
+                .endProjected().build();
+    }
+
+    /** The pod with these volumes, each mounted by its one container. */
+    private static Pod withVolumes(Volume... volumes) {
+        var app = new ContainerBuilder().withName("app").withImage("busybox");
+        for (Volume v : volumes) {
+            app.addNewVolumeMount().withName(v.getName()).withMountPath("/" + v.getName()).endVolumeMount();
+        }
+        return new PodBuilder().withNewMetadata().withName("web").withNamespace("shop").withUid("uid-web").endMetadata()
+                .withNewSpec().withServiceAccountName("builder").withContainers(app.build()).withVolumes(volumes)
                 .endSpec().build();
     }
 
@@ -130,8 +148,7 @@ class ProjectedTokenVolumeTest {
 
     @Test
     void tokensAreCachedAndRotatedAfterEightyPercentOfTheirTtl() throws Exception {
-        Pod pod = new PodBuilder(kubeApiAccessPod()).editSpec().withVolumes(kubeApiAccessPod().getSpec().getVolumes().get(1))
-                .endSpec().build();
+        Pod pod = withVolumes(vaultToken());
         server.expect().post().withPath(TOKEN_PATH).andReturn(201, answer("tok-1", 3600)).once();
         Path file = volumes.mountVolumes(pod).get("vault-token").resolve("vault/token");
         assertThat(Files.readString(file)).isEqualTo("tok-1");
@@ -152,8 +169,7 @@ class ProjectedTokenVolumeTest {
         server.expect().post().withPath(TOKEN_PATH).andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder()
                 .withStatus("Failure").withCode(403).withReason("Forbidden")
                 .withMessage("serviceaccounts \"builder\" is forbidden: no relationship found").build()).always();
-        Pod pod = new PodBuilder(kubeApiAccessPod()).editSpec().withVolumes(kubeApiAccessPod().getSpec().getVolumes().get(1))
-                .endSpec().build();
+        Pod pod = withVolumes(vaultToken());
         assertThatThrownBy(() -> volumes.mountVolumes(pod)).isInstanceOf(VolumeException.class)
                 .hasMessageStartingWith("MountVolume.SetUp failed for volume \"vault-token\" : failed to fetch token: ")
                 .hasMessageContaining("no relationship found");

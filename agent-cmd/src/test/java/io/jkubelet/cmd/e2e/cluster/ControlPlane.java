@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real Kubernetes v1.20.2 control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler) on
- * 127.0.0.1, started by the project's {@code bin/control-plane} (which builds the binaries from Debian's source
- * once per machine). One is shared by every test class of a test JVM and stopped when the JVM exits: starting
- * one costs about 15 seconds, and each test works on nodes and pods of its own.
+ * 127.0.0.1, with the cluster's add-ons (kube-proxy and the cluster DNS behind the {@code kube-dns} Service), started
+ * by the project's {@code bin/control-plane} (which builds the binaries from Debian's source once per machine). One is
+ * shared by every test class of a test JVM and stopped when the JVM exits: starting one costs about 15 seconds, and
+ * each test works on nodes and pods of its own.
  */
 public final class ControlPlane {
     private static ControlPlane shared;
@@ -38,10 +39,14 @@ public final class ControlPlane {
 
     /**
      * A control plane of the caller's own, with settings of {@code bin/control-plane} (e.g.
-     * {@code JK_CLUSTER_SIGNING_DURATION}); stopped by {@link #stop()} or when the JVM exits.
+     * {@code JK_CLUSTER_SIGNING_DURATION}); stopped by {@link #stop()} or when the JVM exits. It runs no add-ons
+     * ({@code JK_CLUSTER_ADDONS=none}): kube-proxy owns the host's iptables chains, and the shared control plane's
+     * kube-proxy may be running.
      */
     public static ControlPlane startPrivate(Map<String, String> settings) throws IOException {
-        ControlPlane cp = new ControlPlane(Files.createTempDirectory("jk-control-plane"), settings);
+        Map<String, String> withoutAddons = new java.util.HashMap<>(Map.of("JK_CLUSTER_ADDONS", "none"));
+        withoutAddons.putAll(settings);
+        ControlPlane cp = new ControlPlane(Files.createTempDirectory("jk-control-plane"), withoutAddons);
         Runtime.getRuntime().addShutdownHook(new Thread(cp::stop, "control-plane-stop"));
         cp.script(1800, "start");
         return cp;
@@ -66,6 +71,14 @@ public final class ControlPlane {
 
     public String url() {
         return "https://127.0.0.1:" + ports.get("JK_APISERVER_PORT");
+    }
+
+    /**
+     * The flags the cluster gives its kubelets ({@code --cluster-dns} and {@code --cluster-domain} of its DNS), as
+     * {@code bin/control-plane} wrote them; none when it runs no add-ons.
+     */
+    public List<String> kubeletFlags() throws IOException {
+        return Files.readAllLines(dir.resolve("kubelet-flags")).stream().filter(l -> !l.isBlank()).toList();
     }
 
     /** Cluster-admin (system:masters), as the operator's kubectl. */

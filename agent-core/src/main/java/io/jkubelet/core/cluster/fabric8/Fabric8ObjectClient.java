@@ -1,14 +1,17 @@
 package io.jkubelet.core.cluster.fabric8;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jkubelet.core.objects.ObjectClient;
 import io.jkubelet.core.objects.ObjectWatch;
+import io.jkubelet.core.objects.PersistentVolumeClient;
 
-/** The object managers' calls on fabric8's client. */
-public final class Fabric8ObjectClient implements ObjectClient {
+/** The object managers' and the volume manager's calls on fabric8's client. */
+public final class Fabric8ObjectClient implements ObjectClient, PersistentVolumeClient {
     private final KubernetesClient client;
 
     public Fabric8ObjectClient(KubernetesClient client) {
@@ -39,5 +42,15 @@ public final class Fabric8ObjectClient implements ObjectClient {
     public TokenRequest createToken(String namespace, String serviceAccount, TokenRequest request) {
         return Fabric8Errors.call(() -> client.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
                 .tokenRequest(request));
+    }
+
+    @Override
+    public PersistentVolumeClaim getPersistentVolumeClaim(String namespace, String name) {
+        return Fabric8Errors.call(() -> client.persistentVolumeClaims().inNamespace(namespace).withName(name).get());
+    }
+
+    @Override
+    public PersistentVolume getPersistentVolume(String name) {
+        return Fabric8Errors.call(() -> client.persistentVolumes().withName(name).get());
     }
 }

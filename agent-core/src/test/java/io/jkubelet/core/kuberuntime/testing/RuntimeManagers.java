@@ -5,10 +5,10 @@ import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
 import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.kuberuntime.PodStateProvider;
+import io.jkubelet.core.kuberuntime.PodVolumes;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.VolumeManager;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,7 +25,7 @@ public final class RuntimeManagers {
             NodeContext node, Path kubeletRoot, PodStateProvider pods, EventRecorder events, Clock clock) {
         PodDirs dirs = new PodDirs(kubeletRoot);
         return new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
-                new ContainerConfigFactory(node, (p, c) -> 0), new VolumeManager(dirs), dirs, node, events, clock,
+                new ContainerConfigFactory(node, (p, c) -> 0), PodVolumes.NONE, dirs, node, events, clock,
                 (action, c, host, timeout) -> { }, pods);
     }
 }

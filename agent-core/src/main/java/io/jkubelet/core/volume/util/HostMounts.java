@@ -1,0 +1,40 @@
+package io.jkubelet.core.volume.util;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The machine's mount table and the {@code mount}/{@code umount} commands (upstream's {@code mount.Interface} of
+ * mount-utils). Thread-safe.
+ */
+public interface HostMounts {
+    /** One mount as {@code /proc/self/mountinfo} lists it. */
+    record MountPoint(Path path, String fsType, String source) {}
+
+    /** Whether something is mounted at {@code path} itself (upstream's {@code !IsLikelyNotMountPoint}). */
+    boolean isMountPoint(Path path);
+
+    /** The mount at {@code path}, if any. */
+    Optional<MountPoint> mountAt(Path path);
+
+    /**
+     * Runs {@code mount -t fsType -o options source target}.
+     *
+     * @throws MountException mount-utils' {@code mount failed: ...} with the command, its arguments and its output
+     */
+    void mount(String source, Path target, String fsType, List<String> options) throws MountException;
+
+    /**
+     * Bind-mounts {@code source} at {@code target}, then remounts it with {@code options} (e.g. {@code ro}) when there
+     * are any, as mount-utils does for a bind mount with options.
+     */
+    void bindMount(Path source, Path target, List<String> options) throws MountException;
+
+    /**
+     * Runs {@code umount target}.
+     *
+     * @throws MountException {@code unmount failed: ...} with the target and the output
+     */
+    void unmount(Path target) throws MountException;
+}

@@ -1,0 +1,142 @@
+package io.jkubelet.core.volume.util.operationexecutor;
+
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.events.References;
+import io.jkubelet.core.volume.DeviceMounter;
+import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.Unmounter;
+import io.jkubelet.core.volume.VolumeException;
+import io.jkubelet.core.volume.VolumePlugin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+
+/**
+ * Upstream {@code operationexecutor} with its {@code operationGenerator}: starts the mounts and unmounts the reconciler
+ * decides on, one at a time per volume and pod ({@link NestedPendingOperations}), and records what they did in the
+ * actual state of the world. A mount that fails records upstream's {@code FailedMount} event on the pod
+ * ({@code MountVolume.SetUp failed for volume "x" : <why>}); an unmount that fails is logged only, as upstream's.
+ * Thread-safe.
+ */
+public final class OperationExecutor {
+    private static final Logger log = LoggerFactory.getLogger(OperationExecutor.class);
+    /** Upstream's {@code events.FailedMountVolume}. */
+    public static final String FAILED_MOUNT = "FailedMount";
+
+    private final NestedPendingOperations pending;
+    private final EventRecorder recorder;
+
+    public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder) {
+        this.pending = pending;
+        this.recorder = recorder;
+    }
+
+    /** Whether an operation on the volume for the pod (or on the whole volume, for "") is under way. */
+    public boolean isOperationPending(String volumeName, String podName) {
+        return pending.isOperationPending(volumeName, podName);
+    }
+
+    /**
+     * Mounts the volume for its pod (upstream {@code MountVolume}): its global mount first when it has one, then the
+     * pod's. Volumes pods can share are mounted for one pod at a time.
+     *
+     * @param isRemount the volume is mounted already and set up again (its content follows objects that change)
+     */
+    public void mountVolume(VolumeToMount volume, ActualStateOfWorldMounterUpdater asw, boolean isRemount) {
+        String podKey = volume.pluginIsAttachable() || volume.pluginIsDeviceMountable() ? "" : volume.podName();
+        pending.run(volume.volumeName(), podKey, "volume_mount", () -> mount(volume, asw, isRemount));
+    }
+
+    private void mount(VolumeToMount volume, ActualStateOfWorldMounterUpdater asw, boolean isRemount) throws VolumeException {
+        VolumePlugin plugin = volume.plugin();
+        Mounter mounter;
+        try {
+            mounter = plugin.newMounter(volume.spec(), volume.pod());
+        } catch (VolumeException e) {
+            throw failed(volume, "MountVolume.NewMounter initialization failed", e);
+        }
+        if (plugin.deviceMounter().isPresent()) {
+            DeviceMounter deviceMounter = plugin.deviceMounter().get();
+            try {
+                deviceMounter.mountDevice(volume.spec());
+            } catch (VolumeException e) {
+                throw failed(volume, "MountVolume.MountDevice failed", e);
+            }
+            asw.markDeviceAsMounted(volume.volumeName(), deviceMounter.deviceMountPath(volume.spec()));
+        }
+        try {
+            mounter.setUp();
+        } catch (VolumeException e) {
+            markVolumeErrorState(volume, asw);
+            throw failed(volume, "MountVolume.SetUp failed", e);
+        }
+        String done = volume.detailedMessage("MountVolume.SetUp succeeded", "");
+        if (isRemount) {
+            log.debug("{}", done);
+        } else {
+            log.info("{}", done);
+        }
+        asw.markVolumeAsMounted(volume, mounter);
+    }
+
+    /**
+     * Upstream {@code markVolumeErrorState}: a mount that failed leaves a volume found after a restart as it was (perhaps
+     * mounted: it is torn down if its pod is gone); one left uncertain by a failed teardown is taken as not mounted.
+     */
+    private static void markVolumeErrorState(VolumeToMount volume, ActualStateOfWorldMounterUpdater asw) {
+        if (asw.isVolumeMountUncertain(volume.podName(), volume.volumeName())
+                && !asw.isVolumeReconstructed(volume.podName(), volume.volumeName())) {
+            asw.markVolumeAsUnmounted(volume.podName(), volume.volumeName());
+        }
+    }
+
+    /** Records the mount's {@code FailedMount} event and returns the error that backs the operation off. */
+    private VolumeException failed(VolumeToMount volume, String prefix, VolumeException cause) {
+        String message = volume.simpleMessage(prefix, ": " + cause.getMessage());
+        recorder.event(References.pod(volume.pod()), EventRecorder.WARNING, FAILED_MOUNT, message);
+        return new VolumeException(volume.detailedMessage(prefix, ": " + cause.getMessage()));
+    }
+
+    /**
+     * Tears the volume down for its pod (upstream {@code UnmountVolume}). A teardown that fails leaves the volume
+     * uncertain, so that it is torn down again, and a pod that wants it again sets it up afresh.
+     */
+    public void unmountVolume(MountedVolume volume, ActualStateOfWorldMounterUpdater asw) {
+        pending.run(volume.volumeName(), volume.podName(), "volume_unmount", () -> {
+            Unmounter unmounter;
+            try {
+                unmounter = volume.plugin().newUnmounter(volume.innerVolumeSpecName(), volume.podName());
+                unmounter.tearDown();
+            } catch (VolumeException e) {
+                asw.markVolumeMountAsUncertain(volume.podName(), volume.volumeName());
+                throw new VolumeException(volume.detailedMessage("UnmountVolume.TearDown failed", ": " + e.getMessage()));
+            }
+            log.info("UnmountVolume.TearDown succeeded for volume \"{}\" (OuterVolumeSpecName: \"{}\") pod \"{}\" "
+                            + "(UID: \"{}\"). InnerVolumeSpecName \"{}\". PluginName \"{}\", VolumeGIDValue \"{}\"",
+                    volume.volumeName(), volume.outerVolumeSpecName(), volume.podName(), volume.podName(),
+                    volume.innerVolumeSpecName(), volume.plugin().name(),
+                    volume.volumeGidValue() == null ? "" : volume.volumeGidValue());
+            asw.markVolumeAsUnmounted(volume.podName(), volume.volumeName());
+        });
+    }
+
+    /**
+     * Unmounts a volume's global mount once no pod has it mounted (upstream {@code UnmountDevice}); the volume then
+     * leaves the node's state.
+     */
+    public void unmountDevice(String volumeName, String specName, VolumePlugin plugin, Path deviceMountPath,
+                              ActualStateOfWorldMounterUpdater asw) {
+        DeviceMounter deviceMounter = plugin.deviceMounter().orElseThrow();
+        pending.run(volumeName, "", "unmount_device", () -> {
+            try {
+                deviceMounter.unmountDevice(specName, deviceMountPath);
+            } catch (VolumeException e) {
+                throw new VolumeException("UnmountDevice failed for volume \"" + specName + "\" (UniqueName: \""
+                        + volumeName + "\") : " + e.getMessage());
+            }
+            log.info("UnmountDevice succeeded for volume \"{}\" (UniqueName: \"{}\") on node", specName, volumeName);
+            asw.markDeviceAsUnmounted(volumeName);
+        });
+    }
+}

@@ -1,0 +1,33 @@
+package io.jkubelet.core.volumemanager;
+
+import io.jkubelet.core.volume.ApiVolumes;
+import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.VolumePluginMgr;
+import io.jkubelet.core.volume.configmap.ConfigMapPlugin;
+import io.jkubelet.core.volume.downwardapi.DownwardApiPlugin;
+import io.jkubelet.core.volume.emptydir.EmptyDirPlugin;
+import io.jkubelet.core.volume.hostpath.HostPathPlugin;
+import io.jkubelet.core.volume.local.LocalVolumePlugin;
+import io.jkubelet.core.volume.nfs.NfsPlugin;
+import io.jkubelet.core.volume.projected.ProjectedPlugin;
+import io.jkubelet.core.volume.secret.SecretPlugin;
+import io.jkubelet.core.volume.util.HostMounts;
+
+import java.util.List;
+
+/** The node's in-tree volume plugins (upstream's {@code ProbeVolumePlugins} of the kubelet's command). */
+public final class VolumePlugins {
+    private VolumePlugins() {}
+
+    public static VolumePluginMgr probe(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes) {
+        return new VolumePluginMgr(List.of(
+                new EmptyDirPlugin(dirs, mounts),
+                new HostPathPlugin(),
+                new ConfigMapPlugin(apiVolumes, dirs, mounts),
+                new SecretPlugin(apiVolumes, dirs, mounts),
+                new DownwardApiPlugin(apiVolumes, dirs, mounts),
+                new ProjectedPlugin(apiVolumes, dirs, mounts),
+                new LocalVolumePlugin(dirs, mounts),
+                new NfsPlugin(dirs, mounts)));
+    }
+}

@@ -1,0 +1,266 @@
+package io.jkubelet.core.volumemanager.cache;
+
+import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.VolumePlugin;
+import io.jkubelet.core.volume.VolumeSpec;
+import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater;
+import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
+import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The volumes the node has, and for which pods each is mounted (upstream {@code cache.ActualStateOfWorld}): written by
+ * the operations as they finish and by the reconstruction after a restart, read by the reconciler, the pods' syncs and
+ * the stats. A pod's mount is mounted or uncertain (found on disk after a restart, or a teardown failed): an uncertain
+ * one is set up again if its pod wants it, torn down if not. Each change wakes whoever waits on {@link #changes()}.
+ * Thread-safe.
+ */
+public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdater {
+    /** What the reconciler finds of a pod's volume (upstream {@code PodExistsInVolume}'s answers). */
+    public enum PodVolumeState {
+        /** The volume is not on the node yet: it is attached (for the plugins here: taken as attached) first. */
+        VOLUME_NOT_ATTACHED,
+        /** On the node, not mounted (or perhaps mounted) for the pod. */
+        NOT_MOUNTED,
+        MOUNTED,
+        /** Mounted, and its content must be written again. */
+        REMOUNT_REQUIRED
+    }
+
+    private static final class PodMount {
+        final String podName;
+        final String outerVolumeSpecName;
+        final VolumeSpec spec;
+        final Mounter mounter;
+        final String volumeGidValue;
+        boolean uncertain;
+        boolean reconstructed;
+        boolean remountRequired;
+
+        PodMount(String podName, String outerVolumeSpecName, VolumeSpec spec, Mounter mounter, String volumeGidValue) {
+            this.podName = podName;
+            this.outerVolumeSpecName = outerVolumeSpecName;
+            this.spec = spec;
+            this.mounter = mounter;
+            this.volumeGidValue = volumeGidValue;
+        }
+    }
+
+    private static final class AttachedVolume {
+        final String volumeName;
+        final VolumeSpec spec;
+        final VolumePlugin plugin;
+        final boolean attachable;
+        Path deviceMountPath;
+        final Map<String, PodMount> pods = new LinkedHashMap<>();
+
+        AttachedVolume(String volumeName, VolumeSpec spec, VolumePlugin plugin, boolean attachable) {
+            this.volumeName = volumeName;
+            this.spec = spec;
+            this.plugin = plugin;
+            this.attachable = attachable;
+        }
+    }
+
+    /** A volume on the node with no pod mounting it (upstream {@code AttachedVolume}), for its global unmount. */
+    public record UnmountedVolume(String volumeName, VolumeSpec spec, VolumePlugin plugin, Path deviceMountPath) {}
+
+    private final Map<String, AttachedVolume> attachedVolumes = new LinkedHashMap<>();
+    private final StateChanges changes = new StateChanges();
+
+    /** Woken at each change. */
+    public StateChanges changes() {
+        return changes;
+    }
+
+    /** Upstream {@code MarkVolumeAsAttached}: the volume is on the node (the plugins here attach nothing). */
+    public void markVolumeAsAttached(String volumeName, VolumeSpec spec, VolumePlugin plugin, boolean attachable) {
+        synchronized (this) {
+            attachedVolumes.computeIfAbsent(volumeName, n -> new AttachedVolume(n, spec, plugin, attachable));
+        }
+        changes.signal();
+    }
+
+    /** Upstream {@code MarkVolumeAsDetached}: the volume leaves the node's state. */
+    public void markVolumeAsDetached(String volumeName) {
+        synchronized (this) {
+            attachedVolumes.remove(volumeName);
+        }
+        changes.signal();
+    }
+
+    @Override
+    public void markVolumeAsMounted(VolumeToMount volume, Mounter mounter) {
+        synchronized (this) {
+            AttachedVolume v = attachedVolumes.computeIfAbsent(volume.volumeName(),
+                    n -> new AttachedVolume(n, volume.spec(), volume.plugin(), volume.pluginIsAttachable()));
+            PodMount m = new PodMount(volume.podName(), volume.outerVolumeSpecName(), volume.spec(), mounter,
+                    volume.volumeGidValue());
+            v.pods.put(volume.podName(), m);
+        }
+        changes.signal();
+    }
+
+    /**
+     * A volume found mounted under a pod's directory after a restart (upstream's reconstruction): uncertain until the
+     * pod sets it up again, or torn down once the pods are known and none wants it.
+     */
+    public void addReconstructedVolume(String volumeName, String podName, String outerVolumeSpecName, VolumeSpec spec,
+                                       VolumePlugin plugin, Mounter mounter) {
+        synchronized (this) {
+            AttachedVolume v = attachedVolumes.computeIfAbsent(volumeName, n -> new AttachedVolume(n, spec, plugin, false));
+            PodMount m = new PodMount(podName, outerVolumeSpecName, spec, mounter, "");
+            m.uncertain = true;
+            m.reconstructed = true;
+            v.pods.put(podName, m);
+        }
+        changes.signal();
+    }
+
+    @Override
+    public void markVolumeMountAsUncertain(String podName, String volumeName) {
+        synchronized (this) {
+            PodMount m = podMount(podName, volumeName);
+            if (m != null) {
+                m.uncertain = true;
+            }
+        }
+        changes.signal();
+    }
+
+    @Override
+    public void markVolumeAsUnmounted(String podName, String volumeName) {
+        synchronized (this) {
+            AttachedVolume v = attachedVolumes.get(volumeName);
+            if (v != null) {
+                v.pods.remove(podName);
+            }
+        }
+        changes.signal();
+    }
+
+    @Override
+    public void markDeviceAsMounted(String volumeName, Path deviceMountPath) {
+        synchronized (this) {
+            AttachedVolume v = attachedVolumes.get(volumeName);
+            if (v != null) {
+                v.deviceMountPath = deviceMountPath;
+            }
+        }
+        changes.signal();
+    }
+
+    @Override
+    public void markDeviceAsUnmounted(String volumeName) {
+        markVolumeAsDetached(volumeName);
+    }
+
+    @Override
+    public synchronized boolean isVolumeReconstructed(String podName, String volumeName) {
+        PodMount m = podMount(podName, volumeName);
+        return m != null && m.reconstructed;
+    }
+
+    @Override
+    public synchronized boolean isVolumeMountUncertain(String podName, String volumeName) {
+        PodMount m = podMount(podName, volumeName);
+        return m != null && m.uncertain;
+    }
+
+    /** Upstream {@code MarkRemountRequired}: the pod's volumes whose content follows objects are written again. */
+    public synchronized void markRemountRequired(String podName) {
+        for (AttachedVolume v : attachedVolumes.values()) {
+            PodMount m = v.pods.get(podName);
+            if (m != null && v.plugin.requiresRemount(m.spec)) {
+                m.remountRequired = true;
+            }
+        }
+    }
+
+    /** Upstream {@code PodExistsInVolume}: what the reconciler must do for the pod's volume. */
+    public synchronized PodVolumeState podExistsInVolume(String podName, String volumeName) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        if (v == null) {
+            return PodVolumeState.VOLUME_NOT_ATTACHED;
+        }
+        PodMount m = v.pods.get(podName);
+        if (m == null || m.uncertain) {
+            return PodVolumeState.NOT_MOUNTED;
+        }
+        return m.remountRequired ? PodVolumeState.REMOUNT_REQUIRED : PodVolumeState.MOUNTED;
+    }
+
+    /** Upstream {@code PodRemovedFromVolume}: neither mounted nor perhaps mounted for the pod. */
+    public synchronized boolean podRemovedFromVolume(String podName, String volumeName) {
+        return podMount(podName, volumeName) == null;
+    }
+
+    public synchronized boolean volumeExists(String volumeName) {
+        return attachedVolumes.containsKey(volumeName);
+    }
+
+    /** Whether the pod has (or perhaps has) a volume whose spec has this name (upstream {@code VolumeExistsWithSpecName}). */
+    public synchronized boolean volumeExistsWithSpecName(String podName, String specName) {
+        for (AttachedVolume v : attachedVolumes.values()) {
+            PodMount m = v.pods.get(podName);
+            if (m != null && m.spec.name().equals(specName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every pod's mounted volume, uncertain ones included (upstream {@code GetAllMountedVolumes}). */
+    public synchronized List<MountedVolume> getAllMountedVolumes() {
+        return collect(null, true);
+    }
+
+    /** The pod's mounted volumes, not the uncertain ones (upstream {@code GetMountedVolumesForPod}). */
+    public synchronized List<MountedVolume> getMountedVolumesForPod(String podName) {
+        return collect(podName, false);
+    }
+
+    /** The pod's mounted and perhaps mounted volumes (upstream {@code GetPossiblyMountedVolumesForPod}). */
+    public synchronized List<MountedVolume> getPossiblyMountedVolumesForPod(String podName) {
+        return collect(podName, true);
+    }
+
+    /** The volumes on the node that no pod has mounted (upstream {@code GetUnmountedVolumes}). */
+    public synchronized List<UnmountedVolume> getUnmountedVolumes() {
+        List<UnmountedVolume> unmounted = new ArrayList<>();
+        for (AttachedVolume v : attachedVolumes.values()) {
+            if (v.pods.isEmpty()) {
+                unmounted.add(new UnmountedVolume(v.volumeName, v.spec, v.plugin, v.deviceMountPath));
+            }
+        }
+        return unmounted;
+    }
+
+    /** The unique names of the attachable volumes on the node (upstream {@code GetAttachedVolumes}, filtered). */
+    public synchronized List<String> getAttachableVolumeNames() {
+        return attachedVolumes.values().stream().filter(v -> v.attachable).map(v -> v.volumeName).toList();
+    }
+
+    private List<MountedVolume> collect(String podName, boolean withUncertain) {
+        List<MountedVolume> mounted = new ArrayList<>();
+        for (AttachedVolume v : attachedVolumes.values()) {
+            for (PodMount m : v.pods.values()) {
+                if ((podName == null || podName.equals(m.podName)) && (withUncertain || !m.uncertain)) {
+                    mounted.add(new MountedVolume(v.volumeName, m.podName, m.spec.name(), m.outerVolumeSpecName,
+                            v.plugin, m.spec, m.mounter, m.volumeGidValue, m.uncertain));
+                }
+            }
+        }
+        return mounted;
+    }
+
+    private PodMount podMount(String podName, String volumeName) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        return v == null ? null : v.pods.get(podName);
+    }
+}
