@@ -116,3 +116,10 @@ jk_ensure_cluster_addons() {
 jk_ensure_upstream_kubelet() {
   jk_ensure_kube_binaries cmd/kubelet
 }
+
+# Upstream's sample device plugin (test/images/sample-device-plugin: example.com/resource with two devices),
+# which the device manager's end-to-end test runs against jkubelet and the upstream kubelet. A plain `go build`
+# refuses the tree's go.mod; the tree's make builds it (about 20 s once the tree is built).
+jk_ensure_sample_device_plugin() {
+  jk_ensure_kube_binaries test/images/sample-device-plugin
+}

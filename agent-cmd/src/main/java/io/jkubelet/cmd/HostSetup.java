@@ -3,6 +3,7 @@ package io.jkubelet.cmd;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.cadvisor.CgroupReader;
 import io.jkubelet.cadvisor.MemInfo;
+import io.jkubelet.core.apis.config.CpuSet;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.CgroupMounts;
@@ -12,6 +13,9 @@ import io.jkubelet.core.cm.LinuxContainerManager;
 import io.jkubelet.core.cm.NodeConfig;
 import io.jkubelet.core.cm.PidLimit;
 import io.jkubelet.core.cm.SwapCheck;
+import io.jkubelet.core.cm.cpumanager.CpuManager;
+import io.jkubelet.core.cm.cpumanager.StaticPolicy;
+import io.jkubelet.core.cm.cpumanager.SysfsTopology;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.runtime.RuntimeProcess;
 import io.jkubelet.core.stats.SystemContainers;
@@ -20,7 +24,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -57,13 +63,37 @@ final class HostSetup {
             }
             KernelTunables.setUp(Path.of("/proc/sys"), config.protectKernelDefaults());
             NodeConfig nodeConfig = NodeConfig.from(config);
-            Map<String, Quantity> capacity = Map.of(
-                    "cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
-                    "memory", new Quantity(Long.toString(memoryCapacity())));
-            return LinuxContainerManager.create(nodeConfig, CgroupMounts.forHost(nodeConfig.cgroupDriver()), capacity,
-                    PidLimit.maxPids(Path.of("/proc/sys/kernel")));
+            return LinuxContainerManager.create(nodeConfig, CgroupMounts.forHost(nodeConfig.cgroupDriver()),
+                    machineCapacity(), PidLimit.maxPids(Path.of("/proc/sys/kernel")));
         } catch (IOException | CgroupException | IllegalStateException e) {
             throw StartupException.of(e);
+        }
+    }
+
+    private static Map<String, Quantity> machineCapacity() throws IOException {
+        return Map.of("cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
+                "memory", new Quantity(Long.toString(memoryCapacity())));
+    }
+
+    /**
+     * Upstream's {@code cpumanager.NewManager}: with the {@code static} policy, the CPU manager on the machine's
+     * topology ({@code /sys}), the kube and system reservations' CPU and {@code reservedSystemCPUs}; none with
+     * {@code none}.
+     */
+    static Optional<CpuManager> cpuManager(KubeletConfiguration config, ContainerManager containerManager, Path rootDir)
+            throws StartupException {
+        if (!StaticPolicy.NAME.equals(config.cpuManagerPolicy())) {
+            return Optional.empty();
+        }
+        try {
+            Duration period = config.cpuManagerReconcilePeriod().isZero() ? Duration.ofSeconds(10)
+                    : config.cpuManagerReconcilePeriod();
+            return Optional.of(CpuManager.newStatic(SysfsTopology.read(Path.of("/sys")),
+                    containerManager.nodeAllocatableReservation(machineCapacity()).get("cpu"),
+                    CpuSet.parse(config.reservedSystemCPUs()),
+                    Objects.requireNonNullElse(config.cpuManagerPolicyOptions(), Map.of()), rootDir, period));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new StartupException("Failed to initialize cpu manager: " + e.getMessage());
         }
     }
 

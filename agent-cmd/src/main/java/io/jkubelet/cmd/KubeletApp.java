@@ -9,6 +9,8 @@ import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.cpumanager.CpuManager;
+import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
@@ -22,6 +24,10 @@ import io.jkubelet.core.kuberuntime.NodeContext;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.util.StopSequence;
+import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
+import io.jkubelet.deviceplugin.RegistrationServer;
+import io.jkubelet.podresources.PodResourcesServer;
 import io.jkubelet.server.healthz.HealthcheckSlis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -145,13 +151,16 @@ final class KubeletApp implements AutoCloseable {
         SecurePortSteps securePort = prepareSecurePort(server, node, apiserver);
         OomScoreAdjuster oom = HostSetup.applyOomScoreAdj(config);
         ContainerManager containerManager = HostSetup.containerManager(config);
+        Optional<CpuManager> cpuManager = HostSetup.cpuManager(config, containerManager,
+                Path.of(server.flags().rootDirectory()));
         RuntimeConnection connection = RuntimeConnection.connect(config);
         running.add("runtime", connection.connection());
         Clock clock = Clock.systemUTC();
         ClusterSide cluster = clusterSide(server, apiserver, clock);
         EventRecorder recorder = cluster.eventRecorder(node.name(), config, new LoggingEventRecorder(clock));
-        Kubelet kubelet = createAndStartKubelet(server, node, oom, containerManager, connection, cluster, recorder,
-                apiserver, clock);
+        Kubelet kubelet = createAndStartKubelet(server, node, oom, containerManager, cpuManager, connection, cluster,
+                recorder, apiserver, clock);
+        startPodResourcesServer(Path.of(server.flags().rootDirectory()), kubelet, clock);
         startPodSources(kubelet, securePort.checked());
         serve(server, kubelet, connection, securePort.serving().await(), clock);
         log.info("jkubelet started in {} ms", sinceProcessStart());
@@ -230,7 +239,8 @@ final class KubeletApp implements AutoCloseable {
      * Every call that builds or wires the core's kubelet is here, in its order.
      */
     private Kubelet createAndStartKubelet(KubeletServer server, Node node, OomScoreAdjuster oom,
-                                          ContainerManager containerManager, RuntimeConnection connection,
+                                          ContainerManager containerManager, Optional<CpuManager> cpuManager,
+                                          RuntimeConnection connection,
                                           ClusterSide cluster, EventRecorder recorder, ApiserverClient apiserver,
                                           Clock clock) {
         KubeletFlags flags = server.flags();
@@ -264,7 +274,8 @@ final class KubeletApp implements AutoCloseable {
                 .build();
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(connection.runtime(), connection.images(), recorder,
                 clock, cluster, HostSetup.systemContainers(connection.process()), KubeletExecutors.named(), containerManager,
-                connection.logManager()));
+                connection.logManager(), new RegistrationServer(DevicePluginServer.KUBELET_SOCKET),
+                new GrpcPluginRegistrationClient(), cpuManager));
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.views().kubeletMetrics(), m, clock));
@@ -278,11 +289,26 @@ final class KubeletApp implements AutoCloseable {
         kubelet.start();
         cluster.startNodeSync(config, new NodeIdentity(node.name(), node.name(), node.ips(), flags.nodeLabels(),
                 KubeletVersion.compatVersion()), rootDir, connection.runtime(), connection.images(),
-                kubelet.views()::plegHealth, kubelet.views().nodePressure(), kubelet::shutdownStatus, recorder).ifPresentOrElse(nodeSync -> {
+                kubelet.views()::plegHealth, kubelet.views().nodePressure(), kubelet::shutdownStatus,
+                kubelet.views()::deviceCapacity, recorder).ifPresentOrElse(nodeSync -> {
             running.add("node-sync", nodeSync);
             GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, nodeSync::syncNodeStatus, System.getenv());
         }, () -> GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, () -> {}, System.getenv()));
         return kubelet;
+    }
+
+    /**
+     * Upstream's {@code ListenAndServePodResources}: the pod-resources API on {@code <root-dir>/pod-resources/kubelet.sock}
+     * (upstream's kubelet exits when it cannot make the socket).
+     */
+    private void startPodResourcesServer(Path rootDir, Kubelet kubelet, Clock clock) throws StartupException {
+        try {
+            running.add("pod-resources-server", PodResourcesServer.start(new PodDirs(rootDir).podResourcesDir(),
+                    kubelet.views().podResources(), clock));
+        } catch (IOException | RuntimeException e) {
+            throw new StartupException("failed to serve the podresources API on " + rootDir.resolve("pod-resources")
+                    + ": " + e.getMessage());
+        }
     }
 
     /**

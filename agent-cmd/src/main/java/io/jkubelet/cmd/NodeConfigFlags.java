@@ -48,12 +48,12 @@ final class NodeConfigFlags {
                     + "machine database, i.e cloudprovider"), KubeletConfiguration::providerID,
                     (c, v, earlier) -> c.providerID(v)),
             flag(FlagSpec.of("cpu-manager-policy", "string", "CPU Manager policy to use. Possible values: "
-                    + "'none', 'static'; jkubelet has no CPU manager and refuses 'static'."),
+                    + "'none', 'static'."),
                     KubeletConfiguration::cpuManagerPolicy,
                     (c, v, earlier) -> c.cpuManagerPolicy(v)),
             flag(FlagSpec.of("cpu-manager-policy-options", "key=value", "A set of key=value CPU Manager "
                             + "policy options to use, to fine tune their behaviour. If not supplied, keep the default "
-                            + "behaviour. jkubelet has no CPU manager and refuses any."),
+                            + "behaviour. Only with the 'static' policy: 'full-pcpus-only' (jkubelet, as upstream, refuses options with 'none')."),
                     KubeletConfiguration::cpuManagerPolicyOptions,
                     (c, v, earlier) -> ConfigFlag.pairs(c::cpuManagerPolicyOptions, c::putAllCpuManagerPolicyOptions,
                             Map.ofEntries(ConfigFlagValues.pair(v)), earlier)),

@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * {@code reservedSystemCPUs} (upstream's {@code server.go}): the listed CPUs, which must be online, are reserved for
  * the system in place of any {@code cpu} of {@code kubeReserved} and {@code systemReserved}: {@code systemReserved}'s
- * {@code cpu} becomes their number and {@code kubeReserved}'s goes, so node allocatable has that many CPUs fewer. (With
- * upstream's static CPU manager, which jkubelet refuses, they would also be kept from exclusive containers.) Pure.
+ * {@code cpu} becomes their number and {@code kubeReserved}'s goes, so node allocatable has that many CPUs fewer. With
+ * the static CPU manager these very CPUs are the ones kept from exclusive containers. Pure.
  */
 final class ReservedCpus {
     private ReservedCpus() {}

@@ -45,11 +45,13 @@ final class UnsupportedSettings {
     /** The settings the agent refuses to start with, each naming its field (and flag) and what to set instead. */
     static List<String> refusals(KubeletConfiguration c) {
         List<String> errors = new ArrayList<>();
-        onlyPolicy(errors, "cpuManagerPolicy (--cpu-manager-policy)", c.cpuManagerPolicy(), "none",
-                "CPU manager, so it cannot give containers exclusive CPUs");
-        if (!empty(c.cpuManagerPolicyOptions())) {
+        if (!"none".equals(c.cpuManagerPolicy()) && !"static".equals(c.cpuManagerPolicy())) {
+            errors.add("cpuManagerPolicy (--cpu-manager-policy) \"" + c.cpuManagerPolicy() + "\": unknown policy: \""
+                    + c.cpuManagerPolicy() + "\"");
+        }
+        if ("none".equals(c.cpuManagerPolicy()) && !empty(c.cpuManagerPolicyOptions())) {
             errors.add("cpuManagerPolicyOptions (--cpu-manager-policy-options) " + c.cpuManagerPolicyOptions()
-                    + ": jkubelet has no CPU manager, and its \"none\" policy takes no options");
+                    + ": None policy: cannot set policy options");
         }
         onlyPolicy(errors, "memoryManagerPolicy (--memory-manager-policy)", c.memoryManagerPolicy(), "None",
                 "memory manager, so it cannot pin pods' memory to NUMA nodes");

@@ -589,7 +589,7 @@ class KubeletCommandTest {
     private static final String NONE_ACCEPTED = "(every value is refused)";
     private static final Map<String, Map.Entry<String, String>> REFUSED_SAMPLES = Map.of(
             "image-service-endpoint", Map.entry("imageServiceEndpoint", "unix:///var/run/docker.sock"),
-            "cpu-manager-policy", Map.entry("cpuManagerPolicy", "none"),
+            // Upstream's none policy (the default) takes no options.
             "cpu-manager-policy-options", Map.entry("cpuManagerPolicyOptions", NONE_ACCEPTED),
             "topology-manager-policy", Map.entry("topologyManagerPolicy", "none"),
             "topology-manager-policy-options", Map.entry("topologyManagerPolicyOptions", NONE_ACCEPTED),
@@ -783,7 +783,7 @@ class KubeletCommandTest {
     @Test
     void theHelpOfEveryFlagJkubeletRefusesOrWarnsAboutSaysSo() {
         Set<String> notActedOn = Set.of("image-service-endpoint", "volume-plugin-dir", "kubelet-cgroups", "system-cgroups",
-                "cpu-manager-policy", "cpu-manager-policy-options", "qos-reserved", "topology-manager-policy",
+                "cpu-manager-policy-options", "qos-reserved", "topology-manager-policy",
                 "topology-manager-policy-options", "memory-manager-policy", "reserved-memory", "pod-cidr",
                 "make-iptables-util-chains", "kernel-memcg-notification", "max-open-files", "kube-api-content-type",
                 "contention-profiling");
@@ -793,7 +793,7 @@ class KubeletCommandTest {
         assertThat(help).containsKeys(notActedOn.toArray(String[]::new));
         notActedOn.forEach(name -> assertThat(help.get(name)).as("--" + name + "'s help").contains("jkubelet"));
         String usage = KubeletCommand.usage().replaceAll("\\s+", " ");
-        assertThat(usage).contains("jkubelet has no CPU manager and refuses 'static'");
+        assertThat(usage).contains("jkubelet has no topology manager");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.jkubelet.cri;
 
 import io.jkubelet.cadvisor.CgroupReader;
+import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.PodSandboxState;
@@ -141,6 +142,13 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
     public void startContainer(String containerId) {
         calls.runtime("StartContainer", containerId, s -> s.startContainer(
                 CriApi.StartContainerRequest.newBuilder().setContainerId(containerId).build()));
+    }
+
+    @Override
+    public void updateContainerResources(String containerId, LinuxContainerResources resources) {
+        calls.runtime("UpdateContainerResources", containerId, s -> s.updateContainerResources(
+                CriApi.UpdateContainerResourcesRequest.newBuilder().setContainerId(containerId)
+                        .setLinux(RuntimeToCri.resources(resources)).build()));
     }
 
     @Override

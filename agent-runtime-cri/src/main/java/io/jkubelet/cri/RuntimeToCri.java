@@ -20,6 +20,7 @@ import java.util.Locale;
  * upstream's kubelet on CRI, so the port's {@code image} of a sandbox is not sent.
  */
 final class RuntimeToCri {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RuntimeToCri.class);
     private RuntimeToCri() {}
 
     static CriApi.PodSandboxConfig sandboxConfig(PodSandboxConfig c) {
@@ -81,6 +82,13 @@ final class RuntimeToCri {
         }
         c.envs().forEach(kv -> b.addEnvs(CriApi.KeyValue.newBuilder().setKey(kv.key()).setValue(kv.value())));
         c.mounts().forEach(m -> b.addMounts(mount(m)));
+        // Upstream's makeDevices: a device plugin's device nodes as CRI devices.
+        c.devices().forEach(d -> b.addDevices(CriApi.Device.newBuilder().setContainerPath(d.containerPath())
+                .setHostPath(d.hostPath()).setPermissions(d.permissions())));
+        if (!c.cdiDevices().isEmpty()) {
+            log.warn("CRI v1 of Kubernetes v1.20 (this adapter's API) has no CDI devices: container {} gets its device "
+                    + "plugins' device nodes, mounts and environment, not CDI devices {}", c.metadata().name(), c.cdiDevices());
+        }
         return b.build();
     }
 
@@ -91,6 +99,7 @@ final class RuntimeToCri {
                 .setCpuShares(r.cpuShares())
                 .setMemoryLimitInBytes(r.memoryLimitInBytes())
                 .setOomScoreAdj(r.oomScoreAdj())
+                .setCpusetCpus(r.cpusetCpus())
                 .build();
     }
 

@@ -120,6 +120,21 @@ class CriContainerTranslationTest extends FakeCriTestBase {
     }
 
     @Test
+    void aDevicePluginsDeviceNodesReachTheRuntimeAsCriDevices() {
+        ContainerConfig c = containerConfig("app", NGINX);
+        ContainerConfig withDevices = new ContainerConfig(c.metadata(), c.image(), c.command(), c.args(), null, c.envs(),
+                c.mounts(), c.labels(), c.annotations(), c.logPath(), false, false, false, c.resources(),
+                c.securityContext(), List.of(new io.jkubelet.core.runtime.Device("/dev/gpu0", "/dev/nvidia0", "rw")),
+                List.of());
+        PodSandboxConfig pod = sandboxConfig("pod");
+        cri.createContainer(cri.runPodSandbox(pod), withDevices, pod);
+
+        assertThat(fake.recorder.request("CreateContainer", CriApi.CreateContainerRequest.class).getConfig().getDevicesList())
+                .containsExactly(CriApi.Device.newBuilder().setContainerPath("/dev/gpu0").setHostPath("/dev/nvidia0")
+                        .setPermissions("rw").build());
+    }
+
+    @Test
     void theImagesNamedUserAndAnAppArmorProfileAreSentInBothOfTheirCriForms() {
         ContainerConfig c = containerConfig("app", NGINX);
         String sandbox = cri.runPodSandbox(sandboxConfig("pod"));

@@ -30,6 +30,7 @@ import java.util.Set;
  * {@code security_context.go} did. Pure: no Docker call.
  */
 final class CreateSpecs {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CreateSpecs.class);
     private CreateSpecs() {}
 
     /** Docker's "the node's namespace" mode. */
@@ -161,6 +162,15 @@ final class CreateSpecs {
         if (sandbox.cgroupParent() != null && !sandbox.cgroupParent().isEmpty()) {
             hc.cgroupParent(CgroupParents.forDocker(sandbox.cgroupParent(), cgroupDriver));
         }
+        if (!c.devices().isEmpty()) {
+            // dockershim's mapping of CRI devices: each host path at its container path, with its cgroup permissions.
+            hc.devices(c.devices().stream().map(d -> new HostConfig.DeviceMapping(d.hostPath(), d.containerPath(),
+                    d.permissions())).toList());
+        }
+        if (!c.cdiDevices().isEmpty()) {
+            log.warn("The Docker Engine API (1.41) takes no CDI devices: {} gets its device plugins' device nodes, mounts "
+                    + "and environment, not CDI devices {}", what, c.cdiDevices());
+        }
         List<String> env = c.envs().stream().map(CreateSpecs::env).toList();
         return new CreateSpec(DockerNames.containerName(sandbox.metadata(), c.metadata()), c.image(),
                 DockerLabels.forContainer(c.labels(), c.annotations(), sandboxId, logPath), null,
@@ -185,6 +195,9 @@ final class CreateSpecs {
             hc.cpuPeriod(r.cpuPeriod());
         }
         hc.oomScoreAdj(r.oomScoreAdj());
+        if (!r.cpusetCpus().isEmpty()) {
+            hc.cpusetCpus(r.cpusetCpus());
+        }
     }
 
     /**

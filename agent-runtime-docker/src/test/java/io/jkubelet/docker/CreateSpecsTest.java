@@ -88,6 +88,21 @@ class CreateSpecsTest {
     }
 
     @Test
+    void aDevicePluginsDeviceNodesBecomeDockersDeviceMappingsAsDockershimMadeThem() {
+        ContainerConfig base = container(null, new LinuxContainerResources(0, 0, 0, 0, 0));
+        ContainerConfig withDevices = new ContainerConfig(base.metadata(), base.image(), base.command(), base.args(),
+                base.workingDir(), base.envs(), base.mounts(), base.labels(), base.annotations(), base.logPath(), false,
+                false, false, base.resources(), base.securityContext(),
+                List.of(new io.jkubelet.core.runtime.Device("/dev/gpu0", "/dev/nvidia0", "rwm")), List.of());
+
+        HostConfig hc = CreateSpecs.container("s", withDevices, sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS,
+                "cgroupfs").hostConfig();
+        assertThat(hc.devices()).containsExactly(new HostConfig.DeviceMapping("/dev/nvidia0", "/dev/gpu0", "rwm"));
+        assertThat(CreateSpecs.container("s", base, sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS,
+                "cgroupfs").hostConfig().devices()).isNull();
+    }
+
+    @Test
     void sandboxOnTheNodeNetworkUsesTheHostsNamespacesAndNoHostname() {
         CreateSpec spec = CreateSpecs.sandbox(sandbox(
                 new NamespaceOptions(NamespaceMode.NODE, NamespaceMode.NODE, NamespaceMode.NODE), List.of()), OPTIONS, "cgroupfs");

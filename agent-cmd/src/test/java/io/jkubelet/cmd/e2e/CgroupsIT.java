@@ -21,7 +21,8 @@ import static org.awaitility.Awaitility.await;
 class CgroupsIT extends AgentTestBase {
     private static final long MI = 1024 * 1024;
 
-    private static final String QOS_PODS = """
+    /** A pod of one container that stops on SIGTERM, with the resources given. */
+    static final String QOS_PODS = """
             apiVersion: v1
             kind: Pod
             metadata: {name: %2$s}

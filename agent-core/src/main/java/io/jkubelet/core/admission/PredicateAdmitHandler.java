@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -24,8 +25,7 @@ import java.util.function.Supplier;
  * upstream's reason and message.
  *
  * <p>Not done here: upstream lets a critical pod that only lacks resources preempt lower-priority pods
- * ({@code CriticalPodAdmissionHandler}); such a pod is rejected here like any other. Device-plugin
- * resources are not modelled.
+ * ({@code CriticalPodAdmissionHandler}); such a pod is rejected here like any other.
  */
 public final class PredicateAdmitHandler {
     private static final Logger log = LoggerFactory.getLogger(PredicateAdmitHandler.class);
@@ -57,9 +57,36 @@ public final class PredicateAdmitHandler {
     /** One failed predicate: either a resource that is short or a named predicate. */
     private record Failure(String reason, String message) {}
 
+    /**
+     * Upstream's {@code pluginResourceUpdateFunc} (the device manager's {@code UpdatePluginResources}): the node's
+     * allocatable as the predicates see it for a pod, given the node's (scalar amounts in base units).
+     */
+    @FunctionalInterface
+    public interface PluginResources extends BiFunction<Pod, Map<String, Long>, Map<String, Long>> {
+        PluginResources NONE = (pod, allocatable) -> allocatable;
+    }
+
+    private final PluginResources pluginResources;
+
+    public PredicateAdmitHandler() {
+        this(PluginResources.NONE);
+    }
+
+    public PredicateAdmitHandler(PluginResources pluginResources) {
+        this.pluginResources = pluginResources;
+    }
+
     /** The kubelet's predicates as its admit handler, against the node as {@code node} gives it when a pod comes. */
     public static PodAdmitHandler against(Supplier<Node> node) {
-        PredicateAdmitHandler predicates = new PredicateAdmitHandler();
+        return against(node, PluginResources.NONE);
+    }
+
+    /**
+     * The kubelet's predicates as its admit handler, with the device plugins' resources raised to what admitted pods
+     * hold ({@code pluginResources}) before the resources are compared, as upstream's handler does.
+     */
+    public static PodAdmitHandler against(Supplier<Node> node, PluginResources pluginResources) {
+        PredicateAdmitHandler predicates = new PredicateAdmitHandler(pluginResources);
         return (pod, otherPods) -> predicates.admit(pod, otherPods, node);
     }
 
@@ -129,8 +156,9 @@ public final class PredicateAdmitHandler {
         return !podOs.equals(nodeOs);
     }
 
-    private static List<Failure> generalFilter(Pod pod, List<Pod> otherPods, Node node) {
-        List<Failure> failures = new ArrayList<>(resourceFit(pod, otherPods, node));
+    private List<Failure> generalFilter(Pod pod, List<Pod> otherPods, Node node) {
+        List<Failure> failures = new ArrayList<>(resourceFit(pod, otherPods,
+                pluginResources.apply(pod, ResourceRequests.amounts(allocatable(node)))));
         if (!RequiredNodeAffinity.matches(pod, node)) {
             failures.add(predicate(NODE_AFFINITY, NODE_AFFINITY_REASON));
         }
@@ -159,8 +187,7 @@ public final class PredicateAdmitHandler {
     }
 
     /** The scheduler's {@code noderesources.Fits}: pods first, then each requested resource. */
-    private static List<Failure> resourceFit(Pod pod, List<Pod> otherPods, Node node) {
-        Map<String, Long> allocatable = ResourceRequests.amounts(allocatable(node));
+    private static List<Failure> resourceFit(Pod pod, List<Pod> otherPods, Map<String, Long> allocatable) {
         List<Failure> failures = new ArrayList<>();
         long allowedPods = allocatable.getOrDefault(ResourceRequests.PODS, 0L);
         if (otherPods.size() + 1 > allowedPods) {

@@ -182,16 +182,19 @@ public final class ClusterSide implements AutoCloseable {
      * @param plegHealth the PLEG's error, if any, for the node's Ready condition
      * @param pressure the eviction manager's answers, for the node's pressure conditions
      * @param shutdownStatus the node shutdown manager's error while the node shuts down, for the Ready condition
+     * @param devicePlugins the device plugins' resources, for the node's capacity and allocatable
      */
     public Optional<NodeSync> startNodeSync(KubeletConfiguration config, NodeIdentity identity, Path rootDir,
                                             RuntimeService runtime, ImageService images,
                                             Supplier<Optional<String>> plegHealth, NodePressure pressure,
-                                            Supplier<Optional<String>> shutdownStatus, EventRecorder recorder) {
+                                            Supplier<Optional<String>> shutdownStatus,
+                                            Supplier<io.jkubelet.core.cm.devicemanager.DeviceCapacity> devicePlugins,
+                                            EventRecorder recorder) {
         if (client == null) {
             return Optional.empty();
         }
         NodeSync sync = NodeSync.start(new Fabric8NodeClient(client), new Fabric8LeaseClient(client), config, identity,
-                rootDir, runtime, images, plegHealth, pressure, shutdownStatus, recorder, clock);
+                rootDir, runtime, images, plegHealth, pressure, shutdownStatus, devicePlugins, recorder, clock);
         nodeSync = sync;
         return Optional.of(sync);
     }

@@ -2,6 +2,7 @@ package io.jkubelet.core.cluster;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cm.devicemanager.DeviceCapacity;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.nodelease.LeaseClient;
 import io.jkubelet.core.nodelease.NodeLeaseController;
@@ -48,10 +49,12 @@ public final class NodeSync implements AutoCloseable {
      * @param plegHealth the PLEG's error, if any (Kubelet::plegHealth)
      * @param pressure the eviction manager's answers for the pressure conditions (Kubelet::nodePressure)
      * @param shutdownStatus the node shutdown manager's error while the node shuts down (Kubelet::shutdownStatus)
+     * @param devicePlugins the device plugins' resources (KubeletViews::deviceCapacity)
      */
     static NodeSync start(NodeClient nodes, LeaseClient leases, KubeletConfiguration config, NodeIdentity identity,
             Path rootDir, RuntimeService runtime, ImageService images, Supplier<Optional<String>> plegHealth,
-            NodePressure pressure, Supplier<Optional<String>> shutdownStatus, EventRecorder recorder, Clock clock) {
+            NodePressure pressure, Supplier<Optional<String>> shutdownStatus, Supplier<DeviceCapacity> devicePlugins,
+            EventRecorder recorder, Clock clock) {
         RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)),
                 pressure, shutdownStatus);
         ScheduledExecutorService checks = DaemonThreads.scheduler("runtime-up");
@@ -59,7 +62,7 @@ public final class NodeSync implements AutoCloseable {
                 RuntimeState.RUNTIME_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         MachineInfo machine = MachineInfo.read(Path.of("/"), rootDir);
         NodeStatusSetters setters = new NodeStatusSetters(identity, () -> machine, runtime, images, config,
-                runtimeState, clock, recorder);
+                runtimeState, clock, recorder, devicePlugins);
         NodeStatusUpdater status = new NodeStatusUpdater(nodes, identity, config, setters, clock, Sleeper.REAL);
         NodeLeaseController lease = new NodeLeaseController(leases, identity.nodeName(), config.nodeLeaseDurationSeconds(),
                 clock, Sleeper.REAL);

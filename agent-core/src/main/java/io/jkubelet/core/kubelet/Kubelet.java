@@ -5,6 +5,11 @@ import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.cpumanager.CpuManagerStartException;
+import io.jkubelet.core.cm.cpumanager.CpuReconciler;
+import io.jkubelet.core.cm.devicemanager.DeviceManager;
+import io.jkubelet.core.cm.devicemanager.RunningContainers;
+import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
 import io.jkubelet.core.config.PodUpdate;
@@ -32,6 +37,8 @@ import io.jkubelet.core.nodeshutdown.Inhibitor;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.pleg.GenericPleg;
+import io.jkubelet.core.podresources.PodResourcesLister;
+import io.jkubelet.core.pluginmanager.PluginManager;
 import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.prober.Prober;
 import io.jkubelet.core.prober.ProberMetrics;
@@ -53,6 +60,7 @@ import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volumemanager.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -87,7 +95,11 @@ public final class Kubelet implements AutoCloseable {
     /** The node as admission and the downward API read it: the registered node, or this machine's. */
     private final KubeletNode node;
     private final ContainerManager containerManager;
+    /** The device plugins' devices and which containers hold them (upstream's container manager holds it). */
+    private final DeviceManager deviceManager;
     private final PodManager podManager = new PodManager();
+    /** The watcher of {@code <root-dir>/plugins_registry}; registrations run on the pod workers' virtual threads. */
+    private final PluginManager pluginManager;
     /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
     private final PodTimelines timelines;
     /**
@@ -152,8 +164,11 @@ public final class Kubelet implements AutoCloseable {
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
         this.images = new InstrumentedImageService(deps.images(), metrics);
         this.containerManager = deps.containerManager();
+        this.deviceManager = new DeviceManager(deps.devicePlugins(), deps.clock());
+        this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
+                executors.podWorkers());
         this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),
-                containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode);
+                containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode, deviceManager::getCapacity);
         this.timelines = new PodTimelines(deps.clock());
         this.recorder = new TimelineRecorder(deps.recorder(), timelines);
         this.podConfig = new PodConfig((pod, reason, message) ->
@@ -178,8 +193,10 @@ public final class Kubelet implements AutoCloseable {
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
                 deps.cluster().objects(), recorder, node::allocatable,
                 new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
-                        settings.cpuCfsQuotaPeriod().toNanos() / 1000),
-                SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()));
+                        settings.cpuCfsQuotaPeriod().toNanos() / 1000).withCpusetCpus((pod, c) -> deps.cpuManager()
+                        .map(m -> m.cpuSet(pod.getMetadata().getUid(), c.getName()).toString()).orElse("")),
+                SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()),
+                deviceManager::deviceRunContainerOptions);
         this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs,
                 volumeManager::getMountedVolumesForPod, dirs, settings.node(),
                 recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
@@ -226,18 +243,26 @@ public final class Kubelet implements AutoCloseable {
         this.nodeShutdown = new NodeShutdown(activePods, evictablePods, recorder, nodeName,
                 () -> NodeShutdown.record(settings, metrics, deps.clock()));
         this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
-                AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(), node, nodeShutdown), recorder,
+                AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(),
+                        TopologyManager.of(deviceManager::allocate, deps.cpuManager()), node, deviceManager::updatePluginResources,
+                        nodeShutdown), recorder,
                 this::requestStatusSync, housekeeping, timelines::admitted),
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
         this.views = new KubeletViews(podManager, statusManager, pleg, evictionManager, syncLoop, probeMetrics, metrics,
-                stats, timelines, statsHistory);
+                stats, timelines, statsHistory, deviceManager,
+                new PodResourcesLister(podManager::pods, deviceManager, settings.featureGates()));
     }
 
     /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
     private List<PodSyncHook> podSyncHooks() {
         return List.of(podCgroups, podVolumes);
+    }
+
+    /** The device manager, for tests that play a device plugin. */
+    DeviceManager deviceManager() {
+        return deviceManager;
     }
 
     /** Asks the status writer to write the pod's status now (a static pod's to its mirror pod); nothing standalone. */
@@ -266,9 +291,20 @@ public final class Kubelet implements AutoCloseable {
         try {
             // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
             containerManager.start(activePods, executors.timers(), recorder, nodeName);
-        } catch (CgroupException e) {
+            // The device manager reads its checkpoint and serves its socket before any pod is admitted (upstream's
+            // container manager starts it in Start); a container the runtime runs now keeps its devices.
+            deviceManager.start(activePods, sourcesReady::allReady, RunningContainers.now(runtime));
+            if (deps.cpuManager().isPresent()) {
+                CpuReconciler.start(deps.cpuManager().get(), runtime, activePods, sourcesReady::allReady,
+                        executors.timers());
+            }
+        } catch (CgroupException | IOException | CpuManagerStartException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
+        running.add("device-manager", within -> deviceManager.stop());
+        // Upstream's pluginManager.AddHandler and Run: device plugins that see the DEPRECATION file register here.
+        pluginManager.addHandler(PluginManager.DEVICE_PLUGIN, deviceManager.watcherHandler());
+        pluginManager.start(executors.timers());
         // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).
         deps.logManager().start();
         running.add("container-log-manager", within -> deps.logManager().stop());

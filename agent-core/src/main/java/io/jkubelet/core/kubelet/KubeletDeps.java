@@ -2,13 +2,17 @@ package io.jkubelet.core.kubelet;
 
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
+import io.jkubelet.core.cm.cpumanager.CpuManager;
+import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.logs.ContainerLogManager;
+import io.jkubelet.core.pluginmanager.PluginRegistrationClient;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.SystemContainers;
 
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * What the kubelet is given from outside (upstream {@code kubelet.Dependencies}).
@@ -21,10 +25,43 @@ import java.time.Clock;
  *     {@link ContainerManager#stub()} where the kubelet may not touch cgroups
  * @param logManager keeps container logs within the rotation policy, as the runtime needs it (upstream's
  *     {@code containerLogManager}); {@link ContainerLogManager#rotatedByRuntime()} for Docker
+ * @param devicePlugins the device plugins' registration server the device manager starts (upstream's is made by the
+ *     container manager on {@code pluginapi.KubeletSocket}); {@link DevicePluginServer#none()}: no plugin can register
+ * @param pluginRegistration the plugin watcher's calls to the sockets in {@code <root-dir>/plugins_registry};
+ *     {@link PluginRegistrationClient#none()}: every socket there is refused
+ * @param cpuManager the CPU manager of the {@code static} policy; empty with the {@code none} policy
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                          ContainerManager containerManager, ContainerLogManager logManager) {
+                          ContainerManager containerManager, ContainerLogManager logManager,
+                          DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
+                          Optional<CpuManager> cpuManager) {
+
+    /** Dependencies with the {@code none} CPU manager policy. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, pluginRegistration, Optional.empty());
+    }
+
+    /** Dependencies whose device plugins can only register on the registration socket, not through the watcher. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, PluginRegistrationClient.none());
+    }
+
+    /** Dependencies without device plugins. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                DevicePluginServer.none());
+    }
 
     /** Dependencies whose runtime rotates its own logs. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,

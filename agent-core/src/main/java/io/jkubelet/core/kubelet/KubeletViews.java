@@ -1,11 +1,14 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.cm.devicemanager.DeviceCapacity;
+import io.jkubelet.core.cm.devicemanager.DeviceManager;
 import io.jkubelet.core.eviction.EvictionManager;
 import io.jkubelet.core.metrics.KubeletMetrics;
 import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.pleg.GenericPleg;
 import io.jkubelet.core.pleg.RunningPod;
+import io.jkubelet.core.podresources.PodResourcesLister;
 import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.StatsSnapshot;
 import io.jkubelet.core.stats.history.StatsHistory;
@@ -31,10 +34,12 @@ public final class KubeletViews {
     private final StatsProvider stats;
     private final PodTimelines timelines;
     private final StatsHistory statsHistory;
+    private final DeviceManager devices;
+    private final PodResourcesLister podResources;
 
     KubeletViews(PodManager podManager, StatusManager statusManager, GenericPleg pleg, EvictionManager evictionManager,
             SyncLoop syncLoop, PrometheusRegistry probeMetrics, KubeletMetrics metrics, StatsProvider stats,
-            PodTimelines timelines, StatsHistory statsHistory) {
+            PodTimelines timelines, StatsHistory statsHistory, DeviceManager devices, PodResourcesLister podResources) {
         this.podManager = podManager;
         this.statusManager = statusManager;
         this.pleg = pleg;
@@ -45,6 +50,8 @@ public final class KubeletViews {
         this.stats = stats;
         this.timelines = timelines;
         this.statsHistory = statsHistory;
+        this.devices = devices;
+        this.podResources = podResources;
     }
 
     /** The node's desired pods with their latest status, for {@code /pods}. */
@@ -95,5 +102,15 @@ public final class KubeletViews {
     /** The node's, pods' and containers' usage over the last 15 minutes, for {@code /stats/history}. */
     public StatsHistory statsHistory() {
         return statsHistory;
+    }
+
+    /** The device plugins' resources for the node's status (upstream's {@code GetDevicePluginResourceCapacity}). */
+    public DeviceCapacity deviceCapacity() {
+        return devices.getCapacity();
+    }
+
+    /** The pod-resources API's answers, for its server. */
+    public PodResourcesLister podResources() {
+        return podResources;
     }
 }

@@ -1,8 +1,10 @@
 package io.jkubelet.core.kuberuntime;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.podutil.Resources;
 
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -14,7 +16,18 @@ import java.util.function.Function;
  * @param cpuCfsQuota {@code cpuCFSQuota}: a container's CPU limit becomes a CFS quota
  * @param cpuCfsQuotaPeriodUs {@code cpuCFSQuotaPeriod} in microseconds
  */
-public record ContainerCgroups(Function<Pod, String> cgroupParent, boolean cpuCfsQuota, long cpuCfsQuotaPeriodUs) {
+public record ContainerCgroups(Function<Pod, String> cgroupParent, boolean cpuCfsQuota, long cpuCfsQuotaPeriodUs,
+                               BiFunction<Pod, Container, String> cpusetCpus) {
     /** The runtime's default cgroups, CPU limits enforced over 100 ms. */
     public static final ContainerCgroups DEFAULT = new ContainerCgroups(pod -> "", true, Resources.QUOTA_PERIOD_US);
+
+    /** No cpuset of the kubelet's: the container runs on its parent's CPUs. */
+    public ContainerCgroups(Function<Pod, String> cgroupParent, boolean cpuCfsQuota, long cpuCfsQuotaPeriodUs) {
+        this(cgroupParent, cpuCfsQuota, cpuCfsQuotaPeriodUs, (pod, c) -> "");
+    }
+
+    /** The same with the CPU manager's CPUs for each container (upstream's {@code PreCreateContainer}). */
+    public ContainerCgroups withCpusetCpus(BiFunction<Pod, Container, String> cpus) {
+        return new ContainerCgroups(cgroupParent, cpuCfsQuota, cpuCfsQuotaPeriodUs, cpus);
+    }
 }

@@ -21,6 +21,7 @@ import io.jkubelet.core.runtime.KeyValue;
 import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.LinuxContainerSecurityContext;
+import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.NamespaceOptions;
 import io.jkubelet.core.runtime.PodSandboxConfig;
@@ -60,6 +61,8 @@ public final class ContainerConfigFactory {
     private final ContainerCgroups cgroups;
     private final SeccompProfiles seccomp;
     private final DnsConfigurer dns;
+    /** The node's managers' additions to each container (upstream's {@code containerManager.GetResources}). */
+    private final RunContainerOptions.Source managerOptions;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
@@ -88,6 +91,17 @@ public final class ContainerConfigFactory {
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
             Supplier<Map<String, Quantity>> allocatable,
             ContainerCgroups cgroups, SeccompProfiles seccomp) {
+        this(node, oomPolicy, objects, recorder, allocatable, cgroups, seccomp, RunContainerOptions.Source.NONE);
+    }
+
+    /**
+     * @param managerOptions what the node's managers add to each container (the device manager's devices); asked
+     *     before each container is made
+     */
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
+            Supplier<Map<String, Quantity>> allocatable,
+            ContainerCgroups cgroups, SeccompProfiles seccomp, RunContainerOptions.Source managerOptions) {
+        this.managerOptions = managerOptions;
         this.node = node;
         this.seccomp = seccomp;
         this.dns = new DnsConfigurer(node.resolvConf(), node.clusterDns(), node.clusterDomain(), node.hostIps(),
@@ -194,6 +208,12 @@ public final class ContainerConfigFactory {
                                            Map<String, VolumeInfo> volumes, Path etcHosts, Path terminationMessageFile,
                                            ImageUser imageUser)
             throws ConfigException {
+        RunContainerOptions opts;
+        try {
+            opts = managerOptions.get(pod, c);
+        } catch (Exception e) {
+            throw new ConfigException(e.getMessage());
+        }
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.POD_NAME, pod.getMetadata().getName());
         labels.put(Labels.POD_NAMESPACE, pod.getMetadata().getNamespace());
@@ -201,7 +221,8 @@ public final class ContainerConfigFactory {
         labels.put(Labels.CONTAINER_NAME, c.getName());
         labels.put(Labels.NODE_NAME, node.nodeName());
 
-        Map<String, String> annotations = new LinkedHashMap<>();
+        // The managers' annotations first: the kubelet's own override any of the same name (upstream).
+        Map<String, String> annotations = new LinkedHashMap<>(opts.annotations());
         annotations.put(Labels.CONTAINER_HASH, ContainerHash.of(c));
         annotations.put(Labels.CONTAINER_RESTART_COUNT, Integer.toString(restartCount));
         String tmPath = c.getTerminationMessagePath() == null || c.getTerminationMessagePath().isEmpty()
@@ -223,7 +244,9 @@ public final class ContainerConfigFactory {
             annotations.put(Labels.CONTAINER_PORTS, PodCodec.toJson(c.getPorts()));
         }
 
-        List<KeyValue> envs = env.envs(pod, c, podIp);
+        // The managers' environment comes before the container's own, as upstream's GenerateRunContainerOptions has it.
+        List<KeyValue> envs = new ArrayList<>(opts.envs());
+        envs.addAll(env.envs(pod, c, podIp));
         // After the run options (the environment), as upstream: a container that may not run as root is never created.
         RunAsNonRoot.verify(pod, c, imageUser);
         Map<String, String> envMap = new HashMap<>();
@@ -233,12 +256,14 @@ public final class ContainerConfigFactory {
         List<String> args = c.getArgs() == null ? List.of()
                 : c.getArgs().stream().map(s -> Expansion.expand(s, envMap)).toList();
 
+        List<Mount> mounts = new ArrayList<>(opts.mounts());
+        mounts.addAll(ContainerMounts.of(pod, c, volumes, etcHosts, terminationMessageFile, tmPath, envMap));
         return new ContainerConfig(new ContainerMetadata(c.getName(), restartCount), c.getImage(), command, args,
-                c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs,
-                ContainerMounts.of(pod, c, volumes, etcHosts, terminationMessageFile, tmPath, envMap), labels, annotations,
+                c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs, mounts, labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
-                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c), imageUser));
+                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c), imageUser), opts.devices(),
+                opts.cdiDevices());
     }
 
     private SecurityProfile seccompProfile(Pod pod, Container c) throws ConfigException {
@@ -258,7 +283,8 @@ public final class ContainerConfigFactory {
         long period = cgroups.cpuCfsQuotaPeriodUs();
         long quota = cgroups.cpuCfsQuota() && cpuLimit > 0 ? Resources.milliCpuToQuota(cpuLimit, period) : 0;
         int oom = node.oomScoreClamp().applyAsInt(oomPolicy.containerOomScoreAdjust(pod, c));
-        return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom);
+        return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom,
+                cgroups.cpusetCpus().apply(pod, c));
     }
 
     /**

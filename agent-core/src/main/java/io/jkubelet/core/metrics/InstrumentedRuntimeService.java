@@ -1,5 +1,6 @@
 package io.jkubelet.core.metrics;
 
+import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerFilter;
@@ -99,6 +100,11 @@ public final class InstrumentedRuntimeService implements RuntimeService {
     @Override
     public void startContainer(String containerId) {
         record(metrics, "start_container", () -> delegate.startContainer(containerId));
+    }
+
+    @Override
+    public void updateContainerResources(String containerId, LinuxContainerResources resources) {
+        record(metrics, "update_container", () -> delegate.updateContainerResources(containerId, resources));
     }
 
     @Override

@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeDaemonEndpoints;
 import io.fabric8.kubernetes.api.model.NodeSystemInfo;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cm.devicemanager.DeviceCapacity;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.runtime.Image;
 import io.jkubelet.core.runtime.ImageService;
@@ -47,9 +49,19 @@ public final class NodeStatusSetters {
     private final NodeHealth health;
     private final Clock clock;
     private final BiConsumer<String, String> recordEvent;
+    /** Upstream's {@code devicePluginResourceCapacityFunc}: the device manager's {@code GetCapacity}. */
+    private final Supplier<DeviceCapacity> devicePlugins;
 
     public NodeStatusSetters(NodeIdentity identity, Supplier<MachineInfo> machine, RuntimeService runtime,
             ImageService images, KubeletConfiguration config, NodeHealth health, Clock clock, EventRecorder recorder) {
+        this(identity, machine, runtime, images, config, health, clock, recorder, () -> DeviceCapacity.NONE);
+    }
+
+    /** @param devicePlugins the device plugins' resources, asked at each status (it forgets resources gone for good) */
+    public NodeStatusSetters(NodeIdentity identity, Supplier<MachineInfo> machine, RuntimeService runtime,
+            ImageService images, KubeletConfiguration config, NodeHealth health, Clock clock, EventRecorder recorder,
+            Supplier<DeviceCapacity> devicePlugins) {
+        this.devicePlugins = devicePlugins;
         this.identity = identity;
         this.machine = machine;
         this.runtime = runtime;
@@ -116,10 +128,24 @@ public final class NodeStatusSetters {
                 : node.getStatus().getCapacity());
         capacity.putAll(NodeResources.capacity(m,
                 NodeResources.podCapacity(config.maxPods(), config.podsPerCore(), m.numCores())));
+        DeviceCapacity devices = devicePlugins.get();
+        devices.capacity().forEach((resource, n) -> {
+            Quantity was = capacity.put(resource, new Quantity(Long.toString(n)));
+            if (was == null || was.getNumericalAmount().longValue() != n) {
+                log.info("Updated capacity for device plugin {}: {}", resource, n);
+            }
+        });
+        // A resource whose plugin is gone for good shows 0, not nothing: absent, it would look like a cluster-level one.
+        devices.deleted().forEach(resource -> {
+            log.info("Set capacity for removed resource {} to 0 on device removal", resource);
+            capacity.put(resource, new Quantity("0"));
+        });
         node.getStatus().setCapacity(capacity);
         // Allocatable follows capacity key for key; keys no longer in capacity go.
-        node.getStatus().setAllocatable(NodeResources.allocatable(capacity, config.systemReserved(),
-                config.kubeReserved(), config.evictionHard()));
+        var allocatable = NodeResources.allocatable(capacity, config.systemReserved(), config.kubeReserved(),
+                config.evictionHard());
+        devices.allocatable().forEach((resource, n) -> allocatable.put(resource, new Quantity(Long.toString(n))));
+        node.getStatus().setAllocatable(allocatable);
     }
 
     private void versionInfo(Node node) {

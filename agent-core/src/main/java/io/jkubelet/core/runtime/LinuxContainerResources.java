@@ -1,13 +1,30 @@
 package io.jkubelet.core.runtime;
 
 /**
- * Cgroup settings of a container (CRI {@code LinuxContainerResources}); 0 means "not set".
+ * Cgroup settings of a container (CRI {@code LinuxContainerResources}); 0 or empty means "not set".
  *
  * @param cpuPeriod CFS period in microseconds
  * @param cpuQuota CFS quota in microseconds
  * @param cpuShares relative CPU weight
  * @param memoryLimitInBytes the memory limit
  * @param oomScoreAdj the container's OOM score
+ * @param cpusetCpus the CPUs it may run on ({@code 0-1,3}), the CPU manager's; empty: all of its parent's
  */
 public record LinuxContainerResources(long cpuPeriod, long cpuQuota, long cpuShares, long memoryLimitInBytes,
-                                      int oomScoreAdj) {}
+                                      int oomScoreAdj, String cpusetCpus) {
+
+    public LinuxContainerResources {
+        cpusetCpus = cpusetCpus == null ? "" : cpusetCpus;
+    }
+
+    /** Settings without a cpuset. */
+    public LinuxContainerResources(long cpuPeriod, long cpuQuota, long cpuShares, long memoryLimitInBytes,
+                                   int oomScoreAdj) {
+        this(cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj, "");
+    }
+
+    /** The same settings on these CPUs. */
+    public LinuxContainerResources withCpusetCpus(String cpus) {
+        return new LinuxContainerResources(cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj, cpus);
+    }
+}

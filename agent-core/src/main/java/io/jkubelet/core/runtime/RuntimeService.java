@@ -63,6 +63,12 @@ public interface RuntimeService {
 
     void removeContainer(String containerId);
 
+    /**
+     * Changes a container's cgroup settings in place (CRI {@code UpdateContainerResources}): the settings that are 0 or
+     * empty are left as they are. The CPU manager moves containers between CPUs with it.
+     */
+    void updateContainerResources(String containerId, LinuxContainerResources resources);
+
     List<Container> listContainers(ContainerFilter filter);
 
     ContainerStatus containerStatus(String containerId);

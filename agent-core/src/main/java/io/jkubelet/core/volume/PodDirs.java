@@ -26,6 +26,16 @@ public record PodDirs(Path rootDir) {
         return rootDir.resolve("pods");
     }
 
+    /** Upstream {@code getPluginsRegistrationDir}: where plugins put their registration sockets. */
+    public Path pluginsRegistrationDir() {
+        return rootDir.resolve("plugins_registry");
+    }
+
+    /** Upstream {@code getPodResourcesDir}: the pod-resources API's socket directory. */
+    public Path podResourcesDir() {
+        return rootDir.resolve("pod-resources");
+    }
+
     public Path podDir(String uid) {
         return podsDir().resolve(uid);
     }

@@ -24,6 +24,20 @@ public final class EngineContainers {
                 "create container " + name);
     }
 
+    /**
+     * {@code POST /containers/{id}/update}: the cgroup settings given (those left null are kept), as dockershim's
+     * {@code UpdateContainerResources}.
+     */
+    public void update(String id, UpdateConfig config) {
+        engine.post("/containers/" + id + "/update", config, UpdateResponse.class, "update container " + id);
+    }
+
+    /** The Engine API's {@code UpdateConfig}, the part of it the kubelet sets. */
+    public record UpdateConfig(Long cpuShares, Long cpuPeriod, Long cpuQuota, Long memory, String cpusetCpus) {}
+
+    /** What the engine answers an update: warnings, if any. */
+    public record UpdateResponse(List<String> warnings) {}
+
     /** {@code POST /containers/{id}/start}; {@link EngineCallException.NotModified} when it already runs. */
     public void start(String id) {
         engine.send("POST", "/containers/" + id + "/start", null, null, "start container " + id);

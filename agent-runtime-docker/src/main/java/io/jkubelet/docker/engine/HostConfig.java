@@ -11,6 +11,8 @@ import java.util.Map;
  *
  * @param binds {@code host:container[:options]}, options being {@code ro}, {@code Z}/{@code z} and the propagation
  * @param portBindings {@code "80/tcp"} to the host ports bound to it
+ * @param devices host device nodes given to the container
+ * @param cpusetCpus the CPUs the container may run on ({@code 0-1,3}), the CPU manager's
  */
 public record HostConfig(List<String> binds, LogConfig logConfig, String networkMode,
                          Map<String, List<PortBinding>> portBindings, RestartPolicy restartPolicy,
@@ -19,7 +21,14 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
                          String pidMode, Boolean privileged, Boolean readonlyRootfs, List<String> securityOpt,
                          @JsonProperty("UTSMode") String utsMode, Map<String, String> sysctls, String cgroupParent,
                          Long cpuShares, Long memory, Long memorySwap, Long cpuQuota, Long cpuPeriod,
-                         Boolean autoRemove) {
+                         Boolean autoRemove, List<DeviceMapping> devices, String cpusetCpus) {
+
+    /**
+     * A host device node in the container ({@code DeviceMapping}).
+     *
+     * @param cgroupPermissions the device cgroup's permissions, some of {@code r}, {@code w}, {@code m}
+     */
+    public record DeviceMapping(String pathOnHost, String pathInContainer, String cgroupPermissions) {}
 
     /** {@code LogConfig}: the driver ({@code json-file}) and its options ({@code max-size}, {@code max-file}). */
     public record LogConfig(String type, Map<String, String> config) {}
@@ -66,6 +75,8 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
         private Long cpuQuota;
         private Long cpuPeriod;
         private Boolean autoRemove;
+        private List<DeviceMapping> devices;
+        private String cpusetCpus;
 
         public Builder binds(List<String> v) { binds = v; return this; }
         public Builder logConfig(LogConfig v) { logConfig = v; return this; }
@@ -93,12 +104,14 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
         public Builder cpuQuota(Long v) { cpuQuota = v; return this; }
         public Builder cpuPeriod(Long v) { cpuPeriod = v; return this; }
         public Builder autoRemove(Boolean v) { autoRemove = v; return this; }
+        public Builder devices(List<DeviceMapping> v) { devices = v; return this; }
+        public Builder cpusetCpus(String v) { cpusetCpus = v; return this; }
 
         public HostConfig build() {
             return new HostConfig(binds, logConfig, networkMode, portBindings, restartPolicy, capAdd, capDrop, dns,
                     dnsOptions, dnsSearch, groupAdd, ipcMode, oomScoreAdj, pidMode, privileged, readonlyRootfs,
                     securityOpt, utsMode, sysctls, cgroupParent, cpuShares, memory, memorySwap, cpuQuota, cpuPeriod,
-                    autoRemove);
+                    autoRemove, devices, cpusetCpus);
         }
     }
 }

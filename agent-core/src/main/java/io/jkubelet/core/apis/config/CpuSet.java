@@ -1,6 +1,8 @@
 package io.jkubelet.core.apis.config;
 
+import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -50,8 +52,51 @@ public record CpuSet(SortedSet<Integer> cpus) {
         return new CpuSet(cpus);
     }
 
+    /** The set of the given CPUs. */
+    public static CpuSet of(Integer... cpus) {
+        return new CpuSet(new TreeSet<>(List.of(cpus)));
+    }
+
+    /** The set of the given CPUs. */
+    public static CpuSet of(Collection<Integer> cpus) {
+        return new CpuSet(new TreeSet<>(cpus));
+    }
+
+    public static final CpuSet EMPTY = new CpuSet(new TreeSet<>());
+
     public int size() {
         return cpus.size();
+    }
+
+    public boolean isEmpty() {
+        return cpus.isEmpty();
+    }
+
+    public boolean contains(int cpu) {
+        return cpus.contains(cpu);
+    }
+
+    public CpuSet union(CpuSet other) {
+        TreeSet<Integer> out = new TreeSet<>(cpus);
+        out.addAll(other.cpus);
+        return new CpuSet(out);
+    }
+
+    public CpuSet intersection(CpuSet other) {
+        TreeSet<Integer> out = new TreeSet<>(cpus);
+        out.retainAll(other.cpus);
+        return new CpuSet(out);
+    }
+
+    public CpuSet difference(CpuSet other) {
+        TreeSet<Integer> out = new TreeSet<>(cpus);
+        out.removeAll(other.cpus);
+        return new CpuSet(out);
+    }
+
+    /** The CPUs in ascending order. */
+    public List<Integer> toList() {
+        return List.copyOf(cpus);
     }
 
     public boolean isSubsetOf(CpuSet other) {

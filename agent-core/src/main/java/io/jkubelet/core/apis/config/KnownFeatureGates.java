@@ -36,6 +36,8 @@ final class KnownFeatureGates {
         implemented(FeatureGates.KUBELET_TRACING, true, Stage.BETA, "false: the tracing field is refused");
         implemented(FeatureGates.ROTATE_KUBELET_SERVER_CERTIFICATE, true, Stage.BETA, "false: serverTLSBootstrap "
                 + "is refused");
+        implemented("KubeletPodResourcesGet", false, Stage.ALPHA, "true: the pod resources API's Get answers with one "
+                + "pod's resources; false: it answers \"PodResources API Get method disabled\"");
 
         // Kubelet gates whose other value jkubelet does not implement: only the default is accepted.
         defaultOnly("AllAlpha", false, Stage.ALPHA, "true turns on every alpha gate not set explicitly");
@@ -65,7 +67,6 @@ final class KnownFeatureGates {
         defaultOnly("KubeletCgroupDriverFromCRI", false, Stage.ALPHA, "the cgroup driver asked of the runtime");
         defaultOnly("KubeletInUserNamespace", false, Stage.ALPHA, "running the kubelet in a user namespace");
         defaultOnly("KubeletPodResourcesDynamicResources", false, Stage.ALPHA, "DRA in the pod resources API");
-        defaultOnly("KubeletPodResourcesGet", false, Stage.ALPHA, "Get of the pod resources API");
         defaultOnly("KubeletSeparateDiskGC", false, Stage.ALPHA, "garbage collection of a separate container "
                 + "file system");
         defaultOnly("LocalStorageCapacityIsolationFSQuotaMonitoring", false, Stage.ALPHA, "project quotas for "

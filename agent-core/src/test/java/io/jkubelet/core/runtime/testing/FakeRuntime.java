@@ -13,6 +13,7 @@ import io.jkubelet.core.runtime.ImagePullException;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.MemoryUsage;
 import io.jkubelet.core.runtime.Labels;
+import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.NotFoundException;
 import io.jkubelet.core.runtime.PodSandbox;
@@ -138,6 +139,7 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     /** The one command the fake answers without a script: where the container's processes are in the cgroup tree. */
     public static final List<String> PROC_SELF_CGROUP = List.of("cat", "/proc/self/cgroup");
     private final Map<String, FakeContainer> containers = new LinkedHashMap<>();
+    private final Map<String, LinuxContainerResources> updatedResources = new HashMap<>();
     /** The working set running containers report, by container name. */
     private final Map<String, Long> memoryUsage = new HashMap<>();
     /** Local images by id. */
@@ -436,6 +438,18 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         containers.put(id, c);
         emit(id, sandbox.uid(), RuntimeEvent.Type.CREATED);
         return id;
+    }
+
+    @Override
+    public synchronized void updateContainerResources(String containerId, LinuxContainerResources resources) {
+        record("updateContainerResources");
+        container(containerId);
+        updatedResources.put(containerId, resources);
+    }
+
+    /** The last resources each container was updated with. */
+    public synchronized Map<String, LinuxContainerResources> updatedResources() {
+        return Map.copyOf(updatedResources);
     }
 
     @Override

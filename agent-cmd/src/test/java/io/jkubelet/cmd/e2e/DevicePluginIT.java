@@ -1,0 +1,300 @@
+package io.jkubelet.cmd.e2e;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.cmd.e2e.apiserver.Kubectl;
+import io.jkubelet.cmd.e2e.cluster.ControlPlane;
+import io.jkubelet.core.runtime.testing.RuntimePods;
+import io.jkubelet.cri.CriRuntime;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Upstream's own sample device plugin against jkubelet, on Docker and then on containerd, each the node of the real
+ * control plane, through the same story: the plugin registers through the plugin watcher and the node shows
+ * {@code example.com/resource: 2}; a pod given a device sees what the plugin's {@code Allocate} answered (a mount of the
+ * device's host file); the scheduler leaves a pod asking for more than is free {@code Pending} ("Insufficient
+ * example.com/resource"), and the kubelet refuses one sent straight to it with upstream's {@code UnexpectedAdmissionError};
+ * the pod-resources API tells which device the pod holds; the agent restarts and the pod keeps its device (the
+ * checkpoint) while the plugin registers again; the plugin restarts and registers again; the plugin goes and its devices
+ * leave allocatable while its capacity stays for upstream's grace period. Both runtimes must show the same.
+ */
+@Tag("docker")
+@Tag("containerd")
+@Tag("control-plane")
+class DevicePluginIT {
+    static final String RESOURCE = SampleDevicePlugin.RESOURCE;
+    /** Upstream's fixed device plugin directory (pluginapi.DevicePluginPath), whatever the kubelet's root directory. */
+    static final Path DEVICE_PLUGINS = Path.of("/var/lib/kubelet/device-plugins");
+
+    static ControlPlane cluster;
+    static Kubectl kubectl;
+    static KubernetesClient client;
+    static Path dir;
+
+    @BeforeAll
+    static void controlPlane() throws Exception {
+        KubeBinaries.ensureSampleDevicePlugin();
+        cluster = ControlPlane.shared();
+        kubectl = cluster.kubectl();
+        client = cluster.adminClient();
+        dir = Files.createTempDirectory("jk-device-plugin");
+    }
+
+    @AfterAll
+    static void cleanUp() throws IOException {
+        if (client != null) {
+            client.close();
+        }
+        clearDevicePluginDirectory();
+        ControlPlane.deleteTree(dir);
+    }
+
+    /** What a kubelet showed in the story, for the comparison of the runtimes. */
+    record Seen(String capacity, String allocatable, String unscheduled, String refusedReason, String refusedMessage,
+                TreeSet<String> devices, String allocatableWithPluginGone, String capacityWithPluginGone) {}
+
+    @Test
+    void theSampleDevicePluginOnDockerAndOnContainerd() throws Exception {
+        Seen docker = story(Jkubelet.onDocker(dir.resolve("docker"), "dp-jk-" + suffix()), "jk-");
+        Seen containerd = story(Jkubelet.onContainerd(dir.resolve("containerd"), "dp-jkc-" + suffix()), "jkc-");
+
+        System.out.println("jkubelet on Docker:     " + docker);
+        System.out.println("jkubelet on containerd: " + containerd);
+        assertThat(docker.capacity()).isEqualTo("2");
+        assertThat(docker.allocatable()).isEqualTo("2");
+        assertThat(docker.unscheduled()).contains("Insufficient example.com/resource");
+        assertThat(docker.refusedReason()).isEqualTo("UnexpectedAdmissionError");
+        assertThat(docker.refusedMessage()).isEqualTo("Pod was rejected: Allocate failed due to requested "
+                + "number of devices unavailable for example.com/resource. Requested: 2, Available: 1, which is unexpected");
+        assertThat(docker.devices()).hasSize(1);
+        assertThat(docker.allocatableWithPluginGone()).isEqualTo("0");
+        assertThat(docker.capacityWithPluginGone()).isEqualTo("2");
+        assertThat(containerd).isEqualTo(docker);
+    }
+
+    /** The story on one jkubelet; it leaves no pod, node, plugin or container behind. */
+    private Seen story(Jkubelet kubelet, String prefix) throws Exception {
+        clearDevicePluginDirectory();
+        Path pluginLog = kubelet.dir().resolve("plugin.log");
+        List<SampleDevicePlugin> plugins = new ArrayList<>();
+        try {
+            kubelet.start();
+            awaitReady(kubelet);
+            plugins.add(SampleDevicePlugin.start(kubelet.root().resolve("plugins_registry"), pluginLog));
+            awaitResource(kubelet, "2", "2");
+            String capacity = resource(kubelet, true);
+            String allocatable = resource(kubelet, false);
+
+            // A pod given a device: the plugin's Allocate mounted the device's host file at /tmp/<device>.
+            String gpu = prefix + "gpu";
+            createPod(kubelet, gpu, 1, true);
+            Pod running = awaitPhase(gpu, "Running");
+            String containerId = containerId(running);
+            TreeSet<String> devices = PodResourcesClient.devices(PodResourcesClient.list(kubelet.root()), prefix);
+            assertThat(devices).hasSize(1);
+            String device = devices.first().substring(devices.first().indexOf('=') + 1);
+            assertThat(device).matches("Dev-[12]");
+            assertThat(kubelet.exec(containerId, "ls", "/tmp")).contains(device);
+
+            // Asking for both devices while one is taken: the scheduler leaves such a pod Pending, and the kubelet
+            // refuses one sent to it by name at admission.
+            String pending = prefix + "pending";
+            createPod(kubelet, pending, 2, false);
+            String unscheduled = awaitUnschedulable(pending);
+            String second = prefix + "second";
+            createPod(kubelet, second, 2, true);
+            Pod refused = awaitPhase(second, "Failed");
+
+            // The agent restarts: the pod keeps running with its device, and the plugin registers again.
+            kubelet.stop();
+            kubelet.start();
+            awaitReady(kubelet);
+            awaitResource(kubelet, "2", "2");
+            assertThat(containerId(awaitPhase(gpu, "Running"))).isEqualTo(containerId);
+            assertThat(PodResourcesClient.devices(PodResourcesClient.list(kubelet.root()), prefix)).isEqualTo(devices);
+
+            // The plugin restarts (a new socket file, the watcher tells it apart) and registers again.
+            plugins.getFirst().close();
+            awaitResource(kubelet, "2", "0");
+            plugins.add(SampleDevicePlugin.start(kubelet.root().resolve("plugins_registry"), pluginLog));
+            awaitResource(kubelet, "2", "2");
+
+            // The plugin goes: its devices leave allocatable at once; its capacity stays for upstream's grace period.
+            plugins.getLast().close();
+            awaitResource(kubelet, "2", "0");
+            return new Seen(capacity, allocatable, unscheduled, refused.getStatus().getReason(),
+                    refused.getStatus().getMessage(), devices, resource(kubelet, false), resource(kubelet, true));
+        } finally {
+            for (SampleDevicePlugin p : plugins) {
+                p.close();
+            }
+            for (String pod : List.of("gpu", "pending", "second")) {
+                client.pods().inNamespace("default").withName(prefix + pod).withGracePeriod(0).delete();
+            }
+            kubelet.close();
+            kubectl.run("delete", "node", kubelet.node(), "--wait=false");
+        }
+    }
+
+    private static String suffix() {
+        return UUID.randomUUID().toString().substring(0, 6);
+    }
+
+    /** What a kubelet leaves in the fixed directory, which the next one would otherwise read. */
+    private static void clearDevicePluginDirectory() throws IOException {
+        for (String f : List.of("kubelet_internal_checkpoint", "DEPRECATION", "kubelet.sock")) {
+            Files.deleteIfExists(DEVICE_PLUGINS.resolve(f));
+        }
+    }
+
+    private static void awaitReady(Jkubelet kubelet) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            Node n = client.nodes().withName(kubelet.node()).get();
+            return n != null && n.getStatus() != null && n.getStatus().getConditions() != null
+                    && n.getStatus().getConditions().stream()
+                    .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        });
+    }
+
+    private static String resource(Jkubelet kubelet, boolean capacity) {
+        Node n = client.nodes().withName(kubelet.node()).get();
+        Map<String, Quantity> list = capacity ? n.getStatus().getCapacity() : n.getStatus().getAllocatable();
+        Quantity q = list == null ? null : list.get(RESOURCE);
+        return q == null ? null : q.toString();
+    }
+
+    private static void awaitResource(Jkubelet kubelet, String capacity, String allocatable) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() ->
+                capacity.equals(resource(kubelet, true)) && allocatable.equals(resource(kubelet, false)));
+    }
+
+    /** A pod asking for {@code devices}, bound to the node by name or left to the scheduler with a node selector. */
+    private static void createPod(Jkubelet kubelet, String name, int devices, boolean bound) {
+        kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: %s, namespace: default}
+                spec:
+                  %s: %s
+                  terminationGracePeriodSeconds: 1
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sleep", "3600"]
+                    resources: {limits: {%s: %d}}
+                """.formatted(name, bound ? "nodeName" : "nodeSelector",
+                bound ? kubelet.node() : "{kubernetes.io/hostname: " + kubelet.node() + "}", AgentTestBase.IMAGE, RESOURCE, devices), "create", "-f", "-").ok();
+    }
+
+    private static Pod awaitPhase(String name, String phase) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            Pod p = client.pods().inNamespace("default").withName(name).get();
+            return p != null && p.getStatus() != null && phase.equals(p.getStatus().getPhase())
+                    && ("Failed".equals(phase) || p.getStatus().getContainerStatuses() != null
+                    && p.getStatus().getContainerStatuses().stream().allMatch(c -> Boolean.TRUE.equals(c.getReady())));
+        });
+        return client.pods().inNamespace("default").withName(name).get();
+    }
+
+    /** The scheduler's message on a pod it cannot place (its {@code PodScheduled} condition). */
+    private static String awaitUnschedulable(String name) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> unschedulable(name) != null);
+        return unschedulable(name);
+    }
+
+    private static String unschedulable(String name) {
+        Pod p = client.pods().inNamespace("default").withName(name).get();
+        if (p == null || p.getStatus() == null || p.getStatus().getConditions() == null) {
+            return null;
+        }
+        return p.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason()))
+                .map(c -> c.getMessage()).findFirst().orElse(null);
+    }
+
+    private static String containerId(Pod pod) {
+        String id = pod.getStatus().getContainerStatuses().getFirst().getContainerID();
+        return id.substring(id.indexOf("://") + 3);
+    }
+
+    /** jkubelet, the cluster's node, on Docker or on the system containerd; its {@code --root-dir} is {@code root()}. */
+    static final class Jkubelet implements AutoCloseable {
+        private final Agent agent;
+        private final boolean containerd;
+
+        private Jkubelet(Path dir, String node, boolean containerd) throws IOException {
+            List<String> args = new ArrayList<>(List.of("--node-ip", "127.0.0.1", "--node-status-update-frequency", "2s"));
+            if (containerd) {
+                args.addAll(List.of("--container-runtime-endpoint", ContainerdTestBase.ENDPOINT));
+            }
+            this.agent = Agent.clusterNode(Files.createDirectories(dir), node, cluster.nodeKubeconfig(node),
+                    args.toArray(String[]::new));
+            this.containerd = containerd;
+        }
+
+        static Jkubelet onDocker(Path dir, String node) throws IOException {
+            return new Jkubelet(dir, node, false);
+        }
+
+        static Jkubelet onContainerd(Path dir, String node) throws IOException {
+            return new Jkubelet(dir, node, true);
+        }
+
+        String node() {
+            return agent.nodeName;
+        }
+
+        Path dir() {
+            return agent.dir;
+        }
+
+        Path root() {
+            return agent.dir.resolve("root");
+        }
+
+        void start() throws IOException {
+            agent.start();
+        }
+
+        void stop() throws InterruptedException {
+            agent.stop();
+        }
+
+        String exec(String containerId, String... command) {
+            return containerd ? ContainerdTestBase.exec(containerId, command) : Docker.exec(containerId, command).out();
+        }
+
+        @Override
+        public void close() throws Exception {
+            agent.stop();
+            if (containerd) {
+                try (CriRuntime runtime = ContainerdTestBase.cri()) {
+                    RuntimePods.removeAll(runtime, agent.nodeName);
+                }
+            } else {
+                Docker.removeAll(agent.nodeName);
+            }
+            agent.removeCgroups();
+            RealClusterBase.unmountUnder(agent.dir);
+        }
+    }
+}
