@@ -11,6 +11,7 @@ import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PortMapping;
 import io.jkubelet.core.runtime.SecurityProfile;
 
+import io.jkubelet.docker.engine.EngineContainers;
 import io.jkubelet.docker.engine.HostConfig;
 import io.jkubelet.docker.engine.HostConfig.LogConfig;
 import io.jkubelet.docker.engine.HostConfig.PortBinding;
@@ -175,6 +176,16 @@ final class CreateSpecs {
         return new CreateSpec(DockerNames.containerName(sandbox.metadata(), c.metadata()), c.image(),
                 DockerLabels.forContainer(c.labels(), c.annotations(), sandboxId, logPath), null,
                 c.command(), c.args(), env, c.workingDir(), user, c.tty(), c.stdin(), c.stdinOnce(), List.of(), hc.build());
+    }
+
+    /** The engine's update of a running container's resources; an absent setting is kept, as dockershim's Go zero was. */
+    static EngineContainers.UpdateConfig update(LinuxContainerResources r) {
+        return new EngineContainers.UpdateConfig(positive(r.cpuShares()), positive(r.cpuPeriod()), positive(r.cpuQuota()),
+                positive(r.memoryLimitInBytes()), r.cpusetCpus().isEmpty() ? null : r.cpusetCpus());
+    }
+
+    private static Long positive(long v) {
+        return v > 0 ? v : null;
     }
 
     private static void applyResources(HostConfig.Builder hc, LinuxContainerResources r) {

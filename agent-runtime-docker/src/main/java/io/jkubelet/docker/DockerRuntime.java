@@ -1,7 +1,6 @@
 package io.jkubelet.docker;
 
 import io.jkubelet.cadvisor.CgroupReader;
-import io.jkubelet.docker.engine.EngineContainers;
 import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerConfig;
@@ -220,20 +219,14 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
         }
     }
 
-    /** {@code docker stop} with the timeout in whole seconds (rounded up); returns when the container exited. */
+    /** {@code docker update}: the container's CPU, memory and cpuset settings (dockershim's UpdateContainerResources). */
     @Override
     public void updateContainerResources(String containerId, LinuxContainerResources r) {
         DockerCalls.requireId(containerId, "container");
-        engine.containers().update(containerId, new EngineContainers.UpdateConfig(positive(r.cpuShares()),
-                positive(r.cpuPeriod()), positive(r.cpuQuota()), positive(r.memoryLimitInBytes()),
-                r.cpusetCpus().isEmpty() ? null : r.cpusetCpus()));
+        engine.containers().update(containerId, CreateSpecs.update(r));
     }
 
-    /** The engine takes an absent setting as "keep it"; dockershim sent Go's zero, which the engine reads alike. */
-    private static Long positive(long v) {
-        return v > 0 ? v : null;
-    }
-
+    /** {@code docker stop} with the timeout in whole seconds (rounded up); returns when the container exited. */
     @Override
     public void stopContainer(String containerId, Duration timeout) {
         DockerCalls.requireId(containerId, "container");
