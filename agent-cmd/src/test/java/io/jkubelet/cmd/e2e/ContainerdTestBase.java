@@ -4,6 +4,7 @@ import io.jkubelet.core.runtime.ExecResult;
 import io.jkubelet.core.runtime.testing.RuntimePods;
 import io.jkubelet.cri.CriRuntime;
 import io.jkubelet.cri.CriRuntimeFactory;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,17 @@ import java.util.List;
 abstract class ContainerdTestBase extends AgentOnRuntimeBase {
     static final String ENDPOINT = "unix:///run/containerd/containerd.sock";
     static final String SOCKET = "/run/containerd/containerd.sock";
+
+    /**
+     * The local registries' names of the test image, which a test interrupted before its clean-up leaves in containerd:
+     * containerd reports an image's first repo tag as the image of its containers, so such a name would stand before
+     * {@code docker.io/jkubelet/busybox:1.0} in every later pod's status. The tests that pull them remove them too.
+     */
+    @BeforeAll
+    static void forgetTheRegistryNamesOfTheTestImage() throws Exception {
+        ctr("images", "rm", ImagePullIT.REGISTRY + "/jkubelet/busybox:1.0",
+                ImagePullIT.AUTH_REGISTRY + "/jkubelet/busybox:1.0");
+    }
 
     @Override
     List<String> runtimeArgs() {
