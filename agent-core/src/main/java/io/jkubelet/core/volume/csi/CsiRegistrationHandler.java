@@ -1,8 +1,10 @@
 package io.jkubelet.core.volume.csi;
 
+import io.jkubelet.core.pluginmanager.PluginWatcherHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -10,34 +12,30 @@ import java.util.stream.Collectors;
  * The CSI plugin's side of plugin registration (upstream csi's {@code RegistrationHandler}): the plugin watcher hands
  * it each {@code CSIPlugin} that node-driver-registrar announces in {@code <root-dir>/plugins_registry}. A driver is
  * accepted when it speaks CSI 1.x and no driver of its name speaking the same or a higher version is registered; it is
- * then stored (so that volumes of its name find its socket) and installed on the node ({@link DriverInstaller}: its
- * {@code NodeGetInfo}, the {@code CSINode} and the node's annotation), and forgotten again when that fails or its
- * socket goes. The method names and contracts are the plugin watcher's handler's (upstream {@code PluginHandler}).
+ * then stored (so that volumes of its name find its socket) and recorded on the node (its {@code NodeGetInfo} into
+ * the {@code CSINode} and the node's annotation and labels, {@link NodeInfoManager}), and forgotten again when that
+ * fails or its socket goes. The method names and contracts are the plugin watcher's handler's (upstream {@code PluginHandler}).
  */
-public final class CsiRegistrationHandler {
+public final class CsiRegistrationHandler implements PluginWatcherHandler {
     private static final Logger log = LoggerFactory.getLogger(CsiRegistrationHandler.class);
     /** Upstream's {@code CSIPluginName}: the prefix of the CSI plugin's messages. */
     public static final String CSI_PLUGIN_NAME = "kubernetes.io/csi";
 
-    /** What registering a driver does on the node once it is stored, and undoes when it goes (upstream's nodeinfomanager). */
-    public interface DriverInstaller {
-        /**
-         * Asks the driver at {@code endpoint} for its node information and installs it on the node.
-         *
-         * @throws Exception when the driver does not answer or the node cannot be updated; the driver is forgotten
-         */
-        void install(String driverName, String endpoint) throws Exception;
-
-        /** Removes the driver from the node's objects. */
-        void uninstall(String driverName) throws Exception;
-    }
+    /** Upstream {@code csiTimeout}: how long the driver has to answer {@code NodeGetInfo} at registration. */
+    static final Duration CSI_TIMEOUT = Duration.ofMinutes(2);
 
     private final CsiDrivers drivers;
-    private final DriverInstaller installer;
+    private final CsiDriverClient client;
+    private final NodeInfoManager nodeInfo;
 
-    public CsiRegistrationHandler(CsiDrivers drivers, DriverInstaller installer) {
+    /**
+     * @param client the drivers' Node service, asked for {@code NodeGetInfo} at registration
+     * @param nodeInfo where what the driver says of the node is recorded (the Node and CSINode objects)
+     */
+    public CsiRegistrationHandler(CsiDrivers drivers, CsiDriverClient client, NodeInfoManager nodeInfo) {
         this.drivers = drivers;
-        this.installer = installer;
+        this.client = client;
+        this.nodeInfo = nodeInfo;
     }
 
     /**
@@ -45,6 +43,7 @@ public final class CsiRegistrationHandler {
      *
      * @throws IllegalArgumentException {@code validation failed for CSI Driver <name> at endpoint <endpoint>: <why>}
      */
+    @Override
     public void validatePlugin(String pluginName, String endpoint, List<String> versions) {
         log.info("{}: Trying to validate a new CSI Driver with name: {} endpoint: {} versions: {}", CSI_PLUGIN_NAME,
                 pluginName, endpoint, String.join(",", versions));
@@ -58,16 +57,25 @@ public final class CsiRegistrationHandler {
 
     /**
      * Upstream {@code RegisterPlugin}: validates again (another driver of the name may have come meanwhile), stores the
-     * driver, installs it; a driver that cannot be installed is forgotten.
+     * driver, asks it for {@code NodeGetInfo} and records the answer on the node ({@link NodeInfoManager}); a driver
+     * that does not answer or cannot be recorded is forgotten again.
      *
      * @throws Exception the validation's or the installation's error
      */
+    @Override
     public void registerPlugin(String pluginName, String endpoint, List<String> versions) throws Exception {
         log.info("{}: Register new plugin with name: {} at endpoint: {}", CSI_PLUGIN_NAME, pluginName, endpoint);
         CsiVersion highest = validateVersions("RegisterPlugin", pluginName, versions);
         drivers.set(pluginName, new CsiDrivers.Driver(endpoint, highest));
         try {
-            installer.install(pluginName, endpoint);
+            CsiDriverClient.NodeInfo info;
+            try {
+                info = client.nodeGetInfo(endpoint, CSI_TIMEOUT);
+            } catch (Exception e) {
+                log.warn("Error calling CSI NodeGetInfo(): {}", e.getMessage());
+                throw e;
+            }
+            nodeInfo.installCsiDriver(pluginName, info.nodeId(), info.maxVolumesPerNode(), info.accessibleTopology());
         } catch (Exception e) {
             try {
                 unregisterDriver(pluginName);
@@ -80,6 +88,7 @@ public final class CsiRegistrationHandler {
     }
 
     /** Upstream {@code DeRegisterPlugin}: the driver's socket went. */
+    @Override
     public void deRegisterPlugin(String pluginName, String endpoint) {
         log.info("{}: registrationHandler.DeRegisterPlugin request for plugin {}, endpoint {}", CSI_PLUGIN_NAME, pluginName,
                 endpoint);
@@ -93,7 +102,7 @@ public final class CsiRegistrationHandler {
     private void unregisterDriver(String pluginName) throws Exception {
         drivers.delete(pluginName);
         try {
-            installer.uninstall(pluginName);
+            nodeInfo.uninstallCsiDriver(pluginName);
         } catch (Exception e) {
             throw new Exception(CSI_PLUGIN_NAME + ": Error uninstalling CSI driver: " + e.getMessage(), e);
         }

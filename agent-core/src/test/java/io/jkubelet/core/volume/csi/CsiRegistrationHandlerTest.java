@@ -1,36 +1,53 @@
 package io.jkubelet.core.volume.csi;
 
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.jkubelet.core.cluster.fabric8.Fabric8CsiNodes;
+import io.jkubelet.core.cluster.fabric8.Fabric8NodeClient;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+/** The CSI plugin's registration handler with a scripted driver and the CRUD mock apiserver. */
+@EnableKubernetesMockClient(crud = true)
 class CsiRegistrationHandlerTest {
-    /** Records what the handler installs and uninstalls; fails installs while {@code failing} is set. */
-    private static final class RecordingInstaller implements CsiRegistrationHandler.DriverInstaller {
-        final List<String> calls = new ArrayList<>();
-        String failing;
+    KubernetesMockServer server;
+    KubernetesClient client;
 
-        @Override
-        public void install(String driverName, String endpoint) throws Exception {
-            calls.add("install " + driverName + " " + endpoint);
-            if (failing != null) {
-                throw new Exception(failing);
-            }
+    /** The endpoints asked for {@code NodeGetInfo}; the answer is {@code failing}'s error while it is set. */
+    final List<String> calls = new ArrayList<>();
+    String failing;
+    final CsiDriverClient driver = (endpoint, timeout) -> {
+        calls.add("NodeGetInfo " + endpoint);
+        if (failing != null) {
+            throw new Exception(failing);
         }
-
-        @Override
-        public void uninstall(String driverName) {
-            calls.add("uninstall " + driverName);
-        }
-    }
+        return new CsiDriverClient.NodeInfo("id-" + endpoint, 0, Map.of());
+    };
 
     private final CsiDrivers drivers = new CsiDrivers();
-    private final RecordingInstaller installer = new RecordingInstaller();
-    private final CsiRegistrationHandler handler = new CsiRegistrationHandler(drivers, installer);
+    private CsiRegistrationHandler handler;
+
+    @BeforeEach
+    void setUp() {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n").endMetadata().build()).create();
+        handler = new CsiRegistrationHandler(drivers, driver, NodeInfoManager.connected("n", new Fabric8NodeClient(client),
+                new Fabric8CsiNodes(client), d -> {}));
+    }
+
+    private Map<String, String> nodeIds() {
+        var annotations = client.nodes().withName("n").get().getMetadata().getAnnotations();
+        return annotations == null || !annotations.containsKey("csi.volume.kubernetes.io/nodeid") ? Map.of()
+                : NodeUpdates.nodeIdMap(client.nodes().withName("n").get());
+    }
 
     @Test
     void aDriverSpeakingCsi1IsStoredWithItsHighestVersionAndInstalled() throws Exception {
@@ -41,7 +58,8 @@ class CsiRegistrationHandlerTest {
             assertThat(d.endpoint()).isEqualTo("/var/lib/kubelet/plugins/hp/csi.sock");
             assertThat(d.highestSupportedVersion()).hasToString("1.5.0");
         });
-        assertThat(installer.calls).containsExactly("install hostpath.csi.k8s.io /var/lib/kubelet/plugins/hp/csi.sock");
+        assertThat(calls).containsExactly("NodeGetInfo /var/lib/kubelet/plugins/hp/csi.sock");
+        assertThat(nodeIds()).containsExactly(Map.entry("hostpath.csi.k8s.io", "id-/var/lib/kubelet/plugins/hp/csi.sock"));
     }
 
     @Test
@@ -57,7 +75,7 @@ class CsiRegistrationHandlerTest {
         assertThatThrownBy(() -> handler.validatePlugin("none.csi", "/s.sock", List.of()))
                 .hasMessageEndingWith("kubernetes.io/csi: ValidatePlugin for CSI driver \"none.csi\" failed. Plugin "
                         + "returned an empty list for supported versions");
-        assertThat(installer.calls).isEmpty();
+        assertThat(calls).isEmpty();
     }
 
     @Test
@@ -74,21 +92,36 @@ class CsiRegistrationHandlerTest {
     }
 
     @Test
-    void aDriverThatCannotBeInstalledIsForgottenAndTheErrorGoesBack() {
-        installer.failing = "rpc error: code = Unavailable desc = connection refused";
+    void aDriverWhoseNodeGetInfoFailsIsForgottenAndTheErrorGoesBack() throws Exception {
+        handler.registerPlugin("other.csi", "/o.sock", List.of("1.0.0"));
+        failing = "rpc error: code = Unavailable desc = connection refused";
 
         assertThatThrownBy(() -> handler.registerPlugin("d.csi", "/a.sock", List.of("1.0.0")))
                 .hasMessage("rpc error: code = Unavailable desc = connection refused");
         assertThat(drivers.get("d.csi")).isEmpty();
-        assertThat(installer.calls).containsExactly("install d.csi /a.sock", "uninstall d.csi");
+        // The driver already registered is not harmed.
+        assertThat(drivers.get("other.csi")).isPresent();
+        assertThat(nodeIds()).containsOnlyKeys("other.csi");
+    }
+
+    @Test
+    void aDriverThatCannotBeRecordedOnTheNodeIsForgotten() {
+        client.nodes().withName("n").delete();
+
+        assertThatThrownBy(() -> handler.registerPlugin("d.csi", "/a.sock", List.of("1.0.0")))
+                .hasMessage("error updating Node object with CSI driver node info: error updating node: timed out "
+                        + "waiting for the condition; caused by: nodes \"n\" not found");
+        assertThat(drivers.get("d.csi")).isEmpty();
     }
 
     @Test
     void aDriverWhoseSocketWentIsForgotten() throws Exception {
         handler.registerPlugin("d.csi", "/a.sock", List.of("1.0.0"));
+        assertThat(nodeIds()).containsOnlyKeys("d.csi");
         handler.deRegisterPlugin("d.csi", "/a.sock");
 
         assertThat(drivers.get("d.csi")).isEmpty();
-        assertThat(installer.calls).containsExactly("install d.csi /a.sock", "uninstall d.csi");
+        assertThat(nodeIds()).isEmpty();
+        assertThat(client.storage().v1().csiNodes().withName("n").get().getSpec().getDrivers()).isEmpty();
     }
 }
