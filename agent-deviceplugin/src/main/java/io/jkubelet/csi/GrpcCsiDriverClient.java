@@ -1,6 +1,7 @@
 package io.jkubelet.csi;
 
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jkubelet.core.volume.csi.CsiDriverClient;
 import io.jkubelet.csi.v1.CsiApi;
@@ -31,9 +32,38 @@ public final class GrpcCsiDriverClient implements CsiDriverClient {
                     ? Map.copyOf(res.getAccessibleTopology().getSegmentsMap()) : Map.of();
             return new NodeInfo(res.getNodeId(), res.getMaxVolumesPerNode(), topology);
         } catch (StatusRuntimeException e) {
-            throw new Exception(GrpcErrors.message(e), e);
+            throw new Exception(message(e, endpoint), e);
         } finally {
             UnixSockets.close(ch);
         }
+    }
+
+    /**
+     * grpc-go's words for the error; a socket that cannot be dialled as grpc-go says it ({@code connection error:
+     * desc = "transport: Error while dialing dial unix <endpoint>: ..."}) rather than grpc-java's bare "io exception",
+     * so that the registrar's log names the socket.
+     */
+    static String message(StatusRuntimeException e, String endpoint) {
+        if (e.getStatus().getCode() == Status.Code.UNAVAILABLE && e.getCause() != null) {
+            return "rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix "
+                    + endpoint + ": " + causeMessage(e.getCause()) + "\"";
+        }
+        return GrpcErrors.message(e);
+    }
+
+    /**
+     * The first message down the chain of causes; a missing socket (Netty's bare {@code FileNotFoundException}) in
+     * Go's words.
+     */
+    private static String causeMessage(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof java.io.FileNotFoundException && t.getMessage() == null) {
+                return "connect: no such file or directory";
+            }
+            if (t.getMessage() != null) {
+                return t.getMessage();
+            }
+        }
+        return cause.getClass().getSimpleName();
     }
 }
