@@ -10,6 +10,7 @@ import io.jkubelet.core.pluginmanager.PluginRegistrationClient;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.SystemContainers;
+import io.jkubelet.core.volume.csi.CsiDriverClient;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -30,12 +31,24 @@ import java.util.Optional;
  * @param pluginRegistration the plugin watcher's calls to the sockets in {@code <root-dir>/plugins_registry};
  *     {@link PluginRegistrationClient#none()}: every socket there is refused
  * @param cpuManager the CPU manager of the {@code static} policy; empty with the {@code none} policy
+ * @param csiDrivers the CSI drivers' Node service, which the CSI plugin asks for {@code NodeGetInfo} when a driver
+ *     registers through the plugin watcher; {@link CsiDriverClient#none()}: every CSI driver is refused
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
                           ContainerManager containerManager, ContainerLogManager logManager,
                           DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                          Optional<CpuManager> cpuManager) {
+                          Optional<CpuManager> cpuManager, CsiDriverClient csiDrivers) {
+
+    /** Dependencies that cannot call CSI drivers: a CSI driver's registration is refused. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
+                       Optional<CpuManager> cpuManager) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, pluginRegistration, cpuManager, CsiDriverClient.none());
+    }
 
     /** Dependencies with the {@code none} CPU manager policy. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
