@@ -18,6 +18,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -66,6 +67,8 @@ public final class FileSource implements Closeable {
     private List<Pod> lastSent;
     /** What was last reported per path, so a problem is logged once until it changes. */
     private final Map<Path, String> reported = new HashMap<>();
+    /** The pods of the manifests as last decoded, so that an unchanged one is not decoded again. */
+    private final DecodedManifests decoded = new DecodedManifests();
 
     /**
      * @param staticPodPath      the directory or file to read
@@ -168,6 +171,7 @@ public final class FileSource implements Closeable {
             send(extractFromDir());
         } else if (attributes.isRegularFile()) {
             reported.keySet().removeIf(p -> !p.equals(path));
+            decoded.retainOnly(List.of(path));
             ManifestRead read = extractFromFile(path);
             if (read.pod() != null) {
                 reported.remove(path);
@@ -194,6 +198,7 @@ public final class FileSource implements Closeable {
             return lastSent == null ? List.of() : lastSent;
         }
         entries.sort(null);
+        decoded.retainOnly(entries);
         reported.keySet().removeIf(p -> !p.equals(path) && !entries.contains(p));
 
         List<Pod> pods = new ArrayList<>();
@@ -242,6 +247,11 @@ public final class FileSource implements Closeable {
         } catch (IOException e) {
             return new ManifestRead(null, file + ": cannot be read: " + e, "io:" + e);
         }
+        Optional<Pod> unchanged = decoded.unchanged(file, data);
+        if (unchanged.isPresent()) {
+            return new ManifestRead(unchanged.get(), null, null);
+        }
+        decoded.forget(file);
         StaticPodDefaults defaults = StaticPodDefaults.forFile(nodeName, file.toString());
         DecodeResult<Pod> result;
         try {
@@ -252,7 +262,10 @@ public final class FileSource implements Closeable {
                     sha256(data));
         }
         return switch (result) {
-            case DecodeResult.Decoded<Pod> decoded -> new ManifestRead(decoded.value(), null, null);
+            case DecodeResult.Decoded<Pod> pod -> {
+                decoded.remember(file, data, pod.value());
+                yield new ManifestRead(pod.value(), null, null);
+            }
             case DecodeResult.Invalid<Pod> invalid -> new ManifestRead(null, invalid.errors().stream()
                     .map(error -> file + ": " + error).collect(Collectors.joining("; ")), sha256(data));
             case DecodeResult.NotParsed<Pod> notParsed -> new ManifestRead(null, file + ": couldn't parse as pod ("

@@ -22,16 +22,20 @@ public final class MemoryBackedDirs {
 
     /** Makes {@code dir} (0777) and, when {@code memory}, mounts a tmpfs there unless one is. Idempotent. */
     public static void setUp(HostMounts mounts, Path dir, boolean memory) throws VolumeException {
+        // Checked on every remount of a wrapped volume (each pod sync): by stat, as upstream's GetMountMedium, not by
+        // reading the whole mount table. A tmpfs there is the kubelet's own (upstream also checks its medium by statfs).
+        boolean mounted;
         try {
             Files.createDirectories(dir);
-            if (!memory || !mounts.isMountPoint(dir)) {
+            mounted = memory && mounts.isLikelyMountPoint(dir);
+            if (!mounted) {
                 // World-writable as upstream's (0777), so that any container user can use it.
                 Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
             }
         } catch (IOException e) {
             throw new VolumeException("failed to create " + dir + ": " + e.getMessage());
         }
-        if (memory && !mounts.isMountPoint(dir)) {
+        if (memory && !mounted) {
             try {
                 mounts.mount("tmpfs", dir, "tmpfs", List.of());
             } catch (MountException e) {

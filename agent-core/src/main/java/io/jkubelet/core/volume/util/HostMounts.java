@@ -15,6 +15,16 @@ public interface HostMounts {
     /** Whether something is mounted at {@code path} itself (upstream's {@code !IsLikelyNotMountPoint}). */
     boolean isMountPoint(Path path);
 
+    /**
+     * Upstream's cheap test ({@code !IsLikelyNotMountPoint} by {@code stat}): whether {@code path} is on another device
+     * than its parent directory. It never misses a file system mounted there (a tmpfs), but misses a bind mount within
+     * one file system: use it only where the kubelet itself mounts a file system of its own, on paths it checks often.
+     * By default the exact {@link #isMountPoint}.
+     */
+    default boolean isLikelyMountPoint(Path path) {
+        return isMountPoint(path);
+    }
+
     /** The mount at {@code path}, if any. */
     Optional<MountPoint> mountAt(Path path);
 

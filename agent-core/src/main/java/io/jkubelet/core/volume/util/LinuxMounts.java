@@ -3,6 +3,7 @@ package io.jkubelet.core.volume.util;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,21 @@ public final class LinuxMounts implements HostMounts {
     @Override
     public boolean isMountPoint(Path path) {
         return mountAt(path).isPresent();
+    }
+
+    /** Compares the device of {@code path} with its parent's, as mount-utils' {@code IsLikelyNotMountPoint}. */
+    @Override
+    public boolean isLikelyMountPoint(Path path) {
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent == null) {
+            return true; // the root directory
+        }
+        try {
+            return !Files.getAttribute(path, "unix:dev", LinkOption.NOFOLLOW_LINKS)
+                    .equals(Files.getAttribute(parent, "unix:dev", LinkOption.NOFOLLOW_LINKS));
+        } catch (IOException | UnsupportedOperationException e) {
+            return isMountPoint(path);
+        }
     }
 
     @Override
