@@ -64,7 +64,7 @@ class RegistrationServerTest {
         server = new RegistrationServer(kubeletSocket, callTimeout);
         manager = new DeviceManager(server, Clock.systemUTC());
         manager.start(() -> List.copyOf(active), () -> true, (uid, name) -> false);
-        admission = new TopologyManager(List.of(manager::allocate));
+        admission = TopologyManager.none(manager);
     }
 
     @AfterEach

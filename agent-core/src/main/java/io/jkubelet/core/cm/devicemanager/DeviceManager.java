@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.checkpointmanager.CheckpointException;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
+import io.jkubelet.core.cm.topologymanager.HintProvider;
+import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
+import io.jkubelet.core.cm.topologymanager.TopologyHint;
 import io.jkubelet.core.kuberuntime.RunContainerOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +32,7 @@ import java.util.function.Supplier;
  * restart. Allocation is its {@link DeviceAllocator}'s. Thread-safe: one lock guards the state, and no plugin is called
  * while it is held.
  */
-public final class DeviceManager implements PluginHandler {
+public final class DeviceManager implements PluginHandler, HintProvider {
     private static final Logger log = LoggerFactory.getLogger(DeviceManager.class);
 
     private final DevicePluginServer server;
@@ -53,10 +56,26 @@ public final class DeviceManager implements PluginHandler {
     volatile BiPredicate<String, String> runningAtStart = (uid, name) -> false;
 
     private final DeviceAllocator allocator = new DeviceAllocator(this);
+    /** The topology manager: the NUMA nodes each container was admitted with, its devices taken from them first. */
+    final TopologyAffinityStore affinity;
+    private final DeviceTopologyHints hints;
 
+    /** A device manager on a machine of one NUMA node, without alignment (the {@code none} topology policy). */
     public DeviceManager(DevicePluginServer server, Clock clock) {
+        this(server, clock, List.of(0), TopologyAffinityStore.NONE);
+    }
+
+    /**
+     * Upstream {@code NewManagerImpl}.
+     *
+     * @param numaNodes the machine's NUMA node IDs, which the hints range over
+     * @param affinity the topology manager's admitted affinities
+     */
+    public DeviceManager(DevicePluginServer server, Clock clock, List<Integer> numaNodes, TopologyAffinityStore affinity) {
         this.server = server;
         this.clock = clock;
+        this.affinity = affinity;
+        this.hints = new DeviceTopologyHints(this, numaNodes);
         Path socket = server.socketPath();
         this.checkpoints = socket == null ? null : new CheckpointManager(socket.getParent());
     }
@@ -245,8 +264,19 @@ public final class DeviceManager implements PluginHandler {
     // ---- admission and containers (the allocator's) ----
 
     /** Upstream {@code Allocate}, for one container of a pod being admitted. */
+    @Override
     public void allocate(Pod pod, Container container) throws AllocationException {
         allocator.allocate(pod, container);
+    }
+
+    @Override
+    public Map<String, List<TopologyHint>> getTopologyHints(Pod pod, Container container) {
+        return hints.containerHints(pod, container, allocator.devicesToReuse(pod.getMetadata().getUid()));
+    }
+
+    @Override
+    public Map<String, List<TopologyHint>> getPodTopologyHints(Pod pod) {
+        return hints.podHints(pod);
     }
 
     /**

@@ -42,7 +42,7 @@ class DeviceManagerTest {
     private DeviceManager started() throws Exception {
         DeviceManager m = new DeviceManager(new FakeDevicePluginServer(dir), clock);
         m.start(() -> List.copyOf(active), () -> true, (uid, name) -> false);
-        admission = new TopologyManager(List.of(m::allocate));
+        admission = TopologyManager.none(m);
         return m;
     }
 
