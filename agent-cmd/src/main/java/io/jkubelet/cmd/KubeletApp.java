@@ -26,6 +26,7 @@ import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.csi.GrpcCsiDriverClient;
 import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
 import io.jkubelet.deviceplugin.RegistrationServer;
 import io.jkubelet.podresources.PodResourcesServer;
@@ -277,7 +278,7 @@ final class KubeletApp implements AutoCloseable {
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(connection.runtime(), connection.images(), recorder,
                 clock, cluster, HostSetup.systemContainers(connection.process()), KubeletExecutors.named(), containerManager,
                 connection.logManager(), new RegistrationServer(DevicePluginServer.KUBELET_SOCKET),
-                new GrpcPluginRegistrationClient(), cpuManager, topologyManager));
+                new GrpcPluginRegistrationClient(), cpuManager, topologyManager, new GrpcCsiDriverClient()));
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.views().kubeletMetrics(), m, clock));

@@ -21,6 +21,14 @@ import static org.awaitility.Awaitility.await;
  */
 class ApiserverPodsIT extends RealClusterBase {
 
+    /**
+     * A ConfigMap's update reaches its volumes at the pod's next periodic sync, as upstream's: every
+     * {@code --sync-frequency} (1 minute by default, with up to half of it as jitter), 10 seconds here.
+     */
+    static String[] agentArgs() {
+        return new String[] {"--sync-frequency", "10s"};
+    }
+
     static Map<String, String> envOf(String pod) {
         return exec(pod, "env").lines().filter(l -> l.contains("="))
                 .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1), (a, b) -> b));
@@ -72,7 +80,7 @@ class ApiserverPodsIT extends RealClusterBase {
         assertThat(exec("volumes", "cat /etc/all/mode")).isEqualTo("fast");
         // An update of the ConfigMap reaches the volume.
         kubectl.run("patch", "configmap", "settings", "-p", "{\"data\":{\"mode\":\"slow\"}}").ok();
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).until(() ->
+        await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1)).until(() ->
                 exec("volumes", "cat /etc/settings/mode").equals("slow"));
     }
 

@@ -53,6 +53,7 @@ class LifecycleIT extends AgentTestBase {
                 kind: Pod
                 metadata: {name: post}
                 spec:
+                  terminationGracePeriodSeconds: 2
                   containers:
                   - name: c
                     image: %s

@@ -29,7 +29,7 @@ class MemoryEvictionOrderIT extends RealClusterBase {
     static String[] agentArgs() throws Exception {
         long reserved = NodeMemoryPressureIT.memTotalKi() - 1024 * 1024;
         return new String[] {"--system-reserved", "memory=" + reserved + "Ki", "--eviction-hard", "memory.available<600Mi",
-                "--eviction-minimum-reclaim", "memory.available=300Mi", "--eviction-pressure-transition-period", "30s"};
+                "--eviction-minimum-reclaim", "memory.available=300Mi", "--eviction-pressure-transition-period", "15s"};
     }
 
     private static void createHog(String name, String size, String resources) {
@@ -87,7 +87,7 @@ class MemoryEvictionOrderIT extends RealClusterBase {
                 .contains(", request is 50Mi, has larger consumption of memory. ");
         assertThat(phase("order-guaranteed")).isEqualTo("Running");
 
-        // Resolved: the Guaranteed pod keeps running, and the condition ends 30 s (the transition period) later.
+        // Resolved: the Guaranteed pod keeps running, and the condition ends 15 s (the transition period) later.
         await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
             NodeCondition c = nodeCondition("MemoryPressure");
             assertThat(c.getStatus()).isEqualTo("False");

@@ -83,6 +83,13 @@ class PersistentVolumesIT extends RealClusterBase {
                 """.formatted(name, claim, path, agent.nodeName));
     }
 
+    /** A ReadWriteOnce claim {@code claim} bound to the local volume {@code volume} on {@code disk}. */
+    private void bindLocal(String claim, String volume, Path disk) {
+        claim(claim, "ReadWriteOnce");
+        localVolume(volume, disk, claim);
+        awaitBound(claim);
+    }
+
     private void hostPathVolume(String name, Path path, String mode, String claim) {
         apply("pv", name, """
                 apiVersion: v1
@@ -169,9 +176,7 @@ class PersistentVolumesIT extends RealClusterBase {
         Path disk = Files.createDirectories(dir.resolve("disks/" + prefix() + "db"));
         String claim = prefix() + "data-db-0";
         String pod = prefix() + "db-0";
-        claim(claim, "ReadWriteOnce");
-        localVolume(prefix() + "local-db", disk, claim);
-        awaitBound(claim);
+        bindLocal(claim, prefix() + "local-db", disk);
 
         claimPod(pod, claim, "echo written-by-the-first > /data/state; sleep 3600");
         awaitRunning(pod);
@@ -267,9 +272,7 @@ class PersistentVolumesIT extends RealClusterBase {
         Files.writeString(disk.resolve("db/seed"), "seeded\n");
         String claim = prefix() + "ro";
         String pod = prefix() + "reads-only";
-        claim(claim, "ReadWriteOnce");
-        localVolume(prefix() + "local-ro", disk, claim);
-        awaitBound(claim);
+        bindLocal(claim, prefix() + "local-ro", disk);
 
         readOnlyClaimPod(pod, claim, "sleep 3600");
         awaitRunning(pod);
@@ -286,9 +289,7 @@ class PersistentVolumesIT extends RealClusterBase {
         Path disk = Files.createDirectories(dir.resolve("disks/" + prefix() + "keep"));
         String claim = prefix() + "keep";
         String pod = prefix() + "keeps";
-        claim(claim, "ReadWriteOnce");
-        localVolume(prefix() + "local-keep", disk, claim);
-        awaitBound(claim);
+        bindLocal(claim, prefix() + "local-keep", disk);
         claimPod(pod, claim, "echo in-memory > /shm/state; sleep 3600");
         awaitRunning(pod);
         Map<String, String> before = podMounts(pod);
@@ -318,9 +319,7 @@ class PersistentVolumesIT extends RealClusterBase {
         Path disk = Files.createDirectories(dir.resolve("disks/" + prefix() + "stats"));
         String claim = prefix() + "stats";
         String pod = prefix() + "measured";
-        claim(claim, "ReadWriteOnce");
-        localVolume(prefix() + "local-stats", disk, claim);
-        awaitBound(claim);
+        bindLocal(claim, prefix() + "local-stats", disk);
         claimPod(pod, claim, "sleep 3600");
         awaitRunning(pod);
 

@@ -29,13 +29,14 @@ import static org.awaitility.Awaitility.await;
  * The built jar joins a real v1.20.2 control plane as {@code kubeadm join} makes a kubelet do: with nothing but a
  * bootstrap token in {@code --bootstrap-kubeconfig}, it asks for its client certificate through a
  * CertificateSigningRequest, which the controller manager approves and signs, writes {@code --kubeconfig} and becomes
- * a Ready node. The control plane is this class's own, signing certificates for 8 minutes: the signer backdates
- * them by 5, so each is valid 3 minutes from its issue and due for renewal within 0.6 to 2.2 minutes.
+ * a Ready node. The control plane is this class's own, signing certificates for 7 minutes: the signer backdates
+ * them by 5, so each is valid 2 minutes from its issue and due for renewal at 70-90 % of its life, within 1.3 minutes
+ * of its issue (rarely at once, which only makes one more request).
  */
 @Tag("docker")
 @Tag("control-plane")
 class TlsBootstrapIT {
-    static final Duration SIGNING_DURATION = Duration.ofMinutes(8);
+    static final Duration SIGNING_DURATION = Duration.ofMinutes(7);
     /** A joining node serves once its certificate is issued: the controller manager's approval comes on top of a start. */
     static final Duration START = Duration.ofSeconds(90);
     static ControlPlane cluster;
@@ -170,7 +171,7 @@ class TlsBootstrapIT {
 
     @Test
     void theServingCertificateIsServedOnceItsRequestIsApprovedAndKubectlLogsKeepsWorkingAcrossItsRotation() throws Exception {
-        // Client rotation too: the bootstrapped client certificate lives 3 minutes here, less than this test.
+        // Client rotation too: the bootstrapped client certificate lives 2 minutes here, less than this test.
         Agent agent = joiningNode("--rotate-server-certificates", "--rotate-certificates", "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
                 "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start(START);
         awaitReady(agent);

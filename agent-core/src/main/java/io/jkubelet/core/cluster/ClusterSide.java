@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
+import io.jkubelet.core.cluster.fabric8.Fabric8CsiNodes;
 import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
 import io.jkubelet.core.cluster.fabric8.Fabric8LeaseClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8MirrorPodClient;
@@ -20,6 +21,7 @@ import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.nodestatus.NodePressure;
+import io.jkubelet.core.nodestatus.Sleeper;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.objects.ChangeDetectionStrategy;
 import io.jkubelet.core.objects.PersistentVolumeClient;
@@ -30,6 +32,7 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.StopSequence;
+import io.jkubelet.core.volume.csi.NodeInfoManager;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -161,6 +164,16 @@ public final class ClusterSide implements AutoCloseable {
     public Optional<ApiserverSource> podSource(String nodeName, Supplier<PodUpdateSink> sink) {
         return client == null ? Optional.empty()
                 : Optional.of(new ApiserverSource(new Fabric8PodListWatch(client), nodeName, sink.get()));
+    }
+
+    /**
+     * Where the CSI plugin records what each driver says of this node (the Node's annotation and labels, the CSINode);
+     * standalone, one that fails as upstream's does without a kube client.
+     */
+    public NodeInfoManager csiNodeInfo(String nodeName) {
+        return client == null ? NodeInfoManager.standalone(nodeName)
+                : NodeInfoManager.connected(nodeName, new Fabric8NodeClient(client), new Fabric8CsiNodes(client),
+                        Sleeper.REAL);
     }
 
     /** The mirror pods of this node's static pods; none standalone. */

@@ -57,6 +57,8 @@ import io.jkubelet.core.timeline.TimelineRecorder;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.csi.CsiDrivers;
+import io.jkubelet.core.volume.csi.CsiRegistrationHandler;
 import io.jkubelet.core.volumemanager.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -100,6 +102,8 @@ public final class Kubelet implements AutoCloseable {
     private final PodManager podManager = new PodManager();
     /** The watcher of {@code <root-dir>/plugins_registry}; registrations run on the pod workers' virtual threads. */
     private final PluginManager pluginManager;
+    /** The CSI plugin's registration of drivers found by the watcher (upstream {@code csi.PluginHandler}). */
+    private final CsiRegistrationHandler csiPlugin;
     /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
     private final PodTimelines timelines;
     /**
@@ -172,6 +176,8 @@ public final class Kubelet implements AutoCloseable {
         deps.cpuManager().ifPresent(topologyManager::addHintProvider);
         this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
                 executors.podWorkers());
+        this.csiPlugin = new CsiRegistrationHandler(new CsiDrivers(), deps.csiDrivers(),
+                deps.cluster().csiNodeInfo(nodeName));
         this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),
                 containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode, deviceManager::getCapacity);
         this.timelines = new PodTimelines(deps.clock());
@@ -307,7 +313,8 @@ public final class Kubelet implements AutoCloseable {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
         running.add("device-manager", within -> deviceManager.stop());
-        // Upstream's pluginManager.AddHandler and Run: device plugins that see the DEPRECATION file register here.
+        // Upstream's pluginManager.AddHandler (CSI drivers, then device plugins that see the DEPRECATION file) and Run.
+        pluginManager.addHandler(PluginManager.CSI_PLUGIN, csiPlugin);
         pluginManager.addHandler(PluginManager.DEVICE_PLUGIN, deviceManager.watcherHandler());
         pluginManager.start(executors.timers());
         // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).

@@ -11,6 +11,7 @@ import io.jkubelet.core.pluginmanager.PluginRegistrationClient;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.SystemContainers;
+import io.jkubelet.core.volume.csi.CsiDriverClient;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -34,12 +35,24 @@ import java.util.Optional;
  * @param topologyManager the topology manager (upstream's is made by the container manager), whose admitted NUMA
  *     affinities the CPU manager allocates from; the kubelet adds the device manager and the CPU manager to it as hint
  *     providers, so one instance serves one kubelet
+ * @param csiDrivers the CSI drivers' Node service, which the CSI plugin asks for {@code NodeGetInfo} when a driver
+ *     registers through the plugin watcher; {@link CsiDriverClient#none()}: every CSI driver is refused
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
                           ContainerManager containerManager, ContainerLogManager logManager,
                           DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                          Optional<CpuManager> cpuManager, TopologyManager topologyManager) {
+                          Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers) {
+
+    /** Dependencies that cannot call CSI drivers: a CSI driver's registration is refused. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
+                       Optional<CpuManager> cpuManager, TopologyManager topologyManager) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, pluginRegistration, cpuManager, topologyManager, CsiDriverClient.none());
+    }
 
     /** Dependencies with the {@code none} topology manager policy. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
