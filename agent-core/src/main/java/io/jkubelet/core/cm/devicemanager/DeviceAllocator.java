@@ -113,7 +113,7 @@ final class DeviceAllocator {
         }
         if (needsUpdateCheckpoint) {
             try {
-                m.writeCheckpoint();
+                m.checkpoint().write();
             } catch (IOException e) {
                 throw new AllocationException(e.getMessage());
             }

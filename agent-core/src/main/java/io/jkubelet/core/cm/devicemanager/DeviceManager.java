@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -38,6 +37,8 @@ public final class DeviceManager implements PluginHandler, HintProvider {
     private final DevicePluginServer server;
     /** In the registration socket's directory; none without a server. */
     private final CheckpointManager checkpoints;
+    /** What the checkpoint {@code kubelet_internal_checkpoint} holds of this manager: written and read there. */
+    private final DeviceManagerCheckpoint checkpoint;
     final Clock clock;
 
     final ReentrantLock lock = new ReentrantLock();
@@ -78,6 +79,7 @@ public final class DeviceManager implements PluginHandler, HintProvider {
         this.hints = new DeviceTopologyHints(this, numaNodes);
         Path socket = server.socketPath();
         this.checkpoints = socket == null ? null : new CheckpointManager(socket.getParent());
+        this.checkpoint = new DeviceManagerCheckpoint(this, checkpoints);
     }
 
     /**
@@ -97,7 +99,7 @@ public final class DeviceManager implements PluginHandler, HintProvider {
         this.sourcesReady = sourcesReady;
         this.runningAtStart = runningAtStart;
         try {
-            readCheckpoint();
+            checkpoint.read();
         } catch (CheckpointException | IOException e) {
             log.error("Continue after failing to read checkpoint file. Device allocation info may NOT be up-to-date: {}",
                     e.getMessage());
@@ -182,7 +184,7 @@ public final class DeviceManager implements PluginHandler, HintProvider {
         } finally {
             lock.unlock();
         }
-        writeCheckpointLogged();
+        checkpoint.writeLogged();
         log.info("Processed device updates for resource: resourceName={} totalCount={} healthyCount={}", resourceName,
                 devices.size(), healthy);
     }
@@ -231,7 +233,7 @@ public final class DeviceManager implements PluginHandler, HintProvider {
             lock.unlock();
         }
         if (!deleted.isEmpty()) {
-            writeCheckpointLogged();
+            checkpoint.writeLogged();
         }
         return new DeviceCapacity(capacity, allocatable, List.copyOf(new java.util.TreeSet<>(deleted)));
     }
@@ -379,66 +381,7 @@ public final class DeviceManager implements PluginHandler, HintProvider {
         return d == null ? Map.of() : d;
     }
 
-    // ---- the checkpoint ----
-
-    /** Upstream {@code writeCheckpoint}: the containers' devices and each resource's healthy devices. */
-    void writeCheckpoint() throws IOException {
-        if (checkpoints == null) {
-            return;
-        }
-        DeviceCheckpoint cp;
-        lock.lock();
-        try {
-            Map<String, List<String>> registered = new HashMap<>();
-            healthyDevices.forEach((r, ids) -> registered.put(r, new ArrayList<>(new java.util.TreeSet<>(ids))));
-            cp = new DeviceCheckpoint(podDevices.toCheckpointData(), registered);
-        } finally {
-            lock.unlock();
-        }
-        try {
-            checkpoints.create(DeviceCheckpoint.KEY, cp.marshal());
-        } catch (IOException e) {
-            throw new IOException("failed to write checkpoint file \"" + DeviceCheckpoint.KEY + "\": " + e.getMessage(), e);
-        }
-    }
-
-    private void writeCheckpointLogged() {
-        try {
-            writeCheckpoint();
-        } catch (IOException e) {
-            log.error("Writing checkpoint encountered: {}", e.getMessage());
-        }
-    }
-
-    /**
-     * Upstream {@code readCheckpoint}: the containers' devices come back, and each resource registered before is known
-     * with no devices (its capacity 0) and a stopped endpoint, until its plugin registers again.
-     */
-    private void readCheckpoint() throws CheckpointException, IOException {
-        if (checkpoints == null) {
-            return;
-        }
-        DeviceCheckpoint cp;
-        try {
-            cp = DeviceCheckpoint.unmarshal(checkpoints.read(DeviceCheckpoint.KEY));
-        } catch (CheckpointException.NotFound e) {
-            log.info("Failed to read data from checkpoint {}: {}", DeviceCheckpoint.KEY, e.getMessage());
-            return;
-        }
-        lock.lock();
-        try {
-            podDevices.fromCheckpointData(cp.podDeviceEntries());
-            allocatedDevices = podDevices.devices();
-            if (cp.registeredDevices() != null) {
-                for (String resource : cp.registeredDevices().keySet()) {
-                    healthyDevices.put(resource, new HashSet<>());
-                    unhealthyDevices.put(resource, new HashSet<>());
-                    endpoints.put(resource, Endpoint.stopped(resource, clock.instant()));
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-        log.debug("Read data from checkpoint file {}", DeviceCheckpoint.KEY);
+    DeviceManagerCheckpoint checkpoint() {
+        return checkpoint;
     }
 }

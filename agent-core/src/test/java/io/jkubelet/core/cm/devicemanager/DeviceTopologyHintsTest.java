@@ -2,6 +2,7 @@ package io.jkubelet.core.cm.devicemanager;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.admission.PodAdmitResult;
+import io.jkubelet.core.admission.testing.AdmittedPods;
 import io.jkubelet.core.apis.config.CpuSet;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.cpumanager.CpuTopology;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DeviceTopologyHintsTest {
     @TempDir Path dir;
-    final List<Pod> active = new ArrayList<>();
+    final AdmittedPods admittedPods = new AdmittedPods();
+    final List<Pod> active = admittedPods.list();
 
     private static TopologyHint hint(boolean preferred, int... nodes) {
         return new TopologyHint(BitMask.of(nodes), preferred);
@@ -72,13 +73,7 @@ class DeviceTopologyHintsTest {
     }
 
     private PodAdmitResult admit(Node n, Pod pod) {
-        List<Pod> others = List.copyOf(active);
-        active.add(pod);
-        PodAdmitResult r = n.topology().admit(pod, others);
-        if (!r.admit()) {
-            active.remove(pod);
-        }
-        return r;
+        return admittedPods.admit(n.topology(), pod);
     }
 
     @Test
