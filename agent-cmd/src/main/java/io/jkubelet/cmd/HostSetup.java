@@ -16,6 +16,9 @@ import io.jkubelet.core.cm.SwapCheck;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.cpumanager.StaticPolicy;
 import io.jkubelet.core.cm.cpumanager.SysfsTopology;
+import io.jkubelet.core.cm.topologymanager.SysfsNumaNodes;
+import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
+import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.runtime.RuntimeProcess;
 import io.jkubelet.core.stats.SystemContainers;
@@ -80,8 +83,8 @@ final class HostSetup {
      * topology ({@code /sys}), the kube and system reservations' CPU and {@code reservedSystemCPUs}; none with
      * {@code none}.
      */
-    static Optional<CpuManager> cpuManager(KubeletConfiguration config, ContainerManager containerManager, Path rootDir)
-            throws StartupException {
+    static Optional<CpuManager> cpuManager(KubeletConfiguration config, ContainerManager containerManager, Path rootDir,
+                                           TopologyAffinityStore topologyManager) throws StartupException {
         if (!StaticPolicy.NAME.equals(config.cpuManagerPolicy())) {
             return Optional.empty();
         }
@@ -91,9 +94,26 @@ final class HostSetup {
             return Optional.of(CpuManager.newStatic(SysfsTopology.read(Path.of("/sys")),
                     containerManager.nodeAllocatableReservation(machineCapacity()).get("cpu"),
                     CpuSet.parse(config.reservedSystemCPUs()),
-                    Objects.requireNonNullElse(config.cpuManagerPolicyOptions(), Map.of()), rootDir, period));
+                    Objects.requireNonNullElse(config.cpuManagerPolicyOptions(), Map.of()), rootDir, period,
+                    topologyManager));
         } catch (IOException | IllegalArgumentException e) {
             throw new StartupException("Failed to initialize cpu manager: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Upstream's {@code topologymanager.NewManager}, which its container manager makes: the configured policy, scope
+     * and options on the machine's NUMA nodes ({@code /sys}).
+     *
+     * @throws StartupException with upstream's message for an option, a machine or distances it refuses
+     */
+    static TopologyManager topologyManager(KubeletConfiguration config) throws StartupException {
+        try {
+            return TopologyManager.create(SysfsNumaNodes.read(Path.of("/sys")), config.topologyManagerPolicy(),
+                    config.topologyManagerScope(), Objects.requireNonNullElse(config.topologyManagerPolicyOptions(),
+                            Map.of()));
+        } catch (IOException | IllegalArgumentException e) {
+            throw StartupException.of(e);
         }
     }
 

@@ -10,6 +10,7 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
+import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
 import io.jkubelet.core.events.EventRecorder;
@@ -152,15 +153,16 @@ final class KubeletApp implements AutoCloseable {
         SecurePortSteps securePort = prepareSecurePort(server, node, apiserver);
         OomScoreAdjuster oom = HostSetup.applyOomScoreAdj(config);
         ContainerManager containerManager = HostSetup.containerManager(config);
+        TopologyManager topologyManager = HostSetup.topologyManager(config);
         Optional<CpuManager> cpuManager = HostSetup.cpuManager(config, containerManager,
-                Path.of(server.flags().rootDirectory()));
+                Path.of(server.flags().rootDirectory()), topologyManager);
         RuntimeConnection connection = RuntimeConnection.connect(config);
         running.add("runtime", connection.connection());
         Clock clock = Clock.systemUTC();
         ClusterSide cluster = clusterSide(server, apiserver, clock);
         EventRecorder recorder = cluster.eventRecorder(node.name(), config, new LoggingEventRecorder(clock));
-        Kubelet kubelet = createAndStartKubelet(server, node, oom, containerManager, cpuManager, connection, cluster,
-                recorder, apiserver, clock);
+        Kubelet kubelet = createAndStartKubelet(server, node, oom, containerManager, cpuManager, topologyManager,
+                connection, cluster, recorder, apiserver, clock);
         startPodResourcesServer(Path.of(server.flags().rootDirectory()), kubelet, clock);
         startPodSources(kubelet, securePort.checked());
         serve(server, kubelet, connection, securePort.serving().await(), clock);
@@ -241,7 +243,7 @@ final class KubeletApp implements AutoCloseable {
      */
     private Kubelet createAndStartKubelet(KubeletServer server, Node node, OomScoreAdjuster oom,
                                           ContainerManager containerManager, Optional<CpuManager> cpuManager,
-                                          RuntimeConnection connection,
+                                          TopologyManager topologyManager, RuntimeConnection connection,
                                           ClusterSide cluster, EventRecorder recorder, ApiserverClient apiserver,
                                           Clock clock) {
         KubeletFlags flags = server.flags();
@@ -276,7 +278,7 @@ final class KubeletApp implements AutoCloseable {
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(connection.runtime(), connection.images(), recorder,
                 clock, cluster, HostSetup.systemContainers(connection.process()), KubeletExecutors.named(), containerManager,
                 connection.logManager(), new RegistrationServer(DevicePluginServer.KUBELET_SOCKET),
-                new GrpcPluginRegistrationClient(), cpuManager, new GrpcCsiDriverClient()));
+                new GrpcPluginRegistrationClient(), cpuManager, topologyManager, new GrpcCsiDriverClient()));
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.views().kubeletMetrics(), m, clock));

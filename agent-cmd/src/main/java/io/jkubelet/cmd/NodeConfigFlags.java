@@ -72,8 +72,7 @@ final class NodeConfigFlags {
                     (c, v, earlier) -> ConfigFlag.pairs(c::qosReserved, c::putAllQosReserved,
                             FlagValues.pairs(v, '='), earlier)),
             flag(FlagSpec.of("topology-manager-policy", "string", "Topology Manager policy to use. "
-                            + "Possible values: 'none', 'best-effort', 'restricted', 'single-numa-node'; "
-                            + "jkubelet has no topology manager and refuses all but 'none'."),
+                            + "Possible values: 'none', 'best-effort', 'restricted', 'single-numa-node'."),
                     KubeletConfiguration::topologyManagerPolicy,
                     (c, v, earlier) -> c.topologyManagerPolicy(v)),
             flag(FlagSpec.of("topology-manager-scope", "string", "Scope to which topology hints applied. "
@@ -82,7 +81,8 @@ final class NodeConfigFlags {
                     (c, v, earlier) -> c.topologyManagerScope(v)),
             flag(FlagSpec.of("topology-manager-policy-options", "key=value", "A set of key=value Topology "
                             + "Manager policy options to use, to fine tune their behaviour. If not supplied, keep the "
-                            + "default behaviour. jkubelet has no topology manager and refuses any."),
+                            + "default behaviour. Topology Manager policy options: prefer-closest-numa-nodes "
+                            + "(BETA, default visible); with the 'none' policy jkubelet warns that they are not used."),
                     KubeletConfiguration::topologyManagerPolicyOptions,
                     (c, v, earlier) -> ConfigFlag.pairs(c::topologyManagerPolicyOptions,
                             c::putAllTopologyManagerPolicyOptions, Map.ofEntries(ConfigFlagValues.pair(v)), earlier)),

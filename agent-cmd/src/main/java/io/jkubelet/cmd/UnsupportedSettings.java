@@ -59,12 +59,6 @@ final class UnsupportedSettings {
             errors.add("reservedMemory (--reserved-memory): jkubelet has no memory manager to reserve NUMA memory "
                     + "with; leave it unset");
         }
-        onlyPolicy(errors, "topologyManagerPolicy (--topology-manager-policy)", c.topologyManagerPolicy(), "none",
-                "topology manager, so it cannot align pods' resources to NUMA nodes");
-        if (!empty(c.topologyManagerPolicyOptions())) {
-            errors.add("topologyManagerPolicyOptions (--topology-manager-policy-options) "
-                    + c.topologyManagerPolicyOptions() + ": jkubelet has no topology manager; leave them unset");
-        }
         if ("LimitedSwap".equals(c.memorySwap().swapBehavior())) {
             errors.add("memorySwap.swapBehavior \"LimitedSwap\": jkubelet does not give pods swap; only \"\" or "
                     + "\"NoSwap\" is accepted");
@@ -140,6 +134,12 @@ final class UnsupportedSettings {
         if (!c.showHiddenMetricsForVersion().isEmpty()) {
             warnings.add("showHiddenMetricsForVersion (--show-hidden-metrics-for-version) \""
                     + c.showHiddenMetricsForVersion() + "\": jkubelet has no hidden metrics to show");
+        }
+        if ("none".equals(c.topologyManagerPolicy()) && !empty(c.topologyManagerPolicyOptions())) {
+            // Upstream's NewManager returns before reading the options under the none policy.
+            warnings.add("topologyManagerPolicyOptions (--topology-manager-policy-options) "
+                    + c.topologyManagerPolicyOptions() + ": not acted on with topologyManagerPolicy \"none\" (upstream "
+                    + "does not read them either); set a policy that aligns, or leave them unset");
         }
         volumePluginDrivers(c.volumePluginDir()).ifPresent(warnings::add);
         if (c.tracing() != null) {

@@ -591,8 +591,6 @@ class KubeletCommandTest {
             "image-service-endpoint", Map.entry("imageServiceEndpoint", "unix:///var/run/docker.sock"),
             // Upstream's none policy (the default) takes no options.
             "cpu-manager-policy-options", Map.entry("cpuManagerPolicyOptions", NONE_ACCEPTED),
-            "topology-manager-policy", Map.entry("topologyManagerPolicy", "none"),
-            "topology-manager-policy-options", Map.entry("topologyManagerPolicyOptions", NONE_ACCEPTED),
             "memory-manager-policy", Map.entry("memoryManagerPolicy", "None"),
             "reserved-memory", Map.entry("reservedMemory", ""));
     private static final Map<String, String> ACCEPTED_VALUES = REFUSED_SAMPLES.entrySet().stream()
@@ -783,7 +781,7 @@ class KubeletCommandTest {
     @Test
     void theHelpOfEveryFlagJkubeletRefusesOrWarnsAboutSaysSo() {
         Set<String> notActedOn = Set.of("image-service-endpoint", "volume-plugin-dir", "kubelet-cgroups", "system-cgroups",
-                "cpu-manager-policy-options", "qos-reserved", "topology-manager-policy",
+                "cpu-manager-policy-options", "qos-reserved",
                 "topology-manager-policy-options", "memory-manager-policy", "reserved-memory", "pod-cidr",
                 "make-iptables-util-chains", "kernel-memcg-notification", "max-open-files", "kube-api-content-type",
                 "contention-profiling");
@@ -793,7 +791,7 @@ class KubeletCommandTest {
         assertThat(help).containsKeys(notActedOn.toArray(String[]::new));
         notActedOn.forEach(name -> assertThat(help.get(name)).as("--" + name + "'s help").contains("jkubelet"));
         String usage = KubeletCommand.usage().replaceAll("\\s+", " ");
-        assertThat(usage).contains("jkubelet has no topology manager");
+        assertThat(usage).contains("with the 'none' policy jkubelet warns that they are not used");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCalls;
 import io.jkubelet.core.admission.PodAdmitResult;
+import io.jkubelet.core.admission.testing.AdmittedPods;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.kuberuntime.RunContainerOptions;
@@ -51,7 +52,8 @@ class RegistrationServerTest {
     RegistrationServer server;
     DeviceManager manager;
     TopologyManager admission;
-    final List<Pod> active = new ArrayList<>();
+    final AdmittedPods admittedPods = new AdmittedPods();
+    final List<Pod> active = admittedPods.list();
     final List<AutoCloseable> plugins = new ArrayList<>();
 
     @BeforeEach
@@ -64,7 +66,7 @@ class RegistrationServerTest {
         server = new RegistrationServer(kubeletSocket, callTimeout);
         manager = new DeviceManager(server, Clock.systemUTC());
         manager.start(() -> List.copyOf(active), () -> true, (uid, name) -> false);
-        admission = new TopologyManager(List.of(manager::allocate));
+        admission = TopologyManager.none(manager);
     }
 
     @AfterEach
@@ -89,13 +91,7 @@ class RegistrationServerTest {
     }
 
     private PodAdmitResult admit(Pod pod) {
-        List<Pod> others = List.copyOf(active);
-        active.add(pod);
-        PodAdmitResult r = admission.admit(pod, others);
-        if (!r.admit()) {
-            active.remove(pod);
-        }
-        return r;
+        return admittedPods.admit(admission, pod);
     }
 
     private Map<String, Long> allocatable() {

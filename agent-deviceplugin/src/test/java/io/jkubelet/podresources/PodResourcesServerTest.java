@@ -80,7 +80,7 @@ class PodResourcesServerTest {
                 .endMetadata().withNewSpec().withContainers(app, new ContainerBuilder().withName("side").build()).endSpec()
                 .build();
         pods.add(pod);
-        assertThat(new TopologyManager(List.of(manager::allocate)).admit(pod, List.of()).admit()).isTrue();
+        assertThat(TopologyManager.none(manager).admit(pod, List.of()).admit()).isTrue();
         return pod;
     }
 

@@ -168,7 +168,12 @@ public final class Kubelet implements AutoCloseable {
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
         this.images = new InstrumentedImageService(deps.images(), metrics);
         this.containerManager = deps.containerManager();
-        this.deviceManager = new DeviceManager(deps.devicePlugins(), deps.clock());
+        TopologyManager topologyManager = deps.topologyManager();
+        this.deviceManager = new DeviceManager(deps.devicePlugins(), deps.clock(), topologyManager.numaNodes(),
+                topologyManager);
+        // Upstream's container manager adds the device manager, then the CPU manager.
+        topologyManager.addHintProvider(deviceManager);
+        deps.cpuManager().ifPresent(topologyManager::addHintProvider);
         this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
                 executors.podWorkers());
         this.csiPlugin = new CsiRegistrationHandler(new CsiDrivers(), deps.csiDrivers(),
@@ -250,7 +255,7 @@ public final class Kubelet implements AutoCloseable {
                 () -> NodeShutdown.record(settings, metrics, deps.clock()));
         this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
                 AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(),
-                        TopologyManager.of(deviceManager::allocate, deps.cpuManager()), node, deviceManager::updatePluginResources,
+                        topologyManager, node, deviceManager::updatePluginResources,
                         nodeShutdown), recorder,
                 this::requestStatusSync, housekeeping, timelines::admitted),
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());

@@ -4,6 +4,7 @@ import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
+import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.logs.ContainerLogManager;
 import io.jkubelet.core.pluginmanager.PluginRegistrationClient;
@@ -31,6 +32,9 @@ import java.util.Optional;
  * @param pluginRegistration the plugin watcher's calls to the sockets in {@code <root-dir>/plugins_registry};
  *     {@link PluginRegistrationClient#none()}: every socket there is refused
  * @param cpuManager the CPU manager of the {@code static} policy; empty with the {@code none} policy
+ * @param topologyManager the topology manager (upstream's is made by the container manager), whose admitted NUMA
+ *     affinities the CPU manager allocates from; the kubelet adds the device manager and the CPU manager to it as hint
+ *     providers, so one instance serves one kubelet
  * @param csiDrivers the CSI drivers' Node service, which the CSI plugin asks for {@code NodeGetInfo} when a driver
  *     registers through the plugin watcher; {@link CsiDriverClient#none()}: every CSI driver is refused
  */
@@ -38,16 +42,26 @@ public record KubeletDeps(RuntimeService runtime, ImageService images, EventReco
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
                           ContainerManager containerManager, ContainerLogManager logManager,
                           DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                          Optional<CpuManager> cpuManager, CsiDriverClient csiDrivers) {
+                          Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers) {
 
     /** Dependencies that cannot call CSI drivers: a CSI driver's registration is refused. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                        ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
                        ContainerManager containerManager, ContainerLogManager logManager,
                        DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
+                       Optional<CpuManager> cpuManager, TopologyManager topologyManager) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, pluginRegistration, cpuManager, topologyManager, CsiDriverClient.none());
+    }
+
+    /** Dependencies with the {@code none} topology manager policy. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
                        Optional<CpuManager> cpuManager) {
         this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                devicePlugins, pluginRegistration, cpuManager, CsiDriverClient.none());
+                devicePlugins, pluginRegistration, cpuManager, TopologyManager.none());
     }
 
     /** Dependencies with the {@code none} CPU manager policy. */

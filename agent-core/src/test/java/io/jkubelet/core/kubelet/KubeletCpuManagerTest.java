@@ -78,7 +78,7 @@ class KubeletCpuManagerTest {
         runtime.addImage("jkubelet/pause:3.9");
         CpuTopology twoCpus = CpuTopology.of(Map.of(0, new CpuTopology.CpuInfo(0, 0, 0), 1, new CpuTopology.CpuInfo(0, 0, 1)));
         CpuManager cpus = CpuManager.newStatic(twoCpus, BigDecimal.ONE, CpuSet.parse("0"), Map.of(), root,
-                Duration.ofMillis(50));
+                Duration.ofMillis(50), io.jkubelet.core.cm.topologymanager.TopologyAffinityStore.NONE);
         kubelet = new Kubelet(TestSettings.under(root), new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock),
                 clock, ClusterSide.standalone(), null, KubeletExecutors.named(), ContainerManager.stub(),
                 ContainerLogManager.rotatedByRuntime(), DevicePluginServer.none(), PluginRegistrationClient.none(),

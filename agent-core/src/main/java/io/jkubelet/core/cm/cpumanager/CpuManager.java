@@ -6,6 +6,8 @@ import io.jkubelet.core.apis.config.CpuSet;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
 import io.jkubelet.core.cm.topologymanager.AdmissionError;
 import io.jkubelet.core.cm.topologymanager.HintProvider;
+import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
+import io.jkubelet.core.cm.topologymanager.TopologyHint;
 import io.jkubelet.core.podutil.PodSpecs;
 
 import java.io.IOException;
@@ -26,12 +28,17 @@ import java.util.Set;
  */
 public final class CpuManager implements HintProvider {
     private final StaticPolicy policy;
+    private final CpuTopologyHints hints;
+    private final TopologyAffinityStore affinity;
     private final CpuManagerCheckpoint checkpoint;
     private final Duration reconcilePeriod;
     private CpuManagerState state;
 
-    private CpuManager(StaticPolicy policy, CpuManagerCheckpoint checkpoint, Duration reconcilePeriod) {
+    private CpuManager(StaticPolicy policy, TopologyAffinityStore affinity, CpuManagerCheckpoint checkpoint,
+                       Duration reconcilePeriod) {
         this.policy = policy;
+        this.hints = new CpuTopologyHints(policy);
+        this.affinity = affinity;
         this.checkpoint = checkpoint;
         this.reconcilePeriod = reconcilePeriod;
     }
@@ -47,11 +54,13 @@ public final class CpuManager implements HintProvider {
      * @param reservedCpu the kube and system reservations' CPU (node allocatable's reservation), null when none is set
      * @param reservedSystemCpus {@code reservedSystemCPUs}, empty when not set
      * @param reconcilePeriod {@code cpuManagerReconcilePeriod}
+     * @param affinity the topology manager, whose admitted NUMA nodes each container's CPUs are taken from first
      * @throws IllegalArgumentException with upstream's message when the reservation is missing or zero, or the policy
      *     cannot be made
      */
     public static CpuManager newStatic(CpuTopology topology, BigDecimal reservedCpu, CpuSet reservedSystemCpus,
-                                       Map<String, String> options, Path rootDir, Duration reconcilePeriod) {
+                                       Map<String, String> options, Path rootDir, Duration reconcilePeriod,
+                                       TopologyAffinityStore affinity) {
         if (reservedCpu == null) {
             throw new IllegalArgumentException("[cpumanager] unable to determine reserved CPU resources for static policy");
         }
@@ -67,7 +76,7 @@ public final class CpuManager implements HintProvider {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("new static policy error: " + e.getMessage(), e);
         }
-        return new CpuManager(policy, new CpuManagerCheckpoint(new CheckpointManager(rootDir), StaticPolicy.NAME),
+        return new CpuManager(policy, affinity, new CpuManagerCheckpoint(new CheckpointManager(rootDir), StaticPolicy.NAME),
                 reconcilePeriod);
     }
 
@@ -83,11 +92,27 @@ public final class CpuManager implements HintProvider {
         checkpoint.store(state);
     }
 
-    /** Allocates the container's exclusive CPUs, if it should have some (upstream's {@code Allocate}). */
+    /**
+     * Allocates the container's exclusive CPUs, if it should have some (upstream's {@code Allocate}), from the NUMA
+     * nodes the topology manager admitted it with first.
+     */
     @Override
     public synchronized void allocate(Pod pod, Container container) throws AdmissionError, IOException {
-        policy.allocate(state, pod, container, CpuSet.EMPTY);
+        TopologyHint hint = affinity.getAffinity(pod.getMetadata().getUid(), container.getName());
+        policy.allocate(state, pod, container, hint.numaNodeAffinity());
         checkpoint.store(state);
+    }
+
+    /** Upstream's {@code GetTopologyHints}: the {@code cpu} hints of a container with exclusive CPUs. */
+    @Override
+    public synchronized Map<String, List<TopologyHint>> getTopologyHints(Pod pod, Container container) {
+        return hints.containerHints(state, pod, container);
+    }
+
+    /** Upstream's {@code GetPodTopologyHints}: the {@code cpu} hints of all of a pod's exclusive CPUs. */
+    @Override
+    public synchronized Map<String, List<TopologyHint>> getPodTopologyHints(Pod pod) {
+        return hints.podHints(state, pod);
     }
 
     /** The CPUs the container runs on: its own, else the shared pool (upstream's {@code GetCPUSetOrDefault}). */

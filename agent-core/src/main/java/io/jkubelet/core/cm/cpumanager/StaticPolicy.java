@@ -5,8 +5,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.apis.config.CpuSet;
 import io.jkubelet.core.cm.topologymanager.AdmissionError;
+import io.jkubelet.core.cm.topologymanager.BitMask;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.qos.QosClass;
+import org.jspecify.annotations.Nullable;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -118,11 +120,13 @@ public final class StaticPolicy {
     /**
      * Upstream's {@code Allocate}: exclusive CPUs for the container when it should have some and has none yet.
      *
-     * @param numaAffinity the topology manager's NUMA nodes for the container, empty for no preference
+     * @param numaAffinity the topology manager's NUMA nodes for the container (upstream's {@code GetAffinity}), null for
+     *     no preference: its free CPUs are taken first
      * @throws AdmissionError {@code SMTAlignmentError} under {@code full-pcpus-only}
      * @throws IllegalStateException when the CPUs cannot be had (upstream's message)
      */
-    public void allocate(CpuManagerState state, Pod pod, Container container, CpuSet numaAffinity) throws AdmissionError {
+    public void allocate(CpuManagerState state, Pod pod, Container container, @Nullable BitMask numaAffinity)
+            throws AdmissionError {
         int numCpus = guaranteedCpus(pod, container);
         if (numCpus == 0) {
             return;
@@ -151,6 +155,15 @@ public final class StaticPolicy {
         updateCpusToReuse(pod, container, cpus);
     }
 
+    /** Upstream's {@code cpusToReuse} of the pod being admitted: what its init containers had; empty for another pod. */
+    public CpuSet cpusToReuse(String podUid) {
+        return cpusToReuse.getOrDefault(podUid, CpuSet.EMPTY);
+    }
+
+    public CpuTopology topology() {
+        return topology;
+    }
+
     /** Upstream's {@code RemoveContainer}: its CPUs go back to the shared pool, but those a sibling still holds. */
     public void removeContainer(CpuManagerState state, String podUid, String container) {
         CpuSet released = state.cpuSet(podUid, container);
@@ -167,12 +180,12 @@ public final class StaticPolicy {
         state.setDefaultCpuSet(state.defaultCpuSet().union(released.difference(inUse)));
     }
 
-    private CpuSet allocateCpus(CpuManagerState state, int numCpus, CpuSet numaAffinity, CpuSet reusable) {
+    private CpuSet allocateCpus(CpuManagerState state, int numCpus, @Nullable BitMask numaAffinity, CpuSet reusable) {
         CpuSet allocatable = availableCpus(state).union(reusable);
         CpuSet result = CpuSet.EMPTY;
-        if (!numaAffinity.isEmpty()) {
+        if (numaAffinity != null) {
             CpuSet aligned = CpuSet.EMPTY;
-            for (int node : numaAffinity.cpus()) {
+            for (int node : numaAffinity.nodes()) {
                 aligned = aligned.union(allocatable.intersection(topology.cpusInNumaNode(node)));
             }
             result = CpuAccumulator.take(topology, aligned, Math.min(numCpus, aligned.size()));

@@ -1,5 +1,7 @@
 package io.jkubelet.core.cm.cpumanager;
 
+import io.jkubelet.core.cm.topologymanager.PolicyOptions;
+
 import java.util.Map;
 import java.util.Set;
 
@@ -31,18 +33,8 @@ public record StaticPolicyOptions(boolean fullPhysicalCpusOnly) {
             if (!FULL_PCPUS_ONLY.equals(e.getKey())) {
                 throw new IllegalArgumentException("unknown CPU Manager Policy option: \"" + e.getKey() + "\"");
             }
-            full = parseBool(e.getKey(), e.getValue());
+            full = PolicyOptions.parseBool(e.getKey(), e.getValue());
         }
         return new StaticPolicyOptions(full);
-    }
-
-    /** Go's {@code strconv.ParseBool}, with upstream's wrapping. */
-    private static boolean parseBool(String name, String value) {
-        return switch (value) {
-            case "1", "t", "T", "TRUE", "true", "True" -> true;
-            case "0", "f", "F", "FALSE", "false", "False" -> false;
-            default -> throw new IllegalArgumentException("bad value for option \"" + name + "\": strconv.ParseBool: "
-                    + "parsing \"" + value + "\": invalid syntax");
-        };
     }
 }

@@ -39,6 +39,13 @@ final class DeviceAllocator {
         this.m = manager;
     }
 
+    /** Upstream's {@code devicesToReuse} of the pod being admitted, for its hints; empty for another pod. */
+    synchronized Map<String, Set<String>> devicesToReuse(String podUid) {
+        Map<String, Set<String>> out = new HashMap<>();
+        devicesToReuse.getOrDefault(podUid, Map.of()).forEach((r, ids) -> out.put(r, Set.copyOf(ids)));
+        return out;
+    }
+
     /**
      * Upstream {@code Allocate}: the caller goes through the pod's init containers before its app containers. An init
      * container's devices may be given again to the containers after it (unless it is a sidecar, which keeps them); an
@@ -106,7 +113,7 @@ final class DeviceAllocator {
         }
         if (needsUpdateCheckpoint) {
             try {
-                m.writeCheckpoint();
+                m.checkpoint().write();
             } catch (IOException e) {
                 throw new AllocationException(e.getMessage());
             }
@@ -196,9 +203,10 @@ final class DeviceAllocator {
     }
 
     /**
-     * Caller holds the lock. The reusable devices first, then the plugin's preferred ones among the free healthy devices,
-     * then any. (With no topology hint every free device is "without affinity": upstream's aligned and unaligned sets
-     * are empty until the topology manager gives hints.)
+     * Caller holds the lock. Upstream's order: the reusable devices first; then, when the devices on the container's
+     * admitted NUMA nodes are more than needed, the plugin's preferred ones among them, then any of them; otherwise all
+     * of them, then the plugin's preferred ones among the free devices, then those on other nodes, then those on none.
+     * Without an affinity every free device counts as having none.
      */
     private Set<String> pick(String uid, String container, String resource, int required, int needed,
                              Set<String> reusable) throws AllocationException {
@@ -213,15 +221,41 @@ final class DeviceAllocator {
             throw new AllocationException("requested number of devices unavailable for " + resource + ". Requested: "
                     + left[0] + ", Available: " + available.size());
         }
-        Set<String> candidates = new LinkedHashSet<>(available);
-        candidates.addAll(allocated);
-        Set<String> preferred = preferredAllocation(uid, container, resource, candidates, allocated, required);
-        preferred.retainAll(available);
-        if (takeFrom(resource, preferred, allocated, left) || takeFrom(resource, available, allocated, left)) {
+        Map<String, Device> devices = m.allDevices.getOrDefault(resource, Map.of());
+        AlignedDevices split = AlignedDevices.filter(available, devices,
+                m.affinity.getAffinity(uid, container).numaNodeAffinity(),
+                DeviceTopologyHints.hasTopologyAlignment(devices));
+        if (left[0] < split.aligned().size()) {
+            Set<String> preferred = preferredFrom(uid, container, resource, split.aligned(), allocated, required);
+            if (takeFrom(resource, preferred, allocated, left) || takeFrom(resource, split.aligned(), allocated, left)) {
+                return allocated;
+            }
+            throw lessThanRequired(required, left[0]);
+        }
+        if (takeFrom(resource, split.aligned(), allocated, left)) {
             return allocated;
         }
-        throw new AllocationException("unexpectedly allocated less resources than required. Requested: " + required
-                + ", Got: " + (required - left[0]));
+        Set<String> preferred = preferredFrom(uid, container, resource, available, allocated, required);
+        if (takeFrom(resource, preferred, allocated, left) || takeFrom(resource, split.unaligned(), allocated, left)
+                || takeFrom(resource, split.noAffinity(), allocated, left)) {
+            return allocated;
+        }
+        throw lessThanRequired(required, left[0]);
+    }
+
+    /** The plugin's preferred devices among {@code from} (with those already taken), kept to {@code from}. */
+    private Set<String> preferredFrom(String uid, String container, String resource, Set<String> from,
+                                      Set<String> allocated, int required) throws AllocationException {
+        Set<String> candidates = new LinkedHashSet<>(from);
+        candidates.addAll(allocated);
+        Set<String> preferred = preferredAllocation(uid, container, resource, candidates, allocated, required);
+        preferred.retainAll(from);
+        return preferred;
+    }
+
+    private static AllocationException lessThanRequired(int required, int left) {
+        return new AllocationException("unexpectedly allocated less resources than required. Requested: " + required
+                + ", Got: " + (required - left));
     }
 
     /** Takes devices from {@code from} until none is needed; true once none is. Caller holds the lock. */

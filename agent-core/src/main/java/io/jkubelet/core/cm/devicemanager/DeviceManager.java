@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.checkpointmanager.CheckpointException;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
+import io.jkubelet.core.cm.topologymanager.HintProvider;
+import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
+import io.jkubelet.core.cm.topologymanager.TopologyHint;
 import io.jkubelet.core.kuberuntime.RunContainerOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,12 +31,14 @@ import java.util.function.Supplier;
  * restart. Allocation is its {@link DeviceAllocator}'s. Thread-safe: one lock guards the state, and no plugin is called
  * while it is held.
  */
-public final class DeviceManager implements PluginHandler {
+public final class DeviceManager implements PluginHandler, HintProvider {
     private static final Logger log = LoggerFactory.getLogger(DeviceManager.class);
 
     private final DevicePluginServer server;
     /** In the registration socket's directory; none without a server. */
     private final CheckpointManager checkpoints;
+    /** What the checkpoint {@code kubelet_internal_checkpoint} holds of this manager: written and read there. */
+    private final DeviceManagerCheckpoint checkpoint;
     final Clock clock;
 
     final ReentrantLock lock = new ReentrantLock();
@@ -53,12 +57,29 @@ public final class DeviceManager implements PluginHandler {
     volatile BiPredicate<String, String> runningAtStart = (uid, name) -> false;
 
     private final DeviceAllocator allocator = new DeviceAllocator(this);
+    /** The topology manager: the NUMA nodes each container was admitted with, its devices taken from them first. */
+    final TopologyAffinityStore affinity;
+    private final DeviceTopologyHints hints;
 
+    /** A device manager on a machine of one NUMA node, without alignment (the {@code none} topology policy). */
     public DeviceManager(DevicePluginServer server, Clock clock) {
+        this(server, clock, List.of(0), TopologyAffinityStore.NONE);
+    }
+
+    /**
+     * Upstream {@code NewManagerImpl}.
+     *
+     * @param numaNodes the machine's NUMA node IDs, which the hints range over
+     * @param affinity the topology manager's admitted affinities
+     */
+    public DeviceManager(DevicePluginServer server, Clock clock, List<Integer> numaNodes, TopologyAffinityStore affinity) {
         this.server = server;
         this.clock = clock;
+        this.affinity = affinity;
+        this.hints = new DeviceTopologyHints(this, numaNodes);
         Path socket = server.socketPath();
         this.checkpoints = socket == null ? null : new CheckpointManager(socket.getParent());
+        this.checkpoint = new DeviceManagerCheckpoint(this, checkpoints);
     }
 
     /**
@@ -78,7 +99,7 @@ public final class DeviceManager implements PluginHandler {
         this.sourcesReady = sourcesReady;
         this.runningAtStart = runningAtStart;
         try {
-            readCheckpoint();
+            checkpoint.read();
         } catch (CheckpointException | IOException e) {
             log.error("Continue after failing to read checkpoint file. Device allocation info may NOT be up-to-date: {}",
                     e.getMessage());
@@ -163,7 +184,7 @@ public final class DeviceManager implements PluginHandler {
         } finally {
             lock.unlock();
         }
-        writeCheckpointLogged();
+        checkpoint.writeLogged();
         log.info("Processed device updates for resource: resourceName={} totalCount={} healthyCount={}", resourceName,
                 devices.size(), healthy);
     }
@@ -212,7 +233,7 @@ public final class DeviceManager implements PluginHandler {
             lock.unlock();
         }
         if (!deleted.isEmpty()) {
-            writeCheckpointLogged();
+            checkpoint.writeLogged();
         }
         return new DeviceCapacity(capacity, allocatable, List.copyOf(new java.util.TreeSet<>(deleted)));
     }
@@ -245,8 +266,19 @@ public final class DeviceManager implements PluginHandler {
     // ---- admission and containers (the allocator's) ----
 
     /** Upstream {@code Allocate}, for one container of a pod being admitted. */
+    @Override
     public void allocate(Pod pod, Container container) throws AllocationException {
         allocator.allocate(pod, container);
+    }
+
+    @Override
+    public Map<String, List<TopologyHint>> getTopologyHints(Pod pod, Container container) {
+        return hints.containerHints(pod, container, allocator.devicesToReuse(pod.getMetadata().getUid()));
+    }
+
+    @Override
+    public Map<String, List<TopologyHint>> getPodTopologyHints(Pod pod) {
+        return hints.podHints(pod);
     }
 
     /**
@@ -349,66 +381,7 @@ public final class DeviceManager implements PluginHandler {
         return d == null ? Map.of() : d;
     }
 
-    // ---- the checkpoint ----
-
-    /** Upstream {@code writeCheckpoint}: the containers' devices and each resource's healthy devices. */
-    void writeCheckpoint() throws IOException {
-        if (checkpoints == null) {
-            return;
-        }
-        DeviceCheckpoint cp;
-        lock.lock();
-        try {
-            Map<String, List<String>> registered = new HashMap<>();
-            healthyDevices.forEach((r, ids) -> registered.put(r, new ArrayList<>(new java.util.TreeSet<>(ids))));
-            cp = new DeviceCheckpoint(podDevices.toCheckpointData(), registered);
-        } finally {
-            lock.unlock();
-        }
-        try {
-            checkpoints.create(DeviceCheckpoint.KEY, cp.marshal());
-        } catch (IOException e) {
-            throw new IOException("failed to write checkpoint file \"" + DeviceCheckpoint.KEY + "\": " + e.getMessage(), e);
-        }
-    }
-
-    private void writeCheckpointLogged() {
-        try {
-            writeCheckpoint();
-        } catch (IOException e) {
-            log.error("Writing checkpoint encountered: {}", e.getMessage());
-        }
-    }
-
-    /**
-     * Upstream {@code readCheckpoint}: the containers' devices come back, and each resource registered before is known
-     * with no devices (its capacity 0) and a stopped endpoint, until its plugin registers again.
-     */
-    private void readCheckpoint() throws CheckpointException, IOException {
-        if (checkpoints == null) {
-            return;
-        }
-        DeviceCheckpoint cp;
-        try {
-            cp = DeviceCheckpoint.unmarshal(checkpoints.read(DeviceCheckpoint.KEY));
-        } catch (CheckpointException.NotFound e) {
-            log.info("Failed to read data from checkpoint {}: {}", DeviceCheckpoint.KEY, e.getMessage());
-            return;
-        }
-        lock.lock();
-        try {
-            podDevices.fromCheckpointData(cp.podDeviceEntries());
-            allocatedDevices = podDevices.devices();
-            if (cp.registeredDevices() != null) {
-                for (String resource : cp.registeredDevices().keySet()) {
-                    healthyDevices.put(resource, new HashSet<>());
-                    unhealthyDevices.put(resource, new HashSet<>());
-                    endpoints.put(resource, Endpoint.stopped(resource, clock.instant()));
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-        log.debug("Read data from checkpoint file {}", DeviceCheckpoint.KEY);
+    DeviceManagerCheckpoint checkpoint() {
+        return checkpoint;
     }
 }

@@ -44,7 +44,7 @@ class StaticPolicyTest {
         assertThat(s.defaultCpuSet()).hasToString("0-1");
 
         Pod guaranteed = pod("g", container("app", "1"));
-        policy.allocate(s, guaranteed, guaranteed.getSpec().getContainers().getFirst(), CpuSet.EMPTY);
+        policy.allocate(s, guaranteed, guaranteed.getSpec().getContainers().getFirst(), null);
         assertThat(s.cpuSet("g", "app")).hasToString("1");
         assertThat(s.defaultCpuSet()).hasToString("0");
 
@@ -58,11 +58,11 @@ class StaticPolicyTest {
         StaticPolicy policy = new StaticPolicy(SINGLE_SOCKET_HT, 1, CpuSet.EMPTY, StaticPolicyOptions.NONE);
         CpuManagerState s = started(policy);
         Pod fractional = pod("f", container("app", "1500m"));
-        policy.allocate(s, fractional, fractional.getSpec().getContainers().getFirst(), CpuSet.EMPTY);
+        policy.allocate(s, fractional, fractional.getSpec().getContainers().getFirst(), null);
         Container burstable = new ContainerBuilder(container("app", "2")).editResources().withLimits(Map.of()).endResources()
                 .build();
         Pod b = pod("b", burstable);
-        policy.allocate(s, b, burstable, CpuSet.EMPTY);
+        policy.allocate(s, b, burstable, null);
         assertThat(s.assignments()).isEmpty();
         assertThat(s.defaultCpuSet()).hasToString("0-7");
     }
@@ -73,12 +73,12 @@ class StaticPolicyTest {
         assertThat(policy.reserved()).hasToString("0,4");
         CpuManagerState s = started(policy);
         Pod p = pod("p", container("app", "6"));
-        policy.allocate(s, p, p.getSpec().getContainers().getFirst(), CpuSet.EMPTY);
+        policy.allocate(s, p, p.getSpec().getContainers().getFirst(), null);
         assertThat(s.cpuSet("p", "app")).hasToString("1-3,5-7");
         assertThat(s.defaultCpuSet()).hasToString("0,4");
 
         Pod more = pod("q", container("app", "1"));
-        assertThatThrownBy(() -> policy.allocate(s, more, more.getSpec().getContainers().getFirst(), CpuSet.EMPTY))
+        assertThatThrownBy(() -> policy.allocate(s, more, more.getSpec().getContainers().getFirst(), null))
                 .hasMessage("not enough cpus available to satisfy request: requested=1, available=0");
     }
 
@@ -95,8 +95,8 @@ class StaticPolicyTest {
         Container init = container("init", "4");
         Container app = container("app", "4");
         Pod p = new PodBuilder(pod("p", app)).editSpec().withInitContainers(init).endSpec().build();
-        policy.allocate(s, p, init, CpuSet.EMPTY);
-        policy.allocate(s, p, app, CpuSet.EMPTY);
+        policy.allocate(s, p, init, null);
+        policy.allocate(s, p, app, null);
         assertThat(s.cpuSet("p", "app")).isEqualTo(s.cpuSet("p", "init"));
         assertThat(s.cpuSet("p", "app").size()).isEqualTo(4);
     }
@@ -106,7 +106,7 @@ class StaticPolicyTest {
         StaticPolicy policy = new StaticPolicy(DUAL_SOCKET_HT, 1, CpuSet.EMPTY, StaticPolicyOptions.NONE);
         CpuManagerState s = started(policy);
         Pod p = pod("p", container("app", "2"));
-        policy.allocate(s, p, p.getSpec().getContainers().getFirst(), CpuSet.of(1));
+        policy.allocate(s, p, p.getSpec().getContainers().getFirst(), io.jkubelet.core.cm.topologymanager.BitMask.of(1));
         assertThat(s.cpuSet("p", "app")).hasToString("1,7");
     }
 
@@ -115,7 +115,7 @@ class StaticPolicyTest {
         StaticPolicy policy = new StaticPolicy(SINGLE_SOCKET_HT, 1, CpuSet.EMPTY, new StaticPolicyOptions(true));
         CpuManagerState s = started(policy);
         Pod p = pod("p", container("app", "3"));
-        assertThatThrownBy(() -> policy.allocate(s, p, p.getSpec().getContainers().getFirst(), CpuSet.EMPTY))
+        assertThatThrownBy(() -> policy.allocate(s, p, p.getSpec().getContainers().getFirst(), null))
                 .isInstanceOfSatisfying(AdmissionError.class, e -> assertThat(e.type()).isEqualTo("SMTAlignmentError"))
                 .hasMessage("SMT Alignment Error: requested 3 cpus not multiple cpus per core = 2");
     }
@@ -126,7 +126,7 @@ class StaticPolicyTest {
         StaticPolicy policy = new StaticPolicy(SINGLE_SOCKET_HT, 1, CpuSet.EMPTY, new StaticPolicyOptions(true));
         CpuManagerState s = started(policy);
         Pod p = pod("p", container("app", "8"));
-        assertThatThrownBy(() -> policy.allocate(s, p, p.getSpec().getContainers().getFirst(), CpuSet.EMPTY))
+        assertThatThrownBy(() -> policy.allocate(s, p, p.getSpec().getContainers().getFirst(), null))
                 .hasMessage("SMT Alignment Error: not enough free physical CPUs: available physical CPUs = 6, "
                         + "requested CPUs = 8, CPUs per core = 2");
     }

@@ -3,6 +3,7 @@ package io.jkubelet.core.cm.devicemanager;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.admission.PodAdmitResult;
+import io.jkubelet.core.admission.testing.AdmittedPods;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.kuberuntime.RunContainerOptions;
 import io.jkubelet.core.runtime.KeyValue;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -30,7 +30,8 @@ class DeviceManagerTest {
     @TempDir
     Path dir;
     final FakeClock clock = new FakeClock();
-    final List<Pod> active = new ArrayList<>();
+    final AdmittedPods admittedPods = new AdmittedPods();
+    final List<Pod> active = admittedPods.list();
     DeviceManager manager;
     TopologyManager admission;
 
@@ -42,7 +43,7 @@ class DeviceManagerTest {
     private DeviceManager started() throws Exception {
         DeviceManager m = new DeviceManager(new FakeDevicePluginServer(dir), clock);
         m.start(() -> List.copyOf(active), () -> true, (uid, name) -> false);
-        admission = new TopologyManager(List.of(m::allocate));
+        admission = TopologyManager.none(m);
         return m;
     }
 
@@ -62,13 +63,7 @@ class DeviceManagerTest {
 
     /** As the kubelet admits: the pod is among the active pods while it is admitted, and leaves them when refused. */
     private PodAdmitResult admit(Pod pod) {
-        List<Pod> others = List.copyOf(active);
-        active.add(pod);
-        PodAdmitResult r = admission.admit(pod, others);
-        if (!r.admit()) {
-            active.remove(pod);
-        }
-        return r;
+        return admittedPods.admit(admission, pod);
     }
 
     @Test
