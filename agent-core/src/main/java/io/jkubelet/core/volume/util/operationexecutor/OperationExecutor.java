@@ -65,7 +65,8 @@ public final class OperationExecutor {
                 throw failed(volume, "MountVolume.WaitForAttach failed", e);
             }
         }
-        if (plugin.deviceMounter().isPresent()) {
+        // Once for the node: a volume another pod has mounted is globally mounted already (upstream's device mount state).
+        if (plugin.deviceMounter().isPresent() && !asw.isDeviceGloballyMounted(volume.volumeName())) {
             DeviceMounter deviceMounter = plugin.deviceMounter().get();
             try {
                 deviceMounter.mountDevice(volume.spec());
