@@ -11,26 +11,121 @@ import io.jkubelet.deviceplugin.UnixSockets;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The CSI spec v1 Node service of a driver, over its unix socket (upstream csi's {@code csiDriverClient} with
- * {@code newV1NodeClient}): each call dials the endpoint, makes one RPC within the caller's timeout and closes the
+ * {@code newV1NodeClient}: {@code NodeGetInfo}, {@code NodeGetCapabilities}, {@code NodeStageVolume},
+ * {@code NodeUnstageVolume}, {@code NodePublishVolume}, {@code NodeUnpublishVolume}): each call dials the endpoint, makes one RPC within the caller's timeout and closes the
  * connection. As grpc-go's non-blocking dial, the call does not wait for a socket that is not there: it fails at once
  * with {@code Unavailable}.
  */
 public final class GrpcCsiDriverClient implements CsiDriverClient {
     @Override
     public NodeInfo nodeGetInfo(String endpoint, Duration timeout) throws Exception {
+        CsiApi.NodeGetInfoResponse res = call(endpoint, timeout,
+                node -> node.nodeGetInfo(CsiApi.NodeGetInfoRequest.getDefaultInstance()));
+        Map<String, String> topology = res.hasAccessibleTopology()
+                ? Map.copyOf(res.getAccessibleTopology().getSegmentsMap()) : Map.of();
+        return new NodeInfo(res.getNodeId(), res.getMaxVolumesPerNode(), topology);
+    }
+
+    @Override
+    public Set<NodeCapability> nodeGetCapabilities(String endpoint, Duration timeout) throws Exception {
+        CsiApi.NodeGetCapabilitiesResponse res = call(endpoint, timeout,
+                node -> node.nodeGetCapabilities(CsiApi.NodeGetCapabilitiesRequest.getDefaultInstance()));
+        Set<NodeCapability> caps = EnumSet.noneOf(NodeCapability.class);
+        for (CsiApi.NodeServiceCapability c : res.getCapabilitiesList()) {
+            switch (c.getRpc().getType()) {
+                case STAGE_UNSTAGE_VOLUME -> caps.add(NodeCapability.STAGE_UNSTAGE_VOLUME);
+                case GET_VOLUME_STATS -> caps.add(NodeCapability.GET_VOLUME_STATS);
+                case EXPAND_VOLUME -> caps.add(NodeCapability.EXPAND_VOLUME);
+                default -> { }
+            }
+        }
+        return caps;
+    }
+
+    @Override
+    public void nodeStageVolume(String endpoint, Duration timeout, NodeStageRequest r) throws Exception {
+        require(r.volumeId(), "missing volume id");
+        require(r.stagingTargetPath(), "missing staging target path");
+        call(endpoint, timeout, node -> node.nodeStageVolume(CsiApi.NodeStageVolumeRequest.newBuilder()
+                .setVolumeId(r.volumeId()).putAllPublishContext(r.publishContext())
+                .setStagingTargetPath(r.stagingTargetPath()).setVolumeCapability(capability(r.capability()))
+                .putAllSecrets(r.secrets()).putAllVolumeContext(r.volumeContext()).build()));
+    }
+
+    @Override
+    public void nodeUnstageVolume(String endpoint, Duration timeout, String volumeId, String stagingTargetPath)
+            throws Exception {
+        require(volumeId, "missing volume id");
+        require(stagingTargetPath, "missing staging target path");
+        call(endpoint, timeout, node -> node.nodeUnstageVolume(CsiApi.NodeUnstageVolumeRequest.newBuilder()
+                .setVolumeId(volumeId).setStagingTargetPath(stagingTargetPath).build()));
+    }
+
+    @Override
+    public void nodePublishVolume(String endpoint, Duration timeout, NodePublishRequest r) throws Exception {
+        require(r.volumeId(), "missing volume id");
+        require(r.targetPath(), "missing target path");
+        call(endpoint, timeout, node -> node.nodePublishVolume(CsiApi.NodePublishVolumeRequest.newBuilder()
+                .setVolumeId(r.volumeId()).putAllPublishContext(r.publishContext())
+                .setStagingTargetPath(r.stagingTargetPath()).setTargetPath(r.targetPath())
+                .setVolumeCapability(capability(r.capability())).setReadonly(r.readOnly())
+                .putAllSecrets(r.secrets()).putAllVolumeContext(r.volumeContext()).build()));
+    }
+
+    @Override
+    public void nodeUnpublishVolume(String endpoint, Duration timeout, String volumeId, String targetPath)
+            throws Exception {
+        require(volumeId, "missing volume id");
+        require(targetPath, "missing target path");
+        call(endpoint, timeout, node -> node.nodeUnpublishVolume(CsiApi.NodeUnpublishVolumeRequest.newBuilder()
+                .setVolumeId(volumeId).setTargetPath(targetPath).build()));
+    }
+
+    /** Upstream's request checks before the call (csi_client.go): the same words. */
+    private static void require(String value, String message) throws Exception {
+        if (value == null || value.isEmpty()) {
+            throw new Exception(message);
+        }
+    }
+
+    /** A mounted file system (this kubelet mounts no block volume through CSI), its access mode as upstream maps it. */
+    static CsiApi.VolumeCapability capability(MountCapability c) {
+        return CsiApi.VolumeCapability.newBuilder()
+                .setMount(CsiApi.VolumeCapability.MountVolume.newBuilder().setFsType(c.fsType())
+                        .addAllMountFlags(c.mountFlags()))
+                .setAccessMode(CsiApi.VolumeCapability.AccessMode.newBuilder().setMode(accessMode(c.accessMode())))
+                .build();
+    }
+
+    /**
+     * Upstream {@code asCSIAccessModeV1} for a driver without {@code SINGLE_NODE_MULTI_WRITER} (spec v1.2 has none):
+     * ReadWriteOncePod is a single node's writer as ReadWriteOnce.
+     */
+    static CsiApi.VolumeCapability.AccessMode.Mode accessMode(String mode) {
+        return switch (mode) {
+            case "ReadWriteOnce", "ReadWriteOncePod" -> CsiApi.VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER;
+            case "ReadOnlyMany" -> CsiApi.VolumeCapability.AccessMode.Mode.MULTI_NODE_READER_ONLY;
+            case "ReadWriteMany" -> CsiApi.VolumeCapability.AccessMode.Mode.MULTI_NODE_MULTI_WRITER;
+            default -> CsiApi.VolumeCapability.AccessMode.Mode.UNKNOWN;
+        };
+    }
+
+    private interface Rpc<T> {
+        T call(NodeGrpc.NodeBlockingStub node);
+    }
+
+    /** One RPC on a connection of its own, within {@code timeout}; its error in grpc-go's words. */
+    private static <T> T call(String endpoint, Duration timeout, Rpc<T> rpc) throws Exception {
         ManagedChannel ch = UnixSockets.channel(Path.of(endpoint));
         try {
-            CsiApi.NodeGetInfoResponse res = NodeGrpc.newBlockingStub(ch)
-                    .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .nodeGetInfo(CsiApi.NodeGetInfoRequest.getDefaultInstance());
-            Map<String, String> topology = res.hasAccessibleTopology()
-                    ? Map.copyOf(res.getAccessibleTopology().getSegmentsMap()) : Map.of();
-            return new NodeInfo(res.getNodeId(), res.getMaxVolumesPerNode(), topology);
+            return rpc.call(NodeGrpc.newBlockingStub(ch).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS));
         } catch (StatusRuntimeException e) {
             throw new Exception(message(e, endpoint), e);
         } finally {

@@ -3,6 +3,7 @@ package io.jkubelet.csi;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.csi.v1.CsiApi;
 import io.jkubelet.csi.v1.IdentityGrpc;
 import io.jkubelet.csi.v1.NodeGrpc;
@@ -10,6 +11,7 @@ import io.jkubelet.deviceplugin.UnixSockets;
 import io.jkubelet.pluginregistration.v1.PluginRegistrationApi;
 import io.jkubelet.pluginregistration.v1.RegistrationGrpc;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A CSI node plugin as it is deployed: the driver's Identity and Node services on its own socket ({@code csi.sock}),
  * and node-driver-registrar's registration server on {@code plugins_registry/<name>-reg.sock}, whose {@code GetInfo}
  * names the driver's socket as the endpoint. Each is a real gRPC server on a unix socket.
+ *
+ * <p>Its Node service is hostpath-style: a volume is the directory {@code <data root>/<volume id>}; with
+ * {@code STAGE_UNSTAGE_VOLUME} ({@link #stageUnstage}) it is bind-mounted at the staging path, then the staging path at
+ * each target; without, the directory at each target, read-only when asked. Mounts are real (the tests run as root);
+ * publish and stage are idempotent as the spec requires. Each request is recorded.
  */
 final class TestCsiDriver implements AutoCloseable {
     final String name;
@@ -28,6 +35,17 @@ final class TestCsiDriver implements AutoCloseable {
     final List<String> registrationStatus = new CopyOnWriteArrayList<>();
     /** {@code NodeGetInfo} fails with this status while it is set. */
     volatile Status nodeGetInfoError;
+    /** {@code NodePublishVolume} fails with this status while it is set. */
+    volatile Status nodePublishError;
+    /** Whether {@code NodeGetCapabilities} announces {@code STAGE_UNSTAGE_VOLUME}. */
+    volatile boolean stageUnstage;
+    /** Where the volumes' directories are. */
+    final Path dataRoot;
+    final List<CsiApi.NodeStageVolumeRequest> stages = new CopyOnWriteArrayList<>();
+    final List<CsiApi.NodePublishVolumeRequest> publishes = new CopyOnWriteArrayList<>();
+    /** "NodeUnpublishVolume <id> <target>" and "NodeUnstageVolume <id> <staging path>", in order. */
+    final List<String> teardowns = new CopyOnWriteArrayList<>();
+    private final LinuxMounts mounts = new LinuxMounts();
     private final CsiApi.NodeGetInfoResponse nodeInfo;
     private final List<String> versions;
     private final Server driver;
@@ -42,6 +60,7 @@ final class TestCsiDriver implements AutoCloseable {
         this.endpoint = endpoint;
         this.registrationSocket = registrationSocket;
         this.versions = versions;
+        this.dataRoot = endpoint.getParent().resolve("data");
         CsiApi.NodeGetInfoResponse.Builder info = CsiApi.NodeGetInfoResponse.newBuilder().setNodeId(nodeId)
                 .setMaxVolumesPerNode(maxVolumes);
         if (!topology.isEmpty()) {
@@ -70,6 +89,89 @@ final class TestCsiDriver implements AutoCloseable {
             }
             answer.onNext(nodeInfo);
             answer.onCompleted();
+        }
+
+        @Override
+        public void nodeGetCapabilities(CsiApi.NodeGetCapabilitiesRequest request,
+                                        StreamObserver<CsiApi.NodeGetCapabilitiesResponse> answer) {
+            var res = CsiApi.NodeGetCapabilitiesResponse.newBuilder();
+            if (stageUnstage) {
+                res.addCapabilities(CsiApi.NodeServiceCapability.newBuilder().setRpc(CsiApi.NodeServiceCapability.RPC
+                        .newBuilder().setType(CsiApi.NodeServiceCapability.RPC.Type.STAGE_UNSTAGE_VOLUME)));
+            }
+            answer.onNext(res.build());
+            answer.onCompleted();
+        }
+
+        @Override
+        public void nodeStageVolume(CsiApi.NodeStageVolumeRequest r, StreamObserver<CsiApi.NodeStageVolumeResponse> answer) {
+            stages.add(r);
+            reply(answer, CsiApi.NodeStageVolumeResponse.getDefaultInstance(), () ->
+                    bind(volumeDir(r.getVolumeId()), Path.of(r.getStagingTargetPath()), false));
+        }
+
+        @Override
+        public void nodeUnstageVolume(CsiApi.NodeUnstageVolumeRequest r,
+                                      StreamObserver<CsiApi.NodeUnstageVolumeResponse> answer) {
+            teardowns.add("NodeUnstageVolume " + r.getVolumeId() + " " + r.getStagingTargetPath());
+            reply(answer, CsiApi.NodeUnstageVolumeResponse.getDefaultInstance(), () -> unmount(Path.of(r.getStagingTargetPath()), false));
+        }
+
+        @Override
+        public void nodePublishVolume(CsiApi.NodePublishVolumeRequest r,
+                                      StreamObserver<CsiApi.NodePublishVolumeResponse> answer) {
+            publishes.add(r);
+            Status error = nodePublishError;
+            if (error != null) {
+                answer.onError(error.asRuntimeException());
+                return;
+            }
+            Path source = r.getStagingTargetPath().isEmpty() ? volumeDir(r.getVolumeId()) : Path.of(r.getStagingTargetPath());
+            reply(answer, CsiApi.NodePublishVolumeResponse.getDefaultInstance(), () ->
+                    bind(source, Path.of(r.getTargetPath()), r.getReadonly()));
+        }
+
+        @Override
+        public void nodeUnpublishVolume(CsiApi.NodeUnpublishVolumeRequest r,
+                                        StreamObserver<CsiApi.NodeUnpublishVolumeResponse> answer) {
+            teardowns.add("NodeUnpublishVolume " + r.getVolumeId() + " " + r.getTargetPath());
+            reply(answer, CsiApi.NodeUnpublishVolumeResponse.getDefaultInstance(), () -> unmount(Path.of(r.getTargetPath()), true));
+        }
+    }
+
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    private static <T> void reply(StreamObserver<T> answer, T response, Work work) {
+        try {
+            work.run();
+        } catch (Exception e) {
+            answer.onError(Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException());
+            return;
+        }
+        answer.onNext(response);
+        answer.onCompleted();
+    }
+
+    Path volumeDir(String volumeId) {
+        return dataRoot.resolve(volumeId);
+    }
+
+    private void bind(Path source, Path target, boolean readOnly) throws Exception {
+        Files.createDirectories(source);
+        Files.createDirectories(target);
+        if (!mounts.isMountPoint(target)) {
+            mounts.bindMount(source, target, readOnly ? List.of("ro") : List.of());
+        }
+    }
+
+    private void unmount(Path target, boolean remove) throws Exception {
+        if (mounts.isMountPoint(target)) {
+            mounts.unmount(target);
+        }
+        if (remove) {
+            Files.deleteIfExists(target);
         }
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.fabric8.Fabric8CsiNodes;
+import io.jkubelet.core.cluster.fabric8.Fabric8CsiObjects;
 import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
 import io.jkubelet.core.cluster.fabric8.Fabric8LeaseClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8MirrorPodClient;
@@ -32,6 +33,7 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.StopSequence;
+import io.jkubelet.core.volume.csi.CsiObjects;
 import io.jkubelet.core.volume.csi.NodeInfoManager;
 
 import java.nio.file.Path;
@@ -174,6 +176,11 @@ public final class ClusterSide implements AutoCloseable {
         return client == null ? NodeInfoManager.standalone(nodeName)
                 : NodeInfoManager.connected(nodeName, new Fabric8NodeClient(client), new Fabric8CsiNodes(client),
                         Sleeper.REAL);
+    }
+
+    /** The CSIDriver, VolumeAttachment and Secret objects the CSI volume plugin reads; none standalone. */
+    public Optional<CsiObjects> csiObjects() {
+        return client == null ? Optional.empty() : Optional.of(new Fabric8CsiObjects(client));
     }
 
     /** The mirror pods of this node's static pods; none standalone. */

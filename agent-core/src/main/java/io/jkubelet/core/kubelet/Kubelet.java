@@ -59,6 +59,8 @@ import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.csi.CsiDrivers;
 import io.jkubelet.core.volume.csi.CsiRegistrationHandler;
+import io.jkubelet.core.volume.csi.CsiVolumePlugin;
+import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volumemanager.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -176,8 +178,9 @@ public final class Kubelet implements AutoCloseable {
         deps.cpuManager().ifPresent(topologyManager::addHintProvider);
         this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
                 executors.podWorkers());
-        this.csiPlugin = new CsiRegistrationHandler(new CsiDrivers(), deps.csiDrivers(),
-                deps.cluster().csiNodeInfo(nodeName));
+        // One store of registered drivers: the registration fills it, the CSI volume plugin's mounts look drivers up in it.
+        CsiDrivers csiDrivers = new CsiDrivers();
+        this.csiPlugin = new CsiRegistrationHandler(csiDrivers, deps.csiDrivers(), deps.cluster().csiNodeInfo(nodeName));
         this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),
                 containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode, deviceManager::getCapacity);
         this.timelines = new PodTimelines(deps.clock());
@@ -196,7 +199,9 @@ public final class Kubelet implements AutoCloseable {
                 }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
         this.volumeManager = VolumeManager.onThisNode(dirs, new ApiVolumes(deps.cluster().objects(), nodeName,
                 settings.node()::hostIps, node::allocatable, deps.clock()), new VolumeManagerPods(podManager, workerStates),
-                deps.cluster().persistentVolumes(), recorder, deps.clock(), executors.volumes());
+                deps.cluster().persistentVolumes(), new CsiVolumePlugin(dirs, new LinuxMounts(), nodeName, csiDrivers,
+                        deps.csiDrivers(), deps.cluster().csiObjects().orElse(null)),
+                recorder, deps.clock(), executors.volumes());
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
                 new PodKeyrings(deps.cluster().objects(), recorder, CredentialProviderPlugins.nodeProviders(
                         settings.nodeCredentials(), settings.credentialProviders(), deps.clock())));

@@ -8,7 +8,10 @@ import java.nio.file.Path;
  * path. Idempotent.
  */
 public interface DeviceMounter {
-    /** The global mount path of the volume (upstream {@code GetDeviceMountPath}). */
+    /**
+     * The global mount path of the volume (upstream {@code GetDeviceMountPath}); null for a spec that has none (a CSI
+     * inline volume, upstream's {@code CanDeviceMount} false).
+     */
     Path deviceMountPath(VolumeSpec spec);
 
     /** Mounts the volume at its global path when it needs one; nothing for a volume that does not. */

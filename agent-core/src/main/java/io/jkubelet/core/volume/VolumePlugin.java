@@ -59,4 +59,13 @@ public interface VolumePlugin {
     default Optional<DeviceMounter> deviceMounter() {
         return Optional.empty();
     }
+
+    /**
+     * Upstream {@code AttachableVolumePlugin} ({@code CanAttach} and {@code NewAttacher}): what checks that the spec's
+     * volume is attached to the node before it is mounted; empty for a volume that is not attached (every in-tree plugin
+     * here). Not sure whether it is (the apiserver did not answer): empty, as upstream's {@code IsAttachableVolume}.
+     */
+    default Optional<VolumeAttacher> attacher(VolumeSpec spec) {
+        return Optional.empty();
+    }
 }

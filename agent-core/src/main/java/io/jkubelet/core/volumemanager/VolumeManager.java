@@ -8,6 +8,7 @@ import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumePluginMgr;
+import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.util.HostMounts;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
@@ -103,15 +104,18 @@ public final class VolumeManager {
     }
 
     /**
-     * The node's volume manager: the in-tree plugins ({@link VolumePlugins}) over this machine's mounts.
+     * The node's volume manager: the in-tree plugins ({@link VolumePlugins}) and the CSI plugin over this machine's
+     * mounts.
      *
      * @param pods the pod manager's pods and the pod workers' states
+     * @param csi the CSI plugin, over the drivers the plugin watcher registers
      * @param executor the loops' and the operations' threads, shut down by {@link #stop()}
      */
     public static <P extends PodManager & PodStateProvider> VolumeManager onThisNode(PodDirs dirs, ApiVolumes apiVolumes,
-            P pods, PersistentVolumeClient persistentVolumes, EventRecorder recorder, Clock clock, ExecutorService executor) {
+            P pods, PersistentVolumeClient persistentVolumes, CsiVolumePlugin csi, EventRecorder recorder, Clock clock,
+            ExecutorService executor) {
         LinuxMounts mounts = new LinuxMounts();
-        return new VolumeManager(VolumePlugins.probe(dirs, mounts, apiVolumes), dirs, mounts, pods, pods,
+        return new VolumeManager(VolumePlugins.probe(dirs, mounts, apiVolumes, csi), dirs, mounts, pods, pods,
                 persistentVolumes, recorder, clock, executor, Pause.REAL);
     }
 
@@ -353,7 +357,8 @@ public final class VolumeManager {
                 }
                 try (DirectoryStream<Path> volumes = Files.newDirectoryStream(plugin)) {
                     for (Path v : volumes) {
-                        if (mounts.isMountPoint(v)) {
+                        // A CSI volume is mounted at <volume dir>/mount.
+                        if (mounts.isMountPoint(v) || mounts.isMountPoint(v.resolve("mount"))) {
                             mounted.add(v);
                         }
                     }

@@ -2,7 +2,9 @@ package io.jkubelet.core.volumemanager;
 
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumePluginMgr;
+import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.configmap.ConfigMapPlugin;
 import io.jkubelet.core.volume.downwardapi.DownwardApiPlugin;
 import io.jkubelet.core.volume.emptydir.EmptyDirPlugin;
@@ -13,14 +15,27 @@ import io.jkubelet.core.volume.projected.ProjectedPlugin;
 import io.jkubelet.core.volume.secret.SecretPlugin;
 import io.jkubelet.core.volume.util.HostMounts;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** The node's in-tree volume plugins (upstream's {@code ProbeVolumePlugins} of the kubelet's command). */
 public final class VolumePlugins {
     private VolumePlugins() {}
 
+    /** The in-tree plugins without CSI (for tests of the volume manager that need no CSI driver). */
     public static VolumePluginMgr probe(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes) {
-        return new VolumePluginMgr(List.of(
+        return new VolumePluginMgr(inTree(dirs, mounts, apiVolumes));
+    }
+
+    /** The in-tree plugins and the CSI plugin, as upstream's kubelet probes them. */
+    public static VolumePluginMgr probe(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes, CsiVolumePlugin csi) {
+        List<VolumePlugin> plugins = new ArrayList<>(inTree(dirs, mounts, apiVolumes));
+        plugins.add(csi);
+        return new VolumePluginMgr(plugins);
+    }
+
+    private static List<VolumePlugin> inTree(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes) {
+        return List.of(
                 new EmptyDirPlugin(dirs, mounts),
                 new HostPathPlugin(),
                 new ConfigMapPlugin(apiVolumes, dirs, mounts),
@@ -28,6 +43,6 @@ public final class VolumePlugins {
                 new DownwardApiPlugin(apiVolumes, dirs, mounts),
                 new ProjectedPlugin(apiVolumes, dirs, mounts),
                 new LocalVolumePlugin(dirs, mounts),
-                new NfsPlugin(dirs, mounts)));
+                new NfsPlugin(dirs, mounts));
     }
 }

@@ -1,12 +1,15 @@
 package io.jkubelet.core.volume.csi;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The CSI calls the kubelet makes on a driver's Node service (upstream csi's {@code csiClient}), over the driver's unix
  * socket; the adapter (agent-deviceplugin) speaks CSI spec v1 over gRPC. Thread-safe; each call dials and closes its
- * own connection, as upstream's {@code newV1NodeClient}.
+ * own connection, as upstream's {@code newV1NodeClient}. Every call fails with the driver's or the connection's error,
+ * as grpc-go prints it ({@code rpc error: code = ... desc = ...}), when it does not succeed within {@code timeout}.
  */
 public interface CsiDriverClient {
     /**
@@ -17,17 +20,79 @@ public interface CsiDriverClient {
      */
     record NodeInfo(String nodeId, long maxVolumesPerNode, Map<String, String> accessibleTopology) {}
 
+    /** The Node service capabilities the kubelet looks for, named as the spec's {@code NodeServiceCapability.RPC.Type}. */
+    enum NodeCapability { STAGE_UNSTAGE_VOLUME, GET_VOLUME_STATS, EXPAND_VOLUME }
+
     /**
-     * {@code NodeGetInfo} on the driver at {@code endpoint} (a socket path), within {@code timeout}.
-     *
-     * @throws Exception the driver's or the connection's error, as grpc-go prints it ({@code rpc error: code = ...})
+     * What a volume is mounted as: a file system of {@code fsType} ("" for the driver's choice) with
+     * {@code mountFlags}, for {@code accessMode} (the Kubernetes name, e.g. {@code ReadWriteOnce}; the adapter maps it
+     * to the spec's mode as upstream's {@code asCSIAccessModeV1}).
      */
+    record MountCapability(String fsType, List<String> mountFlags, String accessMode) {}
+
+    /** {@code NodeStageVolume}'s request: the volume made ready once for the node at {@code stagingTargetPath}. */
+    record NodeStageRequest(String volumeId, Map<String, String> publishContext, String stagingTargetPath,
+                            MountCapability capability, Map<String, String> secrets, Map<String, String> volumeContext) {}
+
+    /**
+     * {@code NodePublishVolume}'s request: the volume mounted for one pod at {@code targetPath}, from
+     * {@code stagingTargetPath} when it was staged ("" when not).
+     */
+    record NodePublishRequest(String volumeId, Map<String, String> publishContext, String stagingTargetPath,
+                              String targetPath, MountCapability capability, boolean readOnly,
+                              Map<String, String> secrets, Map<String, String> volumeContext) {}
+
+    /** {@code NodeGetInfo} on the driver at {@code endpoint} (a socket path). */
     NodeInfo nodeGetInfo(String endpoint, Duration timeout) throws Exception;
+
+    /** {@code NodeGetCapabilities}: the RPC capabilities the driver announces that this kubelet knows. */
+    Set<NodeCapability> nodeGetCapabilities(String endpoint, Duration timeout) throws Exception;
+
+    void nodeStageVolume(String endpoint, Duration timeout, NodeStageRequest request) throws Exception;
+
+    void nodeUnstageVolume(String endpoint, Duration timeout, String volumeId, String stagingTargetPath) throws Exception;
+
+    void nodePublishVolume(String endpoint, Duration timeout, NodePublishRequest request) throws Exception;
+
+    void nodeUnpublishVolume(String endpoint, Duration timeout, String volumeId, String targetPath) throws Exception;
 
     /** No client: every call fails (for kubelets that cannot dial CSI drivers, e.g. tests without sockets). */
     static CsiDriverClient none() {
-        return (endpoint, timeout) -> {
-            throw new Exception("this kubelet cannot call CSI drivers");
+        return new CsiDriverClient() {
+            private Exception cannot() {
+                return new Exception("this kubelet cannot call CSI drivers");
+            }
+
+            @Override
+            public NodeInfo nodeGetInfo(String endpoint, Duration timeout) throws Exception {
+                throw cannot();
+            }
+
+            @Override
+            public Set<NodeCapability> nodeGetCapabilities(String endpoint, Duration timeout) throws Exception {
+                throw cannot();
+            }
+
+            @Override
+            public void nodeStageVolume(String endpoint, Duration timeout, NodeStageRequest request) throws Exception {
+                throw cannot();
+            }
+
+            @Override
+            public void nodeUnstageVolume(String endpoint, Duration timeout, String volumeId, String path) throws Exception {
+                throw cannot();
+            }
+
+            @Override
+            public void nodePublishVolume(String endpoint, Duration timeout, NodePublishRequest request) throws Exception {
+                throw cannot();
+            }
+
+            @Override
+            public void nodeUnpublishVolume(String endpoint, Duration timeout, String volumeId, String path)
+                    throws Exception {
+                throw cannot();
+            }
         };
     }
 }

@@ -161,6 +161,12 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
     }
 
     @Override
+    public synchronized boolean isDeviceGloballyMounted(String volumeName) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        return v != null && v.deviceMountPath != null;
+    }
+
+    @Override
     public synchronized boolean isVolumeReconstructed(String podName, String volumeName) {
         PodMount m = podMount(podName, volumeName);
         return m != null && m.reconstructed;

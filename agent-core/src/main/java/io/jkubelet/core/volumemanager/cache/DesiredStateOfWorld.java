@@ -77,8 +77,8 @@ public final class DesiredStateOfWorld {
                     + e.getMessage());
         }
         String volumeName = uniqueVolumeName(plugin, podName, spec);
-        VolumeEntry entry = volumesToMount.computeIfAbsent(volumeName, n -> new VolumeEntry(plugin, false,
-                plugin.deviceMounter().isPresent(), volumeGidValue));
+        VolumeEntry entry = volumesToMount.computeIfAbsent(volumeName, n -> new VolumeEntry(plugin,
+                plugin.attacher(spec).isPresent(), plugin.deviceMounter().isPresent(), volumeGidValue));
         entry.pods.put(podName, new PodToMount(pod, spec, outerVolumeSpecName));
         return volumeName;
     }

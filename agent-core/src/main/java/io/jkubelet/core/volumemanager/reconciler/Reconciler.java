@@ -17,6 +17,8 @@ import io.jkubelet.core.volumemanager.cache.DesiredStateOfWorld;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -148,14 +150,22 @@ public final class Reconciler {
     private void reconstructVolume(PodVolumeDirs.PodVolume v) throws VolumeException {
         VolumePlugin plugin = plugins.findPluginByName(v.pluginName());
         VolumeSpec spec = plugin.constructVolumeSpec(v.volumeSpecName(), v.volumePath());
-        // Upstream's CheckVolumeExistenceOperation: only what is mounted there is reconstructed.
-        if (!mounts.isMountPoint(v.volumePath())) {
+        Pod pod = placeholderPod(v.podName());
+        Mounter mounter = plugin.newMounter(spec, pod);
+        // Upstream's CheckVolumeExistenceOperation on the mounter's path: only what is mounted there is reconstructed
+        // (a CSI volume is mounted at <volume dir>/mount, every other one at its volume directory).
+        if (!mounts.isMountPoint(mounter.path())) {
             throw new VolumeException("volume: \"" + v.volumeSpecName() + "\" is not mounted");
         }
-        Pod pod = placeholderPod(v.podName());
         String volumeName = DesiredStateOfWorld.uniqueVolumeName(plugin, v.podName(), spec);
-        Mounter mounter = plugin.newMounter(spec, pod);
         asw.addReconstructedVolume(volumeName, v.podName(), v.volumeSpecName(), spec, plugin, mounter);
+        // Its global mount too, so that it is unmounted once no pod has the volume (a CSI volume's NodeUnstageVolume).
+        if (plugin.deviceMounter().isPresent()) {
+            Path deviceMountPath = plugin.deviceMounter().get().deviceMountPath(spec);
+            if (deviceMountPath != null && Files.exists(deviceMountPath)) {
+                asw.markDeviceAsMounted(volumeName, deviceMountPath);
+            }
+        }
         log.debug("Reconstructed volume {} of pod {} at {}", volumeName, v.podName(), v.volumePath());
     }
 

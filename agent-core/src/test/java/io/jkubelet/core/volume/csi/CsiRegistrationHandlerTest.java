@@ -9,6 +9,7 @@ import io.jkubelet.core.cluster.fabric8.Fabric8NodeClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +26,15 @@ class CsiRegistrationHandlerTest {
     /** The endpoints asked for {@code NodeGetInfo}; the answer is {@code failing}'s error while it is set. */
     final List<String> calls = new ArrayList<>();
     String failing;
-    final CsiDriverClient driver = (endpoint, timeout) -> {
-        calls.add("NodeGetInfo " + endpoint);
-        if (failing != null) {
-            throw new Exception(failing);
+    final CsiDriverClient driver = new NodeGetInfoOnly() {
+        @Override
+        public NodeInfo nodeGetInfo(String endpoint, Duration timeout) throws Exception {
+            calls.add("NodeGetInfo " + endpoint);
+            if (failing != null) {
+                throw new Exception(failing);
+            }
+            return new CsiDriverClient.NodeInfo("id-" + endpoint, 0, Map.of());
         }
-        return new CsiDriverClient.NodeInfo("id-" + endpoint, 0, Map.of());
     };
 
     private final CsiDrivers drivers = new CsiDrivers();

@@ -26,4 +26,7 @@ public interface ActualStateOfWorldMounterUpdater {
 
     /** Whether the pod's mount of the volume was found on disk after a restart and is not yet known to be good. */
     boolean isVolumeReconstructed(String podName, String volumeName);
+
+    /** Upstream {@code GetDeviceMountState} is {@code DeviceGloballyMounted}: the volume's global mount is made. */
+    boolean isDeviceGloballyMounted(String volumeName);
 }

@@ -38,8 +38,8 @@ public final class OperationExecutor {
     }
 
     /**
-     * Mounts the volume for its pod (upstream {@code MountVolume}): its global mount first when it has one, then the
-     * pod's. Volumes pods can share are mounted for one pod at a time.
+     * Mounts the volume for its pod (upstream {@code MountVolume}): its attachment checked when it is attached to the
+     * node, its global mount when it has one, then the pod's. Volumes pods can share are mounted for one pod at a time.
      *
      * @param isRemount the volume is mounted already and set up again (its content follows objects that change)
      */
@@ -56,7 +56,17 @@ public final class OperationExecutor {
         } catch (VolumeException e) {
             throw failed(volume, "MountVolume.NewMounter initialization failed", e);
         }
-        if (plugin.deviceMounter().isPresent()) {
+        // Upstream's order: the attachment checked, then the node's global mount, then the pod's.
+        var attacher = plugin.attacher(volume.spec());
+        if (attacher.isPresent()) {
+            try {
+                attacher.get().waitForAttach(volume.spec(), volume.pod());
+            } catch (VolumeException e) {
+                throw failed(volume, "MountVolume.WaitForAttach failed", e);
+            }
+        }
+        // Once for the node: a volume another pod has mounted is globally mounted already (upstream's device mount state).
+        if (plugin.deviceMounter().isPresent() && !asw.isDeviceGloballyMounted(volume.volumeName())) {
             DeviceMounter deviceMounter = plugin.deviceMounter().get();
             try {
                 deviceMounter.mountDevice(volume.spec());

@@ -1,0 +1,18 @@
+package io.jkubelet.core.volume;
+
+import io.fabric8.kubernetes.api.model.Pod;
+
+/**
+ * The kubelet's side of a volume that is attached to the node before it is mounted (upstream {@code volume.Attacher}'s
+ * {@code WaitForAttach}): the attach itself is the attach/detach controller's (through a {@code VolumeAttachment} for
+ * CSI); the kubelet only checks that it happened. Thread-safe.
+ */
+public interface VolumeAttacher {
+    /**
+     * Returns when the volume is attached to this node.
+     *
+     * @throws VolumeException why it is not (yet) attached: the mount fails with {@code MountVolume.WaitForAttach failed}
+     *     and is tried again after its back-off
+     */
+    void waitForAttach(VolumeSpec spec, Pod pod) throws VolumeException;
+}

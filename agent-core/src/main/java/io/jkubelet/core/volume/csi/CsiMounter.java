@@ -1,0 +1,116 @@
+package io.jkubelet.core.volume.csi;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.VolumeException;
+import io.jkubelet.core.volume.VolumeMetrics;
+import io.jkubelet.core.volume.util.HostMounts;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Upstream {@code csiMountMgr}'s {@code SetUpAt}: the volume published with {@code NodePublishVolume} at
+ * {@code <root-dir>/pods/<uid>/volumes/kubernetes.io~csi/<volume>/mount}, from its global mount when the driver staged
+ * it, with the attachment's publish context, the {@code nodePublishSecretRef}'s secret and, when the CSIDriver asks
+ * ({@code podInfoOnMount}), the pod's details in the volume context. A publish that fails leaves no directory. The
+ * driver must make {@code NodePublishVolume} idempotent (the CSI spec's rule): a volume found mounted after a restart
+ * is published again. Thread-safe.
+ */
+final class CsiMounter implements Mounter {
+    private static final Logger log = LoggerFactory.getLogger(CsiMounter.class);
+    private static final String PREFIX = CsiRegistrationHandler.CSI_PLUGIN_NAME + ": ";
+
+    private final CsiVolumePlugin plugin;
+    private final HostMounts mounts;
+    private final CsiSource src;
+    private final Pod pod;
+    private final Path dir;
+
+    CsiMounter(CsiVolumePlugin plugin, HostMounts mounts, CsiSource src, Pod pod, Path dir) {
+        this.plugin = plugin;
+        this.mounts = mounts;
+        this.src = src;
+        this.pod = pod;
+        this.dir = dir;
+    }
+
+    @Override
+    public Path path() {
+        return dir;
+    }
+
+    @Override
+    public boolean readOnly() {
+        return src.readOnly();
+    }
+
+    /** The file system's figures at the mount (upstream's {@code MetricsCsi} asks the driver: not done here). */
+    @Override
+    public VolumeMetrics metrics() {
+        return VolumeMetrics.STATFS;
+    }
+
+    @Override
+    public void setUp() throws VolumeException {
+        CsiNodeClient csi;
+        try {
+            csi = CsiNodeClient.of(plugin.drivers(), plugin.client(), src.driver());
+        } catch (VolumeException e) {
+            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to get CSI client: " + e.getMessage());
+        }
+        String deviceMountPath = "";
+        Map<String, String> publishContext = Map.of();
+        if (!src.ephemeral()) {
+            boolean staged;
+            try {
+                staged = csi.nodeSupportsStageUnstage();
+            } catch (VolumeException e) {
+                throw new VolumeException(PREFIX + "mounter.SetUpAt failed to check for STAGE_UNSTAGE_VOLUME capability: "
+                        + e.getMessage());
+            }
+            if (staged) {
+                deviceMountPath = CsiNames.deviceMountPath(plugin.dirs(), src.driver(), src.volumeHandle()).toString();
+            }
+            try {
+                publishContext = plugin.attacher().publishContext(src);
+            } catch (VolumeException e) {
+                throw new VolumeException(PREFIX + "mounter.SetUpAt failed to fetch publishContext: " + e.getMessage());
+            }
+        }
+        try {
+            CsiMountDirs.mkdirs(dir.getParent());
+        } catch (IOException e) {
+            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to create dir \"" + dir.getParent() + "\":  " + e);
+        }
+        Map<String, String> secrets = Map.of();
+        if (src.nodePublishSecretRef() != null) {
+            try {
+                secrets = plugin.policies().credentials(src.nodePublishSecretRef());
+            } catch (VolumeException e) {
+                throw new VolumeException("fetching NodePublishSecretRef " + src.nodePublishSecretRef().getNamespace() + "/"
+                        + src.nodePublishSecretRef().getName() + " failed: " + e.getMessage());
+            }
+        }
+        Map<String, String> volumeContext = new LinkedHashMap<>(src.volumeAttributes());
+        try {
+            volumeContext.putAll(plugin.policies().podAttributes(src.driver(), pod, src.ephemeral()));
+        } catch (VolumeException e) {
+            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to assemble volume attributes: " + e.getMessage());
+        }
+        try {
+            csi.nodePublishVolume(new CsiDriverClient.NodePublishRequest(src.volumeHandle(), publishContext,
+                    deviceMountPath, dir.toString(), new CsiDriverClient.MountCapability(src.fsType(), src.mountOptions(),
+                    src.accessMode()), src.readOnly(), secrets, volumeContext));
+        } catch (VolumeException e) {
+            // Upstream keeps the directory on an error that leaves the publish uncertain (a timeout); not told apart here.
+            CsiMountDirs.removeMountDir(mounts, dir);
+            throw e;
+        }
+        log.debug("{}mounter.SetUp successfully requested NodePublish [{}]", PREFIX, dir);
+    }
+}

@@ -1,0 +1,243 @@
+package io.jkubelet.core.volume.csi;
+
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.jkubelet.core.volume.DeviceMounter;
+import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.Unmounter;
+import io.jkubelet.core.volume.VolumeAttacher;
+import io.jkubelet.core.volume.VolumeException;
+import io.jkubelet.core.volume.VolumePlugin;
+import io.jkubelet.core.volume.VolumeSpec;
+import io.jkubelet.core.volume.util.HostMounts;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Upstream {@code pkg/volume/csi}'s plugin ({@code kubernetes.io/csi}): a PersistentVolume's {@code spec.csi} or a pod's
+ * inline {@code volumes[].csi} (a CSI ephemeral volume: only when the driver's CSIDriver lists {@code Ephemeral} in its
+ * {@code volumeLifecycleModes}), mounted through the driver the plugin watcher registered (its Node service, {@link
+ * CsiDriverClient}). A PersistentVolume is shared by the pods that claim it ({@code <driver>^<handle>}): its attachment
+ * is checked when the CSIDriver requires one, it is staged once for the node ({@link CsiAttacher}) and published into
+ * each pod ({@link CsiMounter}); an inline volume is its pod's own and only published. What a mount needs to be torn
+ * down and reconstructed after a restart is kept in {@code vol_data.json} beside it.
+ *
+ * <p>{@code fsGroup}: the volume manager changes no volume's ownership yet; where the CSIDriver's {@code fsGroupPolicy}
+ * would have upstream change it, the mount says so in one warning. Block volumes ({@code volumeMode: Block}) are not
+ * mounted through CSI here (no block mapper): their mounter fails saying so.
+ */
+public final class CsiVolumePlugin implements VolumePlugin {
+    private static final Logger log = LoggerFactory.getLogger(CsiVolumePlugin.class);
+    public static final String NAME = CsiNames.PLUGIN_NAME;
+    private static final String PREFIX = CsiRegistrationHandler.CSI_PLUGIN_NAME + ": ";
+
+    private final PodDirs dirs;
+    private final HostMounts mounts;
+    private final String nodeName;
+    private final CsiDrivers drivers;
+    private final CsiDriverClient client;
+    private final CsiDriverPolicies policies;
+    private final CsiAttacher attacher;
+
+    /**
+     * @param drivers the drivers the plugin watcher registered ({@link CsiRegistrationHandler}'s store)
+     * @param objects the apiserver's CSIDriver, VolumeAttachment and Secret objects; null on a standalone node, where
+     *     every CSI mount fails as upstream's without a kube client
+     */
+    public CsiVolumePlugin(PodDirs dirs, HostMounts mounts, String nodeName, CsiDrivers drivers, CsiDriverClient client,
+                           CsiObjects objects) {
+        this.dirs = dirs;
+        this.mounts = mounts;
+        this.nodeName = nodeName;
+        this.drivers = drivers;
+        this.client = client;
+        this.policies = new CsiDriverPolicies(objects);
+        this.attacher = new CsiAttacher(dirs, mounts, nodeName, drivers, client, policies);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean canSupport(VolumeSpec spec) {
+        return CsiSource.isCsi(spec);
+    }
+
+    /** Upstream {@code GetVolumeName}: a PersistentVolume is {@code <driver>^<volumeHandle>}; an inline volume its pod's. */
+    @Override
+    public Optional<String> sharedVolumeName(VolumeSpec spec) {
+        if (spec.persistentVolume() == null) {
+            return Optional.empty();
+        }
+        var src = spec.persistentVolume().getSpec().getCsi();
+        return Optional.of(CsiNames.volumeName(src.getDriver(), src.getVolumeHandle()));
+    }
+
+    /**
+     * Upstream {@code CanAttach}: a PersistentVolume whose driver has no CSIDriver, or one that does not say
+     * {@code attachRequired: false}; never an inline volume.
+     */
+    @Override
+    public Optional<VolumeAttacher> attacher(VolumeSpec spec) {
+        if (spec.persistentVolume() == null) {
+            return Optional.empty();
+        }
+        try {
+            return policies.skipAttach(spec.persistentVolume().getSpec().getCsi().getDriver()) ? Optional.empty()
+                    : Optional.of(attacher);
+        } catch (VolumeException e) {
+            log.debug("{}CanAttach of {}: {}", PREFIX, spec.name(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<DeviceMounter> deviceMounter() {
+        return Optional.of(attacher);
+    }
+
+    /**
+     * Upstream {@code NewMounter}: the lifecycle mode checked against the CSIDriver, then {@code vol_data.json} written
+     * in the volume's directory.
+     *
+     * @throws VolumeException e.g. {@code volume mode "Ephemeral" not supported by driver d (only supports ["Persistent"])}
+     */
+    @Override
+    public Mounter newMounter(VolumeSpec spec, Pod pod) throws VolumeException {
+        if (spec.isBlock()) {
+            throw new VolumeException(PREFIX + "block volumes are not supported by this kubelet's CSI plugin");
+        }
+        String uid = pod.getMetadata().getUid();
+        CsiSource src = CsiSource.of(spec, uid, pod.getMetadata().getNamespace());
+        policies.checkVolumeLifecycleMode(src.driver(), src.lifecycleMode());
+        if (!policies.connected()) {
+            throw new VolumeException(PREFIX + "failed to get a kubernetes client");
+        }
+        Path dataDir = dirs.volumeDir(uid, NAME, spec.name());
+        Map<String, String> data = new LinkedHashMap<>();
+        data.put(VolumeData.SPEC_VOL_ID, spec.name());
+        data.put(VolumeData.VOLUME_HANDLE, src.volumeHandle());
+        data.put(VolumeData.DRIVER_NAME, src.driver());
+        data.put(VolumeData.NODE_NAME, nodeName);
+        data.put(VolumeData.VOLUME_LIFECYCLE_MODE, src.lifecycleMode());
+        data.put(VolumeData.ATTACHMENT_ID, CsiNames.attachmentName(src.volumeHandle(), src.driver(), nodeName));
+        try {
+            CsiMountDirs.mkdirs(dataDir);
+            VolumeData.save(dataDir, data);
+        } catch (IOException e) {
+            throw new VolumeException(PREFIX + "failed to save volume info data: " + e);
+        }
+        warnFsGroup(spec, pod, src);
+        return new CsiMounter(this, mounts, src, pod, dataDir.resolve("mount"));
+    }
+
+    /** Says once per mount that the ownership change upstream would make is not made. */
+    private void warnFsGroup(VolumeSpec spec, Pod pod, CsiSource src) throws VolumeException {
+        var sc = pod.getSpec() == null ? null : pod.getSpec().getSecurityContext();
+        Long fsGroup = sc == null ? null : sc.getFsGroup();
+        if (fsGroup == null) {
+            return;
+        }
+        String policy = policies.fsGroupPolicy(src.driver());
+        if (FsGroupPolicy.supportsFsGroup(policy, fsGroup, src.readOnly(), src.fsType(),
+                src.ephemeral() ? null : src.accessModes())) {
+            log.warn("{}fsGroup {} of pod {}/{} is not applied to volume {} (CSIDriver {} fsGroupPolicy {}): this kubelet "
+                    + "does not change volume ownership", PREFIX, fsGroup, pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(), spec.name(), src.driver(), policy);
+        }
+    }
+
+    /**
+     * Upstream {@code NewUnmounter}: the driver and handle from the volume's {@code vol_data.json}.
+     *
+     * @throws VolumeException {@code kubernetes.io/csi: unmounter failed to load volume data file [<dir>/mount]: ...}
+     */
+    @Override
+    public Unmounter newUnmounter(String volumeName, String podUid) throws VolumeException {
+        Path dataDir = dirs.volumeDir(podUid, NAME, volumeName);
+        Path dir = dataDir.resolve("mount");
+        Map<String, String> data;
+        try {
+            data = VolumeData.load(dataDir);
+        } catch (IOException e) {
+            throw new VolumeException(PREFIX + "unmounter failed to load volume data file [" + dir + "]: " + e.getMessage());
+        }
+        String driver = data.getOrDefault(VolumeData.DRIVER_NAME, "");
+        String handle = data.getOrDefault(VolumeData.VOLUME_HANDLE, "");
+        return Unmounter.of(dir, () -> tearDown(driver, handle, dir));
+    }
+
+    /** Upstream {@code TearDownAt}: {@code NodeUnpublishVolume}, then the mount's directory and data go. */
+    private void tearDown(String driver, String handle, Path dir) throws VolumeException {
+        CsiNodeClient csi;
+        try {
+            csi = CsiNodeClient.of(drivers, client, driver);
+        } catch (VolumeException e) {
+            // Upstream's words, its TearDownAt reusing SetUpAt's message.
+            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to get CSI client: " + e.getMessage());
+        }
+        try {
+            csi.nodeUnpublishVolume(handle, dir.toString());
+        } catch (VolumeException e) {
+            throw new VolumeException(PREFIX + "mounter.TearDownAt failed: " + e.getMessage());
+        }
+        try {
+            CsiMountDirs.removeMountDir(mounts, dir);
+        } catch (VolumeException e) {
+            throw new VolumeException(PREFIX + "mounter.TearDownAt failed to clean mount dir [" + dir + "]: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Upstream {@code ConstructVolumeSpec}: from the {@code vol_data.json} in the volume's directory, an inline volume of
+     * the driver, or a PersistentVolume of the driver and handle.
+     */
+    @Override
+    public VolumeSpec constructVolumeSpec(String volumeName, Path mountPath) throws VolumeException {
+        Map<String, String> data;
+        try {
+            data = VolumeData.load(mountPath);
+        } catch (IOException e) {
+            throw new VolumeException(PREFIX + "plugin.ConstructVolumeSpec failed loading volume data using [" + mountPath
+                    + "]: " + e.getMessage());
+        }
+        String specName = data.getOrDefault(VolumeData.SPEC_VOL_ID, volumeName);
+        String driver = data.getOrDefault(VolumeData.DRIVER_NAME, "");
+        if (CsiSource.EPHEMERAL.equals(data.get(VolumeData.VOLUME_LIFECYCLE_MODE))) {
+            return VolumeSpec.of(new VolumeBuilder().withName(specName).withNewCsi().withDriver(driver).endCsi().build());
+        }
+        return VolumeSpec.of(new PersistentVolumeBuilder().withNewMetadata().withName(specName).endMetadata().withNewSpec()
+                .withNewCsi().withDriver(driver).withVolumeHandle(data.getOrDefault(VolumeData.VOLUME_HANDLE, ""))
+                .endCsi().withVolumeMode("Filesystem").endSpec().build(), false);
+    }
+
+    PodDirs dirs() {
+        return dirs;
+    }
+
+    CsiDrivers drivers() {
+        return drivers;
+    }
+
+    CsiDriverClient client() {
+        return client;
+    }
+
+    CsiDriverPolicies policies() {
+        return policies;
+    }
+
+    CsiAttacher attacher() {
+        return attacher;
+    }
+}
