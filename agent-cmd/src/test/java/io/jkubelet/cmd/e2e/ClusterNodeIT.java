@@ -95,8 +95,12 @@ class ClusterNodeIT extends RealClusterBase {
                 Docker.running(agent.nodeName, "label=io.kubernetes.pod.name=doomed").isEmpty());
         // The container ended on its TERM trap (exit 0), not a kill.
         List<String> exited = Docker.ids(agent.nodeName, "label=io.kubernetes.pod.name=doomed", "label=io.kubernetes.container.name=app");
-        if (!exited.isEmpty()) {
-            assertThat(Docker.inspect(exited.getFirst(), "{{.State.ExitCode}}")).isEqualTo("0");
+        for (String id : exited) {
+            String exitCode = Docker.inspect(id, "{{.State.ExitCode}}");
+            // The kubelet removes a deleted pod's dead containers, possibly between the listing and this look.
+            if (!exitCode.startsWith("Error: No such object")) {
+                assertThat(exitCode).isEqualTo("0");
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import io.jkubelet.core.cluster.fabric8.Fabric8EventSink;
 import io.jkubelet.core.cluster.fabric8.Fabric8LeaseClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8MirrorPodClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8NodeClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8NodeLister;
 import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8PodListWatch;
 import io.jkubelet.core.cluster.fabric8.Fabric8PodStatusClient;
@@ -68,6 +69,8 @@ public final class ClusterSide implements AutoCloseable {
     private final StopSequence owned = new StopSequence();
     /** The node status loop, once started: what {@link #registeredNode()} reads. */
     private volatile NodeSync nodeSync;
+    /** This node's Node from the apiserver, watched, once the node status loop has started. */
+    private volatile Fabric8NodeLister nodeLister;
 
     /** Makes the HTTP clients of the clients made here (the event client); null for fabric8's default. */
     private HttpClient.Factory httpClients;
@@ -215,18 +218,27 @@ public final class ClusterSide implements AutoCloseable {
         }
         NodeSync sync = NodeSync.start(new Fabric8NodeClient(client), new Fabric8LeaseClient(client), config, identity,
                 rootDir, runtime, images, plegHealth, pressure, shutdownStatus, devicePlugins, recorder, clock);
+        Fabric8NodeLister lister = new Fabric8NodeLister(client, identity.nodeName());
+        owned.add("node-lister", lister);
+        nodeLister = lister;
         nodeSync = sync;
         return Optional.of(sync);
     }
 
     /**
-     * The Node object as the node status loop last registered or posted it (the initial node it computed before it
-     * registered), which admission and the downward API read as upstream's kubelet reads its node lister; empty on a
-     * standalone node and until {@link #startNodeSync} has started the loop.
+     * The Node object as the apiserver has it (the node lister's, watched: labels others add are seen at once), or,
+     * until the lister has it, as the node status loop last registered or posted it (the initial node it computed
+     * before it registered); admission and the downward API read it as upstream's kubelet reads its node lister. Empty
+     * on a standalone node and until {@link #startNodeSync} has started the loop.
      */
     public Optional<Node> registeredNode() {
         NodeSync sync = nodeSync;
-        return sync == null ? Optional.empty() : Optional.of(sync.node().get());
+        if (sync == null) {
+            return Optional.empty();
+        }
+        Fabric8NodeLister lister = nodeLister;
+        Optional<Node> listed = lister == null ? Optional.empty() : lister.node();
+        return Optional.of(listed.orElseGet(sync.node()));
     }
 
     /** Stops what it started, the last started first, within {@code deadline}. */
