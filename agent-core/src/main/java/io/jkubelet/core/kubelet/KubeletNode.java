@@ -11,8 +11,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The node as admission and the downward API see it (upstream {@code getNodeAnyWay}): the Node object the node status
- * loop last registered or posted, on a cluster node once that loop runs; this machine's own node (upstream's
+ * The node as admission and the downward API see it (upstream {@code getNodeAnyWay}): on a cluster node once the node
+ * status loop runs, the Node from the node lister (or, until the lister has it, as that loop last registered or
+ * posted it: {@code ClusterSide.registeredNode}); this machine's own node (upstream's
  * {@code initialNode}: its capacity, {@code pods} = {@code maxPods}, and the device plugins' resources as the node
  * status would report them) before that and on a standalone node. Thread-safe.
  */
