@@ -3,13 +3,11 @@ package io.jkubelet.core.cm.cpumanager;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.apis.config.CpuSet;
-import io.jkubelet.core.cm.topologymanager.BitMask;
 import io.jkubelet.core.cm.topologymanager.TopologyHint;
 import io.jkubelet.core.podutil.PodSpecs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,23 +100,19 @@ final class CpuTopologyHints {
     /** Upstream {@code generateCPUTopologyHints}. */
     List<TopologyHint> generate(CpuSet available, CpuSet reusable, int request) {
         CpuTopology topo = policy.topology();
-        List<Integer> nodes = topo.numaNodes().toList();
-        int[] minAffinitySize = {nodes.size()};
-        List<BitMask> fits = new ArrayList<>();
         Map<Integer, Integer> nodeOf = new HashMap<>();
         topo.details().forEach((cpu, info) -> nodeOf.put(cpu, info.numaNode()));
-        BitMask.iterateBitMasks(nodes, mask -> {
+        return TopologyHint.narrowestPreferred(topo.numaNodes().toList(), request, mask -> {
             int cpusInMask = 0;
             for (int node : mask.nodes()) {
                 cpusInMask += topo.cpusInNumaNode(node).size();
             }
-            if (cpusInMask >= request && mask.count() < minAffinitySize[0]) {
-                minAffinitySize[0] = mask.count();
-            }
+            return cpusInMask;
+        }, mask -> {
             int matching = 0;
             for (int cpu : reusable.cpus()) {
                 if (!mask.isSet(nodeOf.getOrDefault(cpu, -1))) {
-                    return;
+                    return -1;
                 }
                 matching++;
             }
@@ -127,10 +121,7 @@ final class CpuTopologyHints {
                     matching++;
                 }
             }
-            if (matching >= request) {
-                fits.add(mask);
-            }
+            return matching;
         });
-        return fits.stream().map(m -> new TopologyHint(m, m.count() == minAffinitySize[0])).toList();
     }
 }

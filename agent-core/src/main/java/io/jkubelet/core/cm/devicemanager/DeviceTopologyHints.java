@@ -3,14 +3,12 @@ package io.jkubelet.core.cm.devicemanager;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.jkubelet.core.cm.topologymanager.BitMask;
 import io.jkubelet.core.cm.topologymanager.TopologyHint;
 import io.jkubelet.core.podutil.PodResources;
 import io.jkubelet.core.podutil.PodSpecs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -128,35 +126,28 @@ final class DeviceTopologyHints {
     /** Caller holds the lock. Upstream {@code generateDeviceTopologyHints}. */
     private List<TopologyHint> generate(String resource, Set<String> available, Set<String> reusable, int request) {
         Map<String, Device> devices = m.allDevices.getOrDefault(resource, Map.of());
-        int[] minAffinitySize = {numaNodes.size()};
-        List<BitMask> fits = new ArrayList<>();
-        BitMask.iterateBitMasks(numaNodes, mask -> {
-            long inMask = devices.values().stream().filter(d -> d.hasTopology() && mask.anySet(d.numaNodes())).count();
-            if (inMask >= request && mask.count() < minAffinitySize[0]) {
-                minAffinitySize[0] = mask.count();
-            }
-            int matching = 0;
-            for (String id : reusable) {
-                Device d = devices.get(id);
-                if (d == null || d.numaNodes() == null) {
-                    continue;
-                }
-                if (!mask.anySet(d.numaNodes())) {
-                    return;
-                }
-                matching++;
-            }
-            for (String id : available) {
-                Device d = devices.get(id);
-                if (d != null && d.hasTopology() && mask.anySet(d.numaNodes())) {
-                    matching++;
-                }
-            }
-            if (matching >= request) {
-                fits.add(mask);
-            }
-        });
-        return fits.stream().map(mask -> new TopologyHint(mask, mask.count() == minAffinitySize[0])).toList();
+        return TopologyHint.narrowestPreferred(numaNodes, request,
+                mask -> (int) devices.values().stream().filter(d -> d.hasTopology() && mask.anySet(d.numaNodes())).count(),
+                mask -> {
+                    int matching = 0;
+                    for (String id : reusable) {
+                        Device d = devices.get(id);
+                        if (d == null || d.numaNodes() == null) {
+                            continue;
+                        }
+                        if (!mask.anySet(d.numaNodes())) {
+                            return -1;
+                        }
+                        matching++;
+                    }
+                    for (String id : available) {
+                        Device d = devices.get(id);
+                        if (d != null && d.hasTopology() && mask.anySet(d.numaNodes())) {
+                            matching++;
+                        }
+                    }
+                    return matching;
+                });
     }
 
     private static Map<String, Quantity> limits(Container c) {

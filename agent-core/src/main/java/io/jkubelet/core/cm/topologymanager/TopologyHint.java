@@ -2,6 +2,10 @@ package io.jkubelet.core.cm.topologymanager;
 
 import org.jspecify.annotations.Nullable;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToIntFunction;
+
 /**
  * A hint provider's (or the merged) NUMA placement of a resource (upstream's {@code TopologyHint}).
  *
@@ -11,6 +15,30 @@ import org.jspecify.annotations.Nullable;
 public record TopologyHint(@Nullable BitMask numaNodeAffinity, boolean preferred) {
     /** Upstream's zero hint, what {@code GetAffinity} answers for a container it holds nothing of. */
     public static final TopologyHint NONE = new TopologyHint(null, false);
+
+    /**
+     * The hints of a request for {@code request} units of one resource, as upstream's CPU and device managers each
+     * generate them ({@code generateCPUTopologyHints}, {@code generateDeviceTopologyHints}): every combination of
+     * {@code nodes} whose free units ({@code usable}) cover the request is a hint, preferred when it has as few nodes
+     * as the narrowest combination whose units of any state ({@code capacity}) could cover it.
+     *
+     * @param usable the units a combination can give the request, or a negative number when it cannot be chosen at all
+     *     (units the container must reuse lie outside it)
+     */
+    public static List<TopologyHint> narrowestPreferred(List<Integer> nodes, int request,
+            ToIntFunction<BitMask> capacity, ToIntFunction<BitMask> usable) {
+        int[] minAffinitySize = {nodes.size()};
+        List<BitMask> fits = new ArrayList<>();
+        BitMask.iterateBitMasks(nodes, mask -> {
+            if (capacity.applyAsInt(mask) >= request && mask.count() < minAffinitySize[0]) {
+                minAffinitySize[0] = mask.count();
+            }
+            if (usable.applyAsInt(mask) >= request) {
+                fits.add(mask);
+            }
+        });
+        return fits.stream().map(m -> new TopologyHint(m, m.count() == minAffinitySize[0])).toList();
+    }
 
     /** {@code {[0 1] true}}, as upstream's {@code String()} shows it. */
     @Override
