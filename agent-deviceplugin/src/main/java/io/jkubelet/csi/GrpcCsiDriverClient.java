@@ -3,11 +3,14 @@ package io.jkubelet.csi;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.jkubelet.core.volume.VolumeMetrics;
 import io.jkubelet.core.volume.csi.CsiDriverClient;
 import io.jkubelet.csi.v1.CsiApi;
 import io.jkubelet.csi.v1.NodeGrpc;
 import io.jkubelet.deviceplugin.GrpcErrors;
 import io.jkubelet.deviceplugin.UnixSockets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,11 +22,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * The CSI spec v1 Node service of a driver, over its unix socket (upstream csi's {@code csiDriverClient} with
  * {@code newV1NodeClient}: {@code NodeGetInfo}, {@code NodeGetCapabilities}, {@code NodeStageVolume},
- * {@code NodeUnstageVolume}, {@code NodePublishVolume}, {@code NodeUnpublishVolume}): each call dials the endpoint, makes one RPC within the caller's timeout and closes the
- * connection. As grpc-go's non-blocking dial, the call does not wait for a socket that is not there: it fails at once
+ * {@code NodeUnstageVolume}, {@code NodePublishVolume}, {@code NodeUnpublishVolume}, {@code NodeGetVolumeStats}):
+ * each call dials the endpoint, makes one RPC within the caller's timeout and closes the connection. As grpc-go's non-blocking dial, the call does not wait for a socket that is not there: it fails at once
  * with {@code Unavailable}.
  */
 public final class GrpcCsiDriverClient implements CsiDriverClient {
+    private static final Logger log = LoggerFactory.getLogger(GrpcCsiDriverClient.class);
+
     @Override
     public NodeInfo nodeGetInfo(String endpoint, Duration timeout) throws Exception {
         CsiApi.NodeGetInfoResponse res = call(endpoint, timeout,
@@ -86,6 +91,29 @@ public final class GrpcCsiDriverClient implements CsiDriverClient {
         require(targetPath, "missing target path");
         call(endpoint, timeout, node -> node.nodeUnpublishVolume(CsiApi.NodeUnpublishVolumeRequest.newBuilder()
                 .setVolumeId(volumeId).setTargetPath(targetPath).build()));
+    }
+
+    @Override
+    public VolumeMetrics.Metrics nodeGetVolumeStats(String endpoint, Duration timeout, String volumeId, String volumePath)
+            throws Exception {
+        require(volumeId, "missing volume id");
+        require(volumePath, "missing target path");
+        CsiApi.NodeGetVolumeStatsResponse res = call(endpoint, timeout, node -> node.nodeGetVolumeStats(
+                CsiApi.NodeGetVolumeStatsRequest.newBuilder().setVolumeId(volumeId).setVolumePath(volumePath).build()));
+        // Go's GetUsage is nil for an empty list too.
+        if (res.getUsageCount() == 0) {
+            throw new Exception("failed to get usage from response. usage is nil");
+        }
+        long[] bytes = {0, 0, 0};
+        long[] inodes = {0, 0, 0};
+        for (CsiApi.VolumeUsage u : res.getUsageList()) {
+            switch (u.getUnit()) {
+                case BYTES -> bytes = new long[] {u.getTotal(), u.getAvailable(), u.getUsed()};
+                case INODES -> inodes = new long[] {u.getTotal(), u.getAvailable(), u.getUsed()};
+                default -> log.error("unknown unit in VolumeUsage unit=\"{}\"", u.getUnit());
+            }
+        }
+        return new VolumeMetrics.Metrics(bytes[0], bytes[1], bytes[2], inodes[0], inodes[1], inodes[2]);
     }
 
     /** Upstream's request checks before the call (csi_client.go): the same words. */

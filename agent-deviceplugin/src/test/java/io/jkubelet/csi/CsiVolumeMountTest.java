@@ -1,12 +1,6 @@
 package io.jkubelet.csi;
 
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.api.model.storage.VolumeAttachmentBuilder;
@@ -14,24 +8,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.grpc.Status;
-import io.jkubelet.core.cluster.fabric8.Fabric8CsiNodes;
-import io.jkubelet.core.cluster.fabric8.Fabric8CsiObjects;
-import io.jkubelet.core.cluster.fabric8.Fabric8NodeClient;
-import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
-import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.objects.PodObjects;
-import io.jkubelet.core.pluginmanager.PluginManager;
-import io.jkubelet.core.volume.ApiVolumes;
-import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.csi.CsiDrivers;
-import io.jkubelet.core.volume.csi.CsiRegistrationHandler;
-import io.jkubelet.core.volume.csi.CsiVolumePlugin;
-import io.jkubelet.core.volume.csi.NodeInfoManager;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volumemanager.ManualVolumeManager;
-import io.jkubelet.core.volumemanager.VolumePlugins;
 import io.jkubelet.csi.v1.CsiApi;
-import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,131 +18,58 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 
+import static io.jkubelet.csi.CsiNode.claimingPod;
+import static io.jkubelet.csi.CsiNode.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Volumes mounted through a CSI driver, end to end in the core: a hostpath-style driver ({@link TestCsiDriver}, real
- * gRPC on unix sockets, real bind mounts) registered through {@code plugins_registry} by the plugin watcher, the volume
- * manager's reconciler mounting and unmounting the pods' volumes through the CSI plugin, the claims, PersistentVolumes,
- * CSIDriver and VolumeAttachment objects on fabric8's mock apiserver (CRUD mode). There is no external attacher here:
- * the test marks the VolumeAttachment attached, as the attacher would.
+ * Volumes mounted through a CSI driver, end to end in the core ({@link CsiNode}: a hostpath-style driver registered by
+ * the plugin watcher, the volume manager's reconciler mounting and unmounting the pods' volumes through the CSI plugin,
+ * the objects on fabric8's mock apiserver). There is no external attacher here: the test marks the VolumeAttachment
+ * attached, as the attacher would.
  */
 @EnableKubernetesMockClient(crud = true)
 class CsiVolumeMountTest {
-    static final String NODE = "node-a";
-    static final String DRIVER = "hostpath.csi.k8s.io";
+    static final String NODE = CsiNode.NODE;
+    static final String DRIVER = CsiNode.DRIVER;
     KubernetesMockServer server;
     KubernetesClient client;
 
     @TempDir Path dir;
-    PodDirs dirs;
-    CsiDrivers drivers;
+    CsiNode node;
     TestCsiDriver driver;
-    private final LinuxMounts mounts = new LinuxMounts();
+    LinuxMounts mounts;
 
     @BeforeEach
     void registerTheDriver() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "the driver bind-mounts");
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
-        dirs = new PodDirs(dir.resolve("kubelet"));
-        drivers = new CsiDrivers();
-        PluginManager watcher = new PluginManager(dirs.pluginsRegistrationDir(), new GrpcPluginRegistrationClient(),
-                Clock.systemUTC(), Runnable::run);
-        watcher.createDirectory();
-        watcher.addHandler(PluginManager.CSI_PLUGIN, new CsiRegistrationHandler(drivers, new GrpcCsiDriverClient(),
-                NodeInfoManager.connected(NODE, new Fabric8NodeClient(client), new Fabric8CsiNodes(client), d -> {})));
-        Path pluginDir = Files.createDirectories(dir.resolve("kubelet/plugins/" + DRIVER));
-        driver = new TestCsiDriver(DRIVER, pluginDir.resolve("csi.sock"),
-                dirs.pluginsRegistrationDir().resolve(DRIVER + "-reg.sock"), List.of("1.2.0"), NODE, 0, Map.of(), true);
-        watcher.reconcile();
-        assertThat(driver.registrationStatus).containsExactly("true:");
+        node = CsiNode.withDriver(client, dir);
+        driver = node.driver;
+        mounts = node.mounts;
     }
 
-    /** Everything the test mounted under its directory goes before JUnit removes it. */
     @AfterEach
     void unmountAll() throws Exception {
-        if (driver != null) {
-            driver.close();
+        if (node != null) {
+            node.close();
         }
-        if (dirs == null) {
-            return;
-        }
-        List<Path> under = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            Path p = Path.of(line.split(" ")[4]);
-            if (p.startsWith(dir)) {
-                under.add(p);
-            }
-        }
-        under.sort(Comparator.comparingInt(Path::getNameCount).reversed());
-        for (Path p : under) {
-            mounts.unmount(p);
-        }
-    }
-
-    private ManualVolumeManager volumeManager() {
-        CsiVolumePlugin csi = new CsiVolumePlugin(dirs, mounts, NODE, drivers, new GrpcCsiDriverClient(),
-                new Fabric8CsiObjects(client));
-        return new ManualVolumeManager(dirs, mounts, VolumePlugins.probe(dirs, mounts,
-                new ApiVolumes(PodObjects.standalone(), NODE, List::of, Clock.systemUTC()), csi),
-                new Fabric8ObjectClient(client), new LoggingEventRecorder(Clock.systemUTC()));
-    }
-
-    private void csiDriver(Boolean attachRequired, Boolean podInfoOnMount, String... modes) {
-        client.storage().v1().csiDrivers().resource(new CSIDriverBuilder().withNewMetadata().withName(DRIVER).endMetadata()
-                .withNewSpec().withAttachRequired(attachRequired).withPodInfoOnMount(podInfoOnMount)
-                .withVolumeLifecycleModes(modes).endSpec().build()).createOr(c -> c.update());
-    }
-
-    /** A claim {@code name} bound to the PersistentVolume {@code pv-<name>} of {@code driver}'s volume {@code handle}. */
-    private void csiClaim(String name, String driverName, String handle) {
-        String uid = client.persistentVolumeClaims().inNamespace("default").resource(new PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(name).endMetadata().withNewSpec()
-                .withVolumeName("pv-" + name).endSpec().withNewStatus().withPhase("Bound").endStatus().build()).create()
-                .getMetadata().getUid();
-        client.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName("pv-" + name)
-                .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").withNewClaimRef().withNamespace("default")
-                .withName(name).withUid(uid).endClaimRef().withNewCsi().withDriver(driverName)
-                .withVolumeHandle(handle).withVolumeAttributes(Map.of("share", handle)).endCsi().endSpec().build())
-                .create();
-    }
-
-    private static Pod pod(String uid, Volume volume) {
-        return new PodBuilder().withNewMetadata().withName("pod-" + uid).withNamespace("default").withUid(uid).endMetadata()
-                .withNewSpec().withServiceAccountName("sa-" + uid).withContainers(new ContainerBuilder().withName("app")
-                        .withImage("busybox").addNewVolumeMount().withName(volume.getName()).withMountPath("/data")
-                        .endVolumeMount().build())
-                .withVolumes(volume).endSpec().build();
-    }
-
-    private static Pod claimingPod(String uid, String claim) {
-        return pod(uid, new VolumeBuilder().withName("data").withNewPersistentVolumeClaim().withClaimName(claim)
-                .endPersistentVolumeClaim().build());
-    }
-
-    private Path volumeDir(String uid, String name) {
-        return dir.resolve("kubelet/pods/" + uid + "/volumes/kubernetes.io~csi/" + name);
     }
 
     @Test
     void aClaimsCsiVolumeIsPublishedIntoThePodsVolumeDirectoryAndUnpublishedAfter() throws Exception {
-        csiDriver(false, null);
-        csiClaim("data", DRIVER, "vol-1");
-        ManualVolumeManager vm = volumeManager();
+        node.csiDriver(false, null);
+        node.csiClaim("data", DRIVER, "vol-1");
+        ManualVolumeManager vm = node.volumeManager();
 
         Path path = vm.mountVolumes(claimingPod("a", "data")).get("data");
 
-        assertThat(path).isEqualTo(volumeDir("a", "pv-data").resolve("mount"));
+        assertThat(path).isEqualTo(node.volumeDir("a", "pv-data").resolve("mount"));
         assertThat(mounts.isMountPoint(path)).isTrue();
-        assertThat(Files.readString(volumeDir("a", "pv-data").resolve("vol_data.json"))).isEqualTo("{\"attachmentID\":\"csi-"
+        assertThat(Files.readString(node.volumeDir("a", "pv-data").resolve("vol_data.json"))).isEqualTo("{\"attachmentID\":\"csi-"
                 + "5a70c5de395ccad5e79daeb27c7c4f2634b675e6e1bb2a397999a016143bc9fb\",\"driverName\":\"" + DRIVER
                 + "\",\"nodeName\":\"node-a\",\"specVolID\":\"pv-data\",\"volumeHandle\":\"vol-1\","
                 + "\"volumeLifecycleMode\":\"Persistent\"}\n");
@@ -181,7 +87,7 @@ class CsiVolumeMountTest {
         vm.cleanupPod("a");
 
         assertThat(driver.teardowns).containsExactly("NodeUnpublishVolume vol-1 " + path);
-        assertThat(volumeDir("a", "pv-data")).doesNotExist();
+        assertThat(node.volumeDir("a", "pv-data")).doesNotExist();
         assertThat(driver.volumeDir("vol-1").resolve("written")).hasContent("by the pod");
     }
 
@@ -189,9 +95,9 @@ class CsiVolumeMountTest {
     void aDriverThatStagesStagesOnceAtTheGlobalPathAndUnstagesAfterTheLastPodWithThePodsInfoInTheContext()
             throws Exception {
         driver.stageUnstage = true;
-        csiDriver(false, true);
-        csiClaim("shared", DRIVER, "vol-1");
-        ManualVolumeManager vm = volumeManager();
+        node.csiDriver(false, true);
+        node.csiClaim("shared", DRIVER, "vol-1");
+        ManualVolumeManager vm = node.volumeManager();
         Path global = dir.resolve("kubelet/plugins/kubernetes.io/csi/" + DRIVER
                 + "/d2e8363faaac7ae76def3b14091d8eb5755f6b92e9531627aeec833a8731cc49/globalmount");
 
@@ -228,9 +134,9 @@ class CsiVolumeMountTest {
 
     @Test
     void aDriverThatRequiresAttachmentWaitsForItsVolumeAttachmentToBeAttached() throws Exception {
-        csiDriver(true, null);
-        csiClaim("data", DRIVER, "vol-1");
-        ManualVolumeManager vm = volumeManager();
+        node.csiDriver(true, null);
+        node.csiClaim("data", DRIVER, "vol-1");
+        ManualVolumeManager vm = node.volumeManager();
         String attachment = "csi-5a70c5de395ccad5e79daeb27c7c4f2634b675e6e1bb2a397999a016143bc9fb";
 
         assertThatThrownBy(() -> vm.mountVolumes(claimingPod("a", "data"))).hasMessage("MountVolume.WaitForAttach failed "
@@ -258,8 +164,8 @@ class CsiVolumeMountTest {
 
     @Test
     void anInlineVolumeIsRefusedUnlessTheDriverListsTheEphemeralModeAndIsThenThePodsOwn() throws Exception {
-        csiDriver(false, true, "Persistent");
-        ManualVolumeManager vm = volumeManager();
+        node.csiDriver(false, true, "Persistent");
+        ManualVolumeManager vm = node.volumeManager();
         Pod pod = pod("a", new VolumeBuilder().withName("scratch").withNewCsi().withDriver(DRIVER)
                 .withVolumeAttributes(Map.of("size", "1Mi")).endCsi().build());
 
@@ -268,10 +174,10 @@ class CsiVolumeMountTest {
                 + " (only supports [\"Persistent\"])");
         assertThat(driver.publishes).isEmpty();
 
-        csiDriver(false, true, "Persistent", "Ephemeral");
+        node.csiDriver(false, true, "Persistent", "Ephemeral");
         Path path = vm.mountVolumes(pod).get("scratch");
 
-        assertThat(path).isEqualTo(volumeDir("a", "scratch").resolve("mount"));
+        assertThat(path).isEqualTo(node.volumeDir("a", "scratch").resolve("mount"));
         assertThat(mounts.isMountPoint(path)).isTrue();
         String handle = "csi-80e97162c8db2c02709a38982b45cf936367298e0c12f8cb4905fbec6271183d";
         CsiApi.NodePublishVolumeRequest publish = driver.publishes.getFirst();
@@ -282,17 +188,17 @@ class CsiVolumeMountTest {
 
         vm.cleanupPod("a");
         assertThat(driver.teardowns).containsExactly("NodeUnpublishVolume " + handle + " " + path);
-        assertThat(volumeDir("a", "scratch")).doesNotExist();
+        assertThat(node.volumeDir("a", "scratch")).doesNotExist();
     }
 
     @Test
     void aDriverThatIsNotRegisteredFailsItsPodsMountWithUpstreamsMessageWhileOtherPodsVolumesMount() throws Exception {
         client.storage().v1().csiDrivers().resource(new CSIDriverBuilder().withNewMetadata().withName("gone.csi")
                 .endMetadata().withNewSpec().withAttachRequired(false).endSpec().build()).create();
-        csiDriver(false, null);
-        csiClaim("lost", "gone.csi", "vol-9");
-        csiClaim("data", DRIVER, "vol-1");
-        ManualVolumeManager vm = volumeManager();
+        node.csiDriver(false, null);
+        node.csiClaim("lost", "gone.csi", "vol-9");
+        node.csiClaim("data", DRIVER, "vol-1");
+        ManualVolumeManager vm = node.volumeManager();
 
         assertThatThrownBy(() -> vm.mountVolumes(claimingPod("x", "lost"))).hasMessage("MountVolume.MountDevice failed for "
                 + "volume \"pv-lost\" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver "
@@ -306,26 +212,26 @@ class CsiVolumeMountTest {
 
     @Test
     void aFailingNodePublishIsTheMountsEventAndLeavesNoDirectory() throws Exception {
-        csiDriver(false, null);
-        csiClaim("data", DRIVER, "vol-1");
+        node.csiDriver(false, null);
+        node.csiClaim("data", DRIVER, "vol-1");
         driver.nodePublishError = Status.INTERNAL.withDescription("disk on fire");
-        ManualVolumeManager vm = volumeManager();
+        ManualVolumeManager vm = node.volumeManager();
 
         assertThatThrownBy(() -> vm.mountVolumes(claimingPod("a", "data"))).hasMessage(
                 "MountVolume.SetUp failed for volume \"pv-data\" : rpc error: code = Internal desc = disk on fire");
-        assertThat(volumeDir("a", "pv-data")).doesNotExist();
+        assertThat(node.volumeDir("a", "pv-data")).doesNotExist();
     }
 
     @Test
     void aRestartedKubeletReconstructsThePublishedAndStagedVolumeUnmountsNothingUnderItsPodAndCleansUpAfterIt()
             throws Exception {
         driver.stageUnstage = true;
-        csiDriver(false, null);
-        csiClaim("data", DRIVER, "vol-1");
-        Path path = volumeManager().mountVolumes(claimingPod("a", "data")).get("data");
+        node.csiDriver(false, null);
+        node.csiClaim("data", DRIVER, "vol-1");
+        Path path = node.volumeManager().mountVolumes(claimingPod("a", "data")).get("data");
         Files.writeString(path.resolve("kept"), "across the restart");
 
-        ManualVolumeManager restarted = volumeManager();
+        ManualVolumeManager restarted = node.volumeManager();
         restarted.reconstruct();
         restarted.mountVolumes(claimingPod("a", "data"));
 
@@ -338,17 +244,17 @@ class CsiVolumeMountTest {
         restarted.cleanupPod("a");
         restarted.passes();
         assertThat(driver.teardowns).hasSize(2).last().asString().startsWith("NodeUnstageVolume vol-1 ");
-        assertThat(volumeDir("a", "pv-data")).doesNotExist();
+        assertThat(node.volumeDir("a", "pv-data")).doesNotExist();
     }
 
     @Test
     void aVolumeWhosePodWentWhileTheKubeletWasDownIsUnpublishedAndUnstagedAfterTheRestart() throws Exception {
         driver.stageUnstage = true;
-        csiDriver(false, null);
-        csiClaim("data", DRIVER, "vol-1");
-        Path path = volumeManager().mountVolumes(claimingPod("a", "data")).get("data");
+        node.csiDriver(false, null);
+        node.csiClaim("data", DRIVER, "vol-1");
+        Path path = node.volumeManager().mountVolumes(claimingPod("a", "data")).get("data");
 
-        ManualVolumeManager restarted = volumeManager();
+        ManualVolumeManager restarted = node.volumeManager();
         restarted.reconstruct();
         restarted.passes();
         restarted.passes();
@@ -356,6 +262,6 @@ class CsiVolumeMountTest {
         assertThat(driver.teardowns).containsExactly("NodeUnpublishVolume vol-1 " + path, "NodeUnstageVolume vol-1 "
                 + dir.resolve("kubelet/plugins/kubernetes.io/csi/" + DRIVER
                 + "/d2e8363faaac7ae76def3b14091d8eb5755f6b92e9531627aeec833a8731cc49/globalmount"));
-        assertThat(volumeDir("a", "pv-data")).doesNotExist();
+        assertThat(node.volumeDir("a", "pv-data")).doesNotExist();
     }
 }

@@ -3,6 +3,7 @@ package io.jkubelet.csi;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.jkubelet.cadvisor.FsUsage;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.csi.v1.CsiApi;
 import io.jkubelet.csi.v1.IdentityGrpc;
@@ -25,7 +26,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>Its Node service is hostpath-style: a volume is the directory {@code <data root>/<volume id>}; with
  * {@code STAGE_UNSTAGE_VOLUME} ({@link #stageUnstage}) it is bind-mounted at the staging path, then the staging path at
  * each target; without, the directory at each target, read-only when asked. Mounts are real (the tests run as root);
- * publish and stage are idempotent as the spec requires. Each request is recorded.
+ * publish and stage are idempotent as the spec requires. With {@code GET_VOLUME_STATS} ({@link #volumeStats}) it answers
+ * {@code NodeGetVolumeStats} with the published directory's file system, as csi-driver-host-path does. Each request is
+ * recorded.
  */
 final class TestCsiDriver implements AutoCloseable {
     final String name;
@@ -39,10 +42,15 @@ final class TestCsiDriver implements AutoCloseable {
     volatile Status nodePublishError;
     /** Whether {@code NodeGetCapabilities} announces {@code STAGE_UNSTAGE_VOLUME}. */
     volatile boolean stageUnstage;
+    /** Whether {@code NodeGetCapabilities} announces {@code GET_VOLUME_STATS}. */
+    volatile boolean volumeStats;
     /** Where the volumes' directories are. */
     final Path dataRoot;
     final List<CsiApi.NodeStageVolumeRequest> stages = new CopyOnWriteArrayList<>();
     final List<CsiApi.NodePublishVolumeRequest> publishes = new CopyOnWriteArrayList<>();
+    /** Each {@code NodeGetVolumeStats} as "<volume id> <volume path>", and what it answered. */
+    final List<String> volumeStatsRequests = new CopyOnWriteArrayList<>();
+    final List<CsiApi.NodeGetVolumeStatsResponse> volumeStatsAnswers = new CopyOnWriteArrayList<>();
     /** "NodeUnpublishVolume <id> <target>" and "NodeUnstageVolume <id> <staging path>", in order. */
     final List<String> teardowns = new CopyOnWriteArrayList<>();
     private final LinuxMounts mounts = new LinuxMounts();
@@ -96,10 +104,43 @@ final class TestCsiDriver implements AutoCloseable {
                                         StreamObserver<CsiApi.NodeGetCapabilitiesResponse> answer) {
             var res = CsiApi.NodeGetCapabilitiesResponse.newBuilder();
             if (stageUnstage) {
-                res.addCapabilities(CsiApi.NodeServiceCapability.newBuilder().setRpc(CsiApi.NodeServiceCapability.RPC
-                        .newBuilder().setType(CsiApi.NodeServiceCapability.RPC.Type.STAGE_UNSTAGE_VOLUME)));
+                res.addCapabilities(rpc(CsiApi.NodeServiceCapability.RPC.Type.STAGE_UNSTAGE_VOLUME_VALUE));
+            }
+            if (volumeStats) {
+                res.addCapabilities(rpc(CsiApi.NodeServiceCapability.RPC.Type.GET_VOLUME_STATS_VALUE));
             }
             answer.onNext(res.build());
+            answer.onCompleted();
+        }
+
+        private static CsiApi.NodeServiceCapability rpc(int type) {
+            return CsiApi.NodeServiceCapability.newBuilder()
+                    .setRpc(CsiApi.NodeServiceCapability.RPC.newBuilder().setTypeValue(type)).build();
+        }
+
+        /**
+         * csi-driver-host-path's: the published directory's file system ({@code statvfs}), its bytes and inodes; an error
+         * for a path where nothing is published.
+         */
+        @Override
+        public void nodeGetVolumeStats(CsiApi.NodeGetVolumeStatsRequest r,
+                                       StreamObserver<CsiApi.NodeGetVolumeStatsResponse> answer) {
+            volumeStatsRequests.add(r.getVolumeId() + " " + r.getVolumePath());
+            Path path = Path.of(r.getVolumePath());
+            if (!mounts.isMountPoint(path)) {
+                answer.onError(Status.NOT_FOUND.withDescription("Could not get file information from "
+                        + r.getVolumePath()).asRuntimeException());
+                return;
+            }
+            FsUsage fs = FsUsage.of(path);
+            CsiApi.NodeGetVolumeStatsResponse res = CsiApi.NodeGetVolumeStatsResponse.newBuilder()
+                    .addUsage(CsiApi.VolumeUsage.newBuilder().setUnit(CsiApi.VolumeUsage.Unit.BYTES)
+                            .setTotal(fs.capacityBytes()).setAvailable(fs.availableBytes()).setUsed(fs.usedBytes()))
+                    .addUsage(CsiApi.VolumeUsage.newBuilder().setUnit(CsiApi.VolumeUsage.Unit.INODES)
+                            .setTotal(fs.inodes()).setAvailable(fs.inodesFree()).setUsed(fs.inodesUsed()))
+                    .build();
+            volumeStatsAnswers.add(res);
+            answer.onNext(res);
             answer.onCompleted();
         }
 

@@ -239,7 +239,7 @@ public final class Kubelet implements AutoCloseable {
         this.stats = new StatsProvider(runtime, images, nodeName,
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),
                 deps.clock(), StatsProvider.DEFAULT_PERIOD, settings.volumeStatsAggPeriod(),
-                new PodVolumeStats(podManager, volumeManager),
+                new PodVolumeStats(podManager::get, volumeManager),
                 deps.systemContainers() == null ? null
                         : containerManager.podCgroupRoot().map(deps.systemContainers()::withPods).orElse(deps.systemContainers()),
                 executors.stats());

@@ -4,6 +4,7 @@ import io.jkubelet.cadvisor.FsUsage;
 import io.jkubelet.core.stats.summary.ContainerStats;
 import io.jkubelet.core.stats.summary.FsStats;
 import io.jkubelet.core.stats.summary.VolumeStats;
+import io.jkubelet.core.volume.VolumeMetrics;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -36,16 +37,15 @@ final class PodStorageStats {
 
     /**
      * The pod's volumes. A walked volume is on the node's root file system {@code rootFs} (as its capacity shows); a
-     * volume that is a file system of its own shows that one's.
+     * volume that is a file system of its own shows that one's, a volume its driver measures the driver's figures.
      */
     Volumes volumeStats(String podUid, Instant now, FsUsage rootFs) {
         List<VolumeStats> all = new ArrayList<>();
         List<VolumeStats> ephemeral = new ArrayList<>();
         for (PodVolumeUsage.Volume v : volumeUsage.volumes(podUid, now)) {
-            VolumeStats stats = new VolumeStats(v.fs() == null
+            VolumeStats stats = new VolumeStats(v.metrics() == null
                     ? StatsHelper.fsStats(v.measured(), rootFs, v.dirUsage().bytes(), v.dirUsage().inodes())
-                    : StatsHelper.fsStats(v.measured(), v.fs(), orNull(v.fs().usedBytes()), orNull(v.fs().inodesUsed())),
-                    v.volume().name(), v.volume().pvcRef());
+                    : fsStats(v.measured(), v.metrics()), v.volume().name(), v.volume().pvcRef());
             all.add(stats);
             if (v.volume().localEphemeral()) {
                 ephemeral.add(stats);
@@ -54,8 +54,11 @@ final class PodStorageStats {
         return new Volumes(List.copyOf(all), List.copyOf(ephemeral));
     }
 
-    private static Long orNull(long v) {
-        return v < 0 ? null : v;
+    /** Upstream {@code parsePodVolumeStats}: a measured volume's figures; an unknown one is left out. */
+    private static FsStats fsStats(Instant time, VolumeMetrics.Metrics m) {
+        return new FsStats(time, StatsHelper.orNull(m.availableBytes()), StatsHelper.orNull(m.capacityBytes()),
+                StatsHelper.orNull(m.usedBytes()), StatsHelper.orNull(m.inodesFree()), StatsHelper.orNull(m.inodes()),
+                StatsHelper.orNull(m.inodesUsed()));
     }
 
     /** Forgets the volumes of the pods that no longer run. */

@@ -2,6 +2,7 @@ package io.jkubelet.core.stats;
 
 import io.jkubelet.cadvisor.DirUsage;
 import io.jkubelet.cadvisor.FsUsage;
+import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,9 @@ import java.util.Set;
  * {@code volumeStatsAggPeriod} and kept in between, since walking a large volume is the costly part of a stats round.
  * A volume whose files are its own is walked ({@code MetricsDu}); one that is a file system of its own (a local or NFS
  * PersistentVolume) reports that file system's figures ({@code MetricsStatFS}); a hostPath is not measured
- * ({@code MetricsNil}). A period of zero or less disables volume stats, as upstream's ({@code Volume stats collection
+ * ({@code MetricsNil}); a CSI volume is measured by its driver ({@code metricsCsi}: {@code NodeGetVolumeStats}, only when
+ * the driver has {@code GET_VOLUME_STATS}). A volume that cannot be measured is left out of its pod's stats, as
+ * upstream's {@code volumeStatCalculator} leaves it (quietly when its metrics are not supported). A period of zero or less disables volume stats, as upstream's ({@code Volume stats collection
  * disabled}): pods then report no volumes, and their ephemeral storage counts none. Used by the stats collector thread
  * only.
  */
@@ -32,9 +35,9 @@ final class PodVolumeUsage {
      * One volume's usage, as last measured.
      *
      * @param dirUsage what its files take, for a walked volume
-     * @param fs its own file system, for a {@code MetricsStatFS} one; null for a walked one
+     * @param metrics its own file system's figures (a {@code MetricsStatFS} one) or its provider's; null for a walked one
      */
-    record Volume(PodVolume volume, Instant measured, DirUsage dirUsage, FsUsage fs) {
+    record Volume(PodVolume volume, Instant measured, DirUsage dirUsage, VolumeMetrics.Metrics metrics) {
     }
 
     private record Measured(Instant at, List<Volume> volumes) {
@@ -73,6 +76,12 @@ final class PodVolumeUsage {
         return volumes;
     }
 
+    /** {@code MetricsStatFS}: the file system's figures, what it holds as the volume's usage. */
+    private static VolumeMetrics.Metrics statFs(FsUsage fs) {
+        return new VolumeMetrics.Metrics(fs.capacityBytes(), fs.availableBytes(), fs.usedBytes(), fs.inodes(),
+                fs.inodesFree(), fs.inodesUsed());
+    }
+
     /** Forgets the pods that no longer run. */
     void retainPods(Set<String> podUids) {
         byPod.keySet().retainAll(podUids);
@@ -82,15 +91,24 @@ final class PodVolumeUsage {
         List<Volume> volumes = new ArrayList<>();
         for (PodVolume v : mounted) {
             switch (v.metrics()) {
-                case DU -> volumes.add(new Volume(v, now, DirUsage.of(v.path()), null));
-                case STATFS -> {
+                case VolumeMetrics.Local.DU -> volumes.add(new Volume(v, now, DirUsage.of(v.path()), null));
+                case VolumeMetrics.Local.STATFS -> {
                     try {
-                        volumes.add(new Volume(v, now, null, FsUsage.read(v.path())));
+                        volumes.add(new Volume(v, now, null, statFs(FsUsage.read(v.path()))));
                     } catch (IOException e) {
                         log.debug("cannot read the file system of volume {} at {}: {}", v.name(), v.path(), e.getMessage());
                     }
                 }
-                case NONE -> { } // upstream's MetricsNil: "metrics are not supported"
+                case VolumeMetrics.Local.NONE -> { } // upstream's MetricsNil: "metrics are not supported"
+                case VolumeMetrics.Provider provider -> {
+                    try {
+                        volumes.add(new Volume(v, now, null, provider.getMetrics()));
+                    } catch (VolumeMetrics.NotSupportedException e) {
+                        // expected of a volume that cannot be measured
+                    } catch (VolumeException e) {
+                        log.debug("Failed to calculate volume metrics of volume {}: {}", v.name(), e.getMessage());
+                    }
+                }
             }
         }
         volumes.sort(Comparator.comparing((Volume v) -> !v.volume().localEphemeral()).thenComparing(v -> v.volume().name()));

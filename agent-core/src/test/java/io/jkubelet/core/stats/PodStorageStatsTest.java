@@ -5,6 +5,7 @@ import io.jkubelet.core.stats.summary.ContainerStats;
 import io.jkubelet.core.stats.summary.FsStats;
 import io.jkubelet.core.stats.summary.VolumeStats;
 import io.jkubelet.core.stats.summary.PvcReference;
+import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,27 @@ class PodStorageStatsTest {
         assertThat(volumes.all().get(0).fs().capacityBytes()).isEqualTo(ROOT_FS.capacityBytes());
         assertThat(volumes.all().get(0).fs().usedBytes()).isGreaterThanOrEqualTo(5000);
         assertThat(volumes.localEphemeral()).extracting(VolumeStats::name).containsExactly("cache");
+    }
+
+    @Test
+    void aVolumeItsProviderMeasuresShowsTheProvidersFiguresAndOneItCannotMeasureIsLeftOut(@TempDir Path dir) {
+        VolumeMetrics.Provider driver = () -> new VolumeMetrics.Metrics(1_000_000, 400_000, 600_000, 5000, 4000, 1000);
+        VolumeMetrics.Provider notSupported = () -> {
+            throw new VolumeMetrics.NotSupportedException("hostpath.csi.k8s.io");
+        };
+        VolumeMetrics.Provider failing = () -> {
+            throw new VolumeException("rpc error: code = Internal desc = disk on fire");
+        };
+        PodStorageStats storage = new PodStorageStats(Duration.ofMinutes(1), uid -> List.of(
+                new PodVolume("data", dir, driver, new PvcReference("data", "shop"), false),
+                new PodVolume("plain", dir, notSupported, null, false),
+                new PodVolume("broken", dir, failing, null, false)));
+
+        PodStorageStats.Volumes volumes = storage.volumeStats("u1", NOW, ROOT_FS);
+
+        assertThat(volumes.all()).containsExactly(new VolumeStats(new FsStats(NOW, 400_000L, 1_000_000L, 600_000L, 4000L,
+                5000L, 1000L), "data", new PvcReference("data", "shop")));
+        assertThat(volumes.localEphemeral()).isEmpty();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.jkubelet.core.volume.csi;
 
+import io.jkubelet.core.volume.VolumeMetrics;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +58,16 @@ public interface CsiDriverClient {
 
     void nodeUnpublishVolume(String endpoint, Duration timeout, String volumeId, String targetPath) throws Exception;
 
+    /**
+     * {@code NodeGetVolumeStats} of the volume published at {@code volumePath} (upstream's {@code NodeGetVolumeStats}):
+     * the {@code BYTES} usage as capacity, available and used bytes, the {@code INODES} usage as inodes, free and used;
+     * 0 for a unit the driver does not report.
+     *
+     * @throws Exception {@code failed to get usage from response. usage is nil} when the driver reports no usage
+     */
+    VolumeMetrics.Metrics nodeGetVolumeStats(String endpoint, Duration timeout, String volumeId, String volumePath)
+            throws Exception;
+
     /** No client: every call fails (for kubelets that cannot dial CSI drivers, e.g. tests without sockets). */
     static CsiDriverClient none() {
         return new CsiDriverClient() {
@@ -91,6 +103,12 @@ public interface CsiDriverClient {
             @Override
             public void nodeUnpublishVolume(String endpoint, Duration timeout, String volumeId, String path)
                     throws Exception {
+                throw cannot();
+            }
+
+            @Override
+            public VolumeMetrics.Metrics nodeGetVolumeStats(String endpoint, Duration timeout, String volumeId,
+                                                            String volumePath) throws Exception {
                 throw cannot();
             }
         };

@@ -1,6 +1,7 @@
 package io.jkubelet.core.volume.csi;
 
 import io.jkubelet.core.volume.VolumeException;
+import io.jkubelet.core.volume.VolumeMetrics;
 
 import java.time.Duration;
 import java.util.Set;
@@ -37,8 +38,22 @@ final class CsiNodeClient {
 
     /** Upstream {@code NodeSupportsStageUnstage}. */
     boolean nodeSupportsStageUnstage() throws VolumeException {
+        return nodeSupports(CsiDriverClient.NodeCapability.STAGE_UNSTAGE_VOLUME);
+    }
+
+    /** Upstream {@code NodeSupportsVolumeStats}. */
+    boolean nodeSupportsVolumeStats() throws VolumeException {
+        return nodeSupports(CsiDriverClient.NodeCapability.GET_VOLUME_STATS);
+    }
+
+    /** Upstream {@code nodeSupportsCapability}: one {@code NodeGetCapabilities} per question, as upstream asks. */
+    private boolean nodeSupports(CsiDriverClient.NodeCapability capability) throws VolumeException {
         Set<CsiDriverClient.NodeCapability> caps = call(() -> client.nodeGetCapabilities(endpoint, CSI_TIMEOUT));
-        return caps.contains(CsiDriverClient.NodeCapability.STAGE_UNSTAGE_VOLUME);
+        return caps.contains(capability);
+    }
+
+    VolumeMetrics.Metrics nodeGetVolumeStats(String volumeId, String targetPath) throws VolumeException {
+        return call(() -> client.nodeGetVolumeStats(endpoint, CSI_TIMEOUT, volumeId, targetPath));
     }
 
     void nodeStageVolume(CsiDriverClient.NodeStageRequest request) throws VolumeException {

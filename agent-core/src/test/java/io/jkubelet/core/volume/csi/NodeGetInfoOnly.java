@@ -1,5 +1,7 @@
 package io.jkubelet.core.volume.csi;
 
+import io.jkubelet.core.volume.VolumeMetrics;
+
 import java.time.Duration;
 import java.util.Set;
 
@@ -31,6 +33,12 @@ abstract class NodeGetInfoOnly implements CsiDriverClient {
 
     @Override
     public void nodeUnpublishVolume(String endpoint, Duration timeout, String volumeId, String path) throws Exception {
+        throw notHere();
+    }
+
+    @Override
+    public VolumeMetrics.Metrics nodeGetVolumeStats(String endpoint, Duration timeout, String volumeId, String path)
+            throws Exception {
         throw notHere();
     }
 }

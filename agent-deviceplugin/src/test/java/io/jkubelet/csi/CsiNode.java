@@ -1,0 +1,160 @@
+package io.jkubelet.csi;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8CsiNodes;
+import io.jkubelet.core.cluster.fabric8.Fabric8CsiObjects;
+import io.jkubelet.core.cluster.fabric8.Fabric8NodeClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
+import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.objects.PodObjects;
+import io.jkubelet.core.pluginmanager.PluginManager;
+import io.jkubelet.core.volume.ApiVolumes;
+import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.csi.CsiDrivers;
+import io.jkubelet.core.volume.csi.CsiRegistrationHandler;
+import io.jkubelet.core.volume.csi.CsiVolumePlugin;
+import io.jkubelet.core.volume.csi.NodeInfoManager;
+import io.jkubelet.core.volume.util.LinuxMounts;
+import io.jkubelet.core.volumemanager.ManualVolumeManager;
+import io.jkubelet.core.volumemanager.VolumePlugins;
+import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A node with a CSI driver, for the tests that mount volumes through it in the core: a hostpath-style driver
+ * ({@link TestCsiDriver}, real gRPC on unix sockets, real bind mounts) registered through {@code plugins_registry} by the
+ * plugin watcher, volume managers whose reconciler mounts the pods' volumes through the CSI plugin, and the claims,
+ * PersistentVolumes and CSIDriver objects on fabric8's mock apiserver (CRUD mode), which defaults nothing: the CSIDriver
+ * is made with the fields the apiserver would default. Closing it unmounts everything mounted under its directory.
+ */
+final class CsiNode implements AutoCloseable {
+    static final String NODE = "node-a";
+    static final String DRIVER = "hostpath.csi.k8s.io";
+    /** The apiserver's default {@code fsGroupPolicy}. */
+    static final String DEFAULT_FS_GROUP_POLICY = "ReadWriteOnceWithFSType";
+
+    final KubernetesClient client;
+    final Path dir;
+    final PodDirs dirs;
+    final CsiDrivers drivers = new CsiDrivers();
+    final TestCsiDriver driver;
+    final LinuxMounts mounts = new LinuxMounts();
+
+    private CsiNode(KubernetesClient client, Path dir) throws Exception {
+        this.client = client;
+        this.dir = dir;
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
+        dirs = new PodDirs(dir.resolve("kubelet"));
+        PluginManager watcher = new PluginManager(dirs.pluginsRegistrationDir(), new GrpcPluginRegistrationClient(),
+                Clock.systemUTC(), Runnable::run);
+        watcher.createDirectory();
+        watcher.addHandler(PluginManager.CSI_PLUGIN, new CsiRegistrationHandler(drivers, new GrpcCsiDriverClient(),
+                NodeInfoManager.connected(NODE, new Fabric8NodeClient(client), new Fabric8CsiNodes(client), d -> {})));
+        Path pluginDir = Files.createDirectories(dir.resolve("kubelet/plugins/" + DRIVER));
+        driver = new TestCsiDriver(DRIVER, pluginDir.resolve("csi.sock"),
+                dirs.pluginsRegistrationDir().resolve(DRIVER + "-reg.sock"), List.of("1.2.0"), NODE, 0, Map.of(), true);
+        watcher.reconcile();
+        assertThat(driver.registrationStatus).containsExactly("true:");
+    }
+
+    /** The node under {@code dir}, its driver registered. */
+    static CsiNode withDriver(KubernetesClient client, Path dir) throws Exception {
+        return new CsiNode(client, dir);
+    }
+
+    ManualVolumeManager volumeManager() {
+        CsiVolumePlugin csi = new CsiVolumePlugin(dirs, mounts, NODE, drivers, new GrpcCsiDriverClient(),
+                new Fabric8CsiObjects(client));
+        return new ManualVolumeManager(dirs, mounts, VolumePlugins.probe(dirs, mounts,
+                new ApiVolumes(PodObjects.standalone(), NODE, List::of, Clock.systemUTC()), csi),
+                new Fabric8ObjectClient(client), new LoggingEventRecorder(Clock.systemUTC()));
+    }
+
+    /** The driver's CSIDriver, with the apiserver's default {@code fsGroupPolicy}. */
+    void csiDriver(Boolean attachRequired, Boolean podInfoOnMount, String... modes) {
+        csiDriver(attachRequired, podInfoOnMount, DEFAULT_FS_GROUP_POLICY, modes);
+    }
+
+    /** The driver's CSIDriver that needs no attachment, with {@code fsGroupPolicy} (null for none). */
+    void csiDriverWithFsGroupPolicy(String fsGroupPolicy) {
+        csiDriver(false, null, fsGroupPolicy, "Persistent", "Ephemeral");
+    }
+
+    private void csiDriver(Boolean attachRequired, Boolean podInfoOnMount, String fsGroupPolicy, String[] modes) {
+        client.storage().v1().csiDrivers().resource(new CSIDriverBuilder().withNewMetadata().withName(DRIVER).endMetadata()
+                .withNewSpec().withAttachRequired(attachRequired).withPodInfoOnMount(podInfoOnMount)
+                .withVolumeLifecycleModes(modes).withFsGroupPolicy(fsGroupPolicy).endSpec().build())
+                .createOr(c -> c.update());
+    }
+
+    /** A claim {@code name} bound to the PersistentVolume {@code pv-<name>} of {@code driver}'s volume {@code handle}. */
+    void csiClaim(String name, String driverName, String handle) {
+        csiClaim(name, driverName, handle, null, "ReadWriteOnce");
+    }
+
+    /** As {@link #csiClaim(String, String, String)}, the volume of {@code fsType} (none when null) and access modes. */
+    void csiClaim(String name, String driverName, String handle, String fsType, String... accessModes) {
+        String uid = client.persistentVolumeClaims().inNamespace("default").resource(new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName(name).endMetadata().withNewSpec()
+                .withVolumeName("pv-" + name).endSpec().withNewStatus().withPhase("Bound").endStatus().build()).create()
+                .getMetadata().getUid();
+        client.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName("pv-" + name)
+                .endMetadata().withNewSpec().withAccessModes(accessModes).withNewClaimRef().withNamespace("default")
+                .withName(name).withUid(uid).endClaimRef().withNewCsi().withDriver(driverName)
+                .withVolumeHandle(handle).withFsType(fsType).withVolumeAttributes(Map.of("share", handle)).endCsi()
+                .endSpec().build())
+                .create();
+    }
+
+    static Pod pod(String uid, Volume volume) {
+        return new PodBuilder().withNewMetadata().withName("pod-" + uid).withNamespace("default").withUid(uid).endMetadata()
+                .withNewSpec().withServiceAccountName("sa-" + uid).withContainers(new ContainerBuilder().withName("app")
+                        .withImage("busybox").addNewVolumeMount().withName(volume.getName()).withMountPath("/data")
+                        .endVolumeMount().build())
+                .withVolumes(volume).endSpec().build();
+    }
+
+    static Pod claimingPod(String uid, String claim) {
+        return pod(uid, new VolumeBuilder().withName("data").withNewPersistentVolumeClaim().withClaimName(claim)
+                .endPersistentVolumeClaim().build());
+    }
+
+    Path volumeDir(String uid, String name) {
+        return dir.resolve("kubelet/pods/" + uid + "/volumes/kubernetes.io~csi/" + name);
+    }
+
+    /** The driver stops; everything mounted under the node's directory goes before JUnit removes it. */
+    @Override
+    public void close() throws Exception {
+        driver.close();
+        List<Path> under = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            Path p = Path.of(line.split(" ")[4]);
+            if (p.startsWith(dir)) {
+                under.add(p);
+            }
+        }
+        under.sort(Comparator.comparingInt(Path::getNameCount).reversed());
+        for (Path p : under) {
+            mounts.unmount(p);
+        }
+    }
+}
