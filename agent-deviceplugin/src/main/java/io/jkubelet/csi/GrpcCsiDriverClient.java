@@ -29,6 +29,9 @@ import java.util.concurrent.TimeUnit;
 public final class GrpcCsiDriverClient implements CsiDriverClient {
     private static final Logger log = LoggerFactory.getLogger(GrpcCsiDriverClient.class);
 
+    /** {@code NodeServiceCapability.RPC.Type.VOLUME_MOUNT_GROUP} of CSI spec 1.5, which v1.2.0's enum lacks. */
+    static final int VOLUME_MOUNT_GROUP = 6;
+
     @Override
     public NodeInfo nodeGetInfo(String endpoint, Duration timeout) throws Exception {
         CsiApi.NodeGetInfoResponse res = call(endpoint, timeout,
@@ -48,7 +51,11 @@ public final class GrpcCsiDriverClient implements CsiDriverClient {
                 case STAGE_UNSTAGE_VOLUME -> caps.add(NodeCapability.STAGE_UNSTAGE_VOLUME);
                 case GET_VOLUME_STATS -> caps.add(NodeCapability.GET_VOLUME_STATS);
                 case EXPAND_VOLUME -> caps.add(NodeCapability.EXPAND_VOLUME);
-                default -> { }
+                default -> {
+                    if (c.getRpc().getTypeValue() == VOLUME_MOUNT_GROUP) {
+                        caps.add(NodeCapability.VOLUME_MOUNT_GROUP);
+                    }
+                }
             }
         }
         return caps;

@@ -95,7 +95,7 @@ final class CsiNode implements AutoCloseable {
 
     /** The driver's CSIDriver that needs no attachment, with {@code fsGroupPolicy} (null for none). */
     void csiDriverWithFsGroupPolicy(String fsGroupPolicy) {
-        csiDriver(false, null, fsGroupPolicy, "Persistent", "Ephemeral");
+        csiDriver(false, null, fsGroupPolicy, new String[] {"Persistent", "Ephemeral"});
     }
 
     private void csiDriver(Boolean attachRequired, Boolean podInfoOnMount, String fsGroupPolicy, String[] modes) {

@@ -44,6 +44,11 @@ final class TestCsiDriver implements AutoCloseable {
     volatile boolean stageUnstage;
     /** Whether {@code NodeGetCapabilities} announces {@code GET_VOLUME_STATS}. */
     volatile boolean volumeStats;
+    /**
+     * Whether {@code NodeGetCapabilities} announces spec 1.5's {@code VOLUME_MOUNT_GROUP} (type 6, which the v1.2.0
+     * proto does not name: sent by its number, as a newer driver's answer reaches this kubelet).
+     */
+    volatile boolean volumeMountGroup;
     /** Where the volumes' directories are. */
     final Path dataRoot;
     final List<CsiApi.NodeStageVolumeRequest> stages = new CopyOnWriteArrayList<>();
@@ -108,6 +113,9 @@ final class TestCsiDriver implements AutoCloseable {
             }
             if (volumeStats) {
                 res.addCapabilities(rpc(CsiApi.NodeServiceCapability.RPC.Type.GET_VOLUME_STATS_VALUE));
+            }
+            if (volumeMountGroup) {
+                res.addCapabilities(rpc(6));
             }
             answer.onNext(res.build());
             answer.onCompleted();

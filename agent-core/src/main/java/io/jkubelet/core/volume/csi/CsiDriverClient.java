@@ -22,8 +22,12 @@ public interface CsiDriverClient {
      */
     record NodeInfo(String nodeId, long maxVolumesPerNode, Map<String, String> accessibleTopology) {}
 
-    /** The Node service capabilities the kubelet looks for, named as the spec's {@code NodeServiceCapability.RPC.Type}. */
-    enum NodeCapability { STAGE_UNSTAGE_VOLUME, GET_VOLUME_STATS, EXPAND_VOLUME }
+    /**
+     * The Node service capabilities the kubelet looks for, named as the spec's {@code NodeServiceCapability.RPC.Type}.
+     * {@link #VOLUME_MOUNT_GROUP} (spec 1.5's type 6) is not in the v1.2.0 spec this kubelet speaks: the adapter tells it
+     * by its number, so that the kubelet can say that it cannot delegate {@code fsGroup} to such a driver.
+     */
+    enum NodeCapability { STAGE_UNSTAGE_VOLUME, GET_VOLUME_STATS, EXPAND_VOLUME, VOLUME_MOUNT_GROUP }
 
     /**
      * What a volume is mounted as: a file system of {@code fsType} ("" for the driver's choice) with

@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * {@code getFSGroupPolicy}), and the secrets its volumes name ({@code getCredentialsFromSecret}), read through the
  * apiserver at each use (upstream reads a lister of the same objects). A field the apiserver defaults is taken with its
  * default when absent: {@code attachRequired} true, {@code podInfoOnMount} false, {@code volumeLifecycleModes}
- * {@code [Persistent]}, {@code fsGroupPolicy} {@code ReadWriteOnceWithFSType}. Thread-safe.
+ * {@code [Persistent]}; {@code fsGroupPolicy}, which the apiserver defaults to {@code ReadWriteOnceWithFSType}, is
+ * refused when absent, as upstream's. Thread-safe.
  */
 final class CsiDriverPolicies {
     static final String FS_GROUP_NONE = "None";
@@ -108,13 +109,23 @@ final class CsiDriverPolicies {
         return attrs;
     }
 
-    /** Upstream {@code getFSGroupPolicy}: the CSIDriver's, {@code ReadWriteOnceWithFSType} without one. */
+    /**
+     * Upstream {@code getFSGroupPolicy}: the CSIDriver's, {@code ReadWriteOnceWithFSType} for a driver without one.
+     *
+     * @throws VolumeException {@code kubernetes.io/csi: expected valid fsGroupPolicy, received nil value or empty string}
+     *     for a CSIDriver without a policy (the apiserver defaults it: only an object it did not default lacks one)
+     */
     String fsGroupPolicy(String driver) throws VolumeException {
         CSIDriver d = csiDriver(driver);
-        if (d == null || d.getSpec() == null || d.getSpec().getFsGroupPolicy() == null) {
+        if (d == null) {
             return FS_GROUP_RWO_WITH_FS_TYPE;
         }
-        return d.getSpec().getFsGroupPolicy();
+        String policy = d.getSpec() == null ? null : d.getSpec().getFsGroupPolicy();
+        if (policy == null || policy.isEmpty()) {
+            throw new VolumeException(CsiRegistrationHandler.CSI_PLUGIN_NAME
+                    + ": expected valid fsGroupPolicy, received nil value or empty string");
+        }
+        return policy;
     }
 
     /**

@@ -1,9 +1,11 @@
 package io.jkubelet.core.volume.csi;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
+import io.jkubelet.core.volume.VolumeOwnership;
 import io.jkubelet.core.volume.util.HostMounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +19,8 @@ import java.util.Map;
  * Upstream {@code csiMountMgr}'s {@code SetUpAt}: the volume published with {@code NodePublishVolume} at
  * {@code <root-dir>/pods/<uid>/volumes/kubernetes.io~csi/<volume>/mount}, from its global mount when the driver staged
  * it, with the attachment's publish context, the {@code nodePublishSecretRef}'s secret and, when the CSIDriver asks
- * ({@code podInfoOnMount}), the pod's details in the volume context. A publish that fails leaves no directory. The
+ * ({@code podInfoOnMount}), the pod's details in the volume context; then the pod's {@code fsGroup} applied to its files
+ * when the CSIDriver's {@code fsGroupPolicy} says so. A publish that fails leaves no directory. The
  * driver must make {@code NodePublishVolume} idempotent (the CSI spec's rule): a volume found mounted after a restart
  * is published again. Thread-safe.
  */
@@ -63,6 +66,12 @@ final class CsiMounter implements Mounter {
         } catch (VolumeException e) {
             throw new VolumeException(PREFIX + "mounter.SetUpAt failed to get CSI client: " + e.getMessage());
         }
+        String fsGroupPolicy;
+        try {
+            fsGroupPolicy = plugin.policies().fsGroupPolicy(src.driver());
+        } catch (VolumeException e) {
+            throw new VolumeException(PREFIX + "mounter.SetupAt failed to check fsGroup policy: " + e.getMessage());
+        }
         String deviceMountPath = "";
         Map<String, String> publishContext = Map.of();
         if (!src.ephemeral()) {
@@ -102,6 +111,13 @@ final class CsiMounter implements Mounter {
         } catch (VolumeException e) {
             throw new VolumeException(PREFIX + "mounter.SetUpAt failed to assemble volume attributes: " + e.getMessage());
         }
+        boolean volumeMountGroup;
+        try {
+            volumeMountGroup = csi.nodeSupportsVolumeMountGroup();
+        } catch (VolumeException e) {
+            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to determine if the node service has "
+                    + "VOLUME_MOUNT_GROUP capability: " + e.getMessage());
+        }
         try {
             csi.nodePublishVolume(new CsiDriverClient.NodePublishRequest(src.volumeHandle(), publishContext,
                     deviceMountPath, dir.toString(), new CsiDriverClient.MountCapability(src.fsType(), src.mountOptions(),
@@ -111,6 +127,34 @@ final class CsiMounter implements Mounter {
             CsiMountDirs.removeMountDir(mounts, dir);
             throw e;
         }
+        applyFsGroup(fsGroupPolicy, volumeMountGroup);
         log.debug("{}mounter.SetUp successfully requested NodePublish [{}]", PREFIX, dir);
+    }
+
+    /**
+     * Upstream's ownership step after the publish: the pod's {@code fsGroup} given to the volume's files when the
+     * CSIDriver's policy says so. Upstream delegates it to a driver with {@code VOLUME_MOUNT_GROUP} instead; spec v1.2.0
+     * cannot, so such a driver is named in one warning and the kubelet applies it as to any other.
+     *
+     * @throws VolumeException {@code applyFSGroup failed for vol <handle>: ...}: the volume stays published and the next
+     *     try publishes it again (idempotent); upstream also marks it uncertain, so that it is torn down if its pod goes
+     *     first, which this kubelet's set-up errors cannot say yet
+     */
+    private void applyFsGroup(String fsGroupPolicy, boolean volumeMountGroup) throws VolumeException {
+        PodSecurityContext sc = pod.getSpec() == null ? null : pod.getSpec().getSecurityContext();
+        Long fsGroup = sc == null ? null : sc.getFsGroup();
+        if (fsGroup != null && volumeMountGroup) {
+            plugin.warnFsGroupNotDelegated(src.driver(), fsGroupPolicy);
+        }
+        if (!FsGroupPolicy.supportsFsGroup(fsGroupPolicy, fsGroup, src.readOnly(), src.fsType(),
+                src.ephemeral() ? null : src.accessModes())) {
+            return;
+        }
+        try {
+            VolumeOwnership.setVolumeOwnership(dir, fsGroup, sc.getFsGroupChangePolicy(), src.readOnly());
+        } catch (IOException e) {
+            throw new VolumeException("applyFSGroup failed for vol " + src.volumeHandle() + ": " + e);
+        }
+        log.debug("{}mounter.SetupAt fsGroup [{}] applied successfully to {}", PREFIX, fsGroup, src.volumeHandle());
     }
 }

@@ -46,6 +46,11 @@ final class CsiNodeClient {
         return nodeSupports(CsiDriverClient.NodeCapability.GET_VOLUME_STATS);
     }
 
+    /** Upstream {@code NodeSupportsVolumeMountGroup}. */
+    boolean nodeSupportsVolumeMountGroup() throws VolumeException {
+        return nodeSupports(CsiDriverClient.NodeCapability.VOLUME_MOUNT_GROUP);
+    }
+
     /** Upstream {@code nodeSupportsCapability}: one {@code NodeGetCapabilities} per question, as upstream asks. */
     private boolean nodeSupports(CsiDriverClient.NodeCapability capability) throws VolumeException {
         Set<CsiDriverClient.NodeCapability> caps = call(() -> client.nodeGetCapabilities(endpoint, CSI_TIMEOUT));

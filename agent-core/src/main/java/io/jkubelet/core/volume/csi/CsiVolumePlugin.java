@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Upstream {@code pkg/volume/csi}'s plugin ({@code kubernetes.io/csi}): a PersistentVolume's {@code spec.csi} or a pod's
@@ -30,8 +32,10 @@ import java.util.Optional;
  * each pod ({@link CsiMounter}); an inline volume is its pod's own and only published. What a mount needs to be torn
  * down and reconstructed after a restart is kept in {@code vol_data.json} beside it.
  *
- * <p>{@code fsGroup}: the volume manager changes no volume's ownership yet; where the CSIDriver's {@code fsGroupPolicy}
- * would have upstream change it, the mount says so in one warning. Block volumes ({@code volumeMode: Block}) are not
+ * <p>{@code fsGroup}: the mounter gives the volume's files to the pod's {@code fsGroup} where the CSIDriver's
+ * {@code fsGroupPolicy} says so ({@link FsGroupPolicy}, {@link io.jkubelet.core.volume.VolumeOwnership}). It is never
+ * delegated to the driver: spec v1.2.0 has no {@code volume_mount_group}, and a driver announcing spec 1.5's
+ * {@code VOLUME_MOUNT_GROUP} is named in one warning. Block volumes ({@code volumeMode: Block}) are not
  * mounted through CSI here (no block mapper): their mounter fails saying so.
  */
 public final class CsiVolumePlugin implements VolumePlugin {
@@ -46,6 +50,7 @@ public final class CsiVolumePlugin implements VolumePlugin {
     private final CsiDriverClient client;
     private final CsiDriverPolicies policies;
     private final CsiAttacher attacher;
+    private final Set<String> notDelegatedWarned = ConcurrentHashMap.newKeySet();
 
     /**
      * @param drivers the drivers the plugin watcher registered ({@link CsiRegistrationHandler}'s store)
@@ -137,23 +142,19 @@ public final class CsiVolumePlugin implements VolumePlugin {
         } catch (IOException e) {
             throw new VolumeException(PREFIX + "failed to save volume info data: " + e);
         }
-        warnFsGroup(spec, pod, src);
         return new CsiMounter(this, mounts, src, pod, dataDir.resolve("mount"));
     }
 
-    /** Says once per mount that the ownership change upstream would make is not made. */
-    private void warnFsGroup(VolumeSpec spec, Pod pod, CsiSource src) throws VolumeException {
-        var sc = pod.getSpec() == null ? null : pod.getSpec().getSecurityContext();
-        Long fsGroup = sc == null ? null : sc.getFsGroup();
-        if (fsGroup == null) {
-            return;
-        }
-        String policy = policies.fsGroupPolicy(src.driver());
-        if (FsGroupPolicy.supportsFsGroup(policy, fsGroup, src.readOnly(), src.fsType(),
-                src.ephemeral() ? null : src.accessModes())) {
-            log.warn("{}fsGroup {} of pod {}/{} is not applied to volume {} (CSIDriver {} fsGroupPolicy {}): this kubelet "
-                    + "does not change volume ownership", PREFIX, fsGroup, pod.getMetadata().getNamespace(),
-                    pod.getMetadata().getName(), spec.name(), src.driver(), policy);
+    /**
+     * Says once per driver that {@code fsGroup} cannot be delegated to it: upstream passes the pod's {@code fsGroup} to a
+     * driver with {@code VOLUME_MOUNT_GROUP} in {@code NodePublishVolume}'s {@code volume_mount_group} and changes no
+     * ownership itself, but CSI spec v1.2.0, which this kubelet speaks, has no such field (it came in spec 1.5).
+     */
+    void warnFsGroupNotDelegated(String driver, String policy) {
+        if (notDelegatedWarned.add(driver)) {
+            log.warn("{}driver {} has the VOLUME_MOUNT_GROUP node capability, but this kubelet speaks CSI spec v1.2.0, "
+                    + "which has no volume_mount_group: fsGroup is not delegated to it, the kubelet applies it as to a "
+                    + "driver without the capability (CSIDriver fsGroupPolicy {})", PREFIX, driver, policy);
         }
     }
 

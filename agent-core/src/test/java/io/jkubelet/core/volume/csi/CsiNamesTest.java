@@ -6,7 +6,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,19 +43,5 @@ class CsiNamesTest {
         assertThat(Files.readString(root.resolve("vol_data.json")))
                 .isEqualTo("{\"driverName\":\"d\",\"specVolID\":\"pv-1\",\"volumeHandle\":\"vol-1\"}\n");
         assertThat(VolumeData.load(root)).containsEntry("volumeHandle", "vol-1").hasSize(3);
-    }
-
-    @Test
-    void fsGroupIsAppliedAsTheDriversPolicySays() {
-        List<String> rwo = List.of("ReadWriteOnce");
-        assertThat(FsGroupPolicy.supportsFsGroup("ReadWriteOnceWithFSType", 2000L, false, "ext4", rwo)).isTrue();
-        assertThat(FsGroupPolicy.supportsFsGroup("ReadWriteOnceWithFSType", 2000L, false, "", rwo)).isFalse();
-        assertThat(FsGroupPolicy.supportsFsGroup("ReadWriteOnceWithFSType", 2000L, false, "ext4",
-                List.of("ReadWriteMany"))).isFalse();
-        assertThat(FsGroupPolicy.supportsFsGroup("ReadWriteOnceWithFSType", 2000L, false, "ext4", null)).isFalse();
-        assertThat(FsGroupPolicy.supportsFsGroup("File", 2000L, false, "", null)).isTrue();
-        assertThat(FsGroupPolicy.supportsFsGroup("File", 2000L, true, "", null)).isFalse();
-        assertThat(FsGroupPolicy.supportsFsGroup("None", 2000L, false, "ext4", rwo)).isFalse();
-        assertThat(FsGroupPolicy.supportsFsGroup("File", null, false, "ext4", rwo)).isFalse();
     }
 }
