@@ -6,10 +6,7 @@ import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.cm.cpumanager.CpuManagerStartException;
-import io.jkubelet.core.cm.cpumanager.CpuReconciler;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
-import io.jkubelet.core.cm.devicemanager.RunningContainers;
-import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
 import io.jkubelet.core.config.PodUpdate;
@@ -99,8 +96,8 @@ public final class Kubelet implements AutoCloseable {
     /** The node as admission and the downward API read it: the registered node, or this machine's. */
     private final KubeletNode node;
     private final ContainerManager containerManager;
-    /** The device plugins' devices and which containers hold them (upstream's container manager holds it). */
-    private final DeviceManager deviceManager;
+    /** The topology, device and CPU managers (upstream's container manager holds them). */
+    private final ResourceManagers resourceManagers;
     private final PodManager podManager = new PodManager();
     /** The watcher of {@code <root-dir>/plugins_registry}; registrations run on the pod workers' virtual threads. */
     private final PluginManager pluginManager;
@@ -170,12 +167,8 @@ public final class Kubelet implements AutoCloseable {
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
         this.images = new InstrumentedImageService(deps.images(), metrics);
         this.containerManager = deps.containerManager();
-        TopologyManager topologyManager = deps.topologyManager();
-        this.deviceManager = new DeviceManager(deps.devicePlugins(), deps.clock(), topologyManager.numaNodes(),
-                topologyManager);
-        // Upstream's container manager adds the device manager, then the CPU manager.
-        topologyManager.addHintProvider(deviceManager);
-        deps.cpuManager().ifPresent(topologyManager::addHintProvider);
+        this.resourceManagers = new ResourceManagers(deps);
+        DeviceManager deviceManager = resourceManagers.deviceManager();
         this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
                 executors.podWorkers());
         // One store of registered drivers: the registration fills it, the CSI volume plugin's mounts look drivers up in it.
@@ -208,9 +201,8 @@ public final class Kubelet implements AutoCloseable {
         this.containerConfigs = new ContainerConfigFactory(settings.node(),
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
                 deps.cluster().objects(), recorder, node::allocatable,
-                new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
-                        settings.cpuCfsQuotaPeriod().toNanos() / 1000).withCpusetCpus((pod, c) -> deps.cpuManager()
-                        .map(m -> m.cpuSet(pod.getMetadata().getUid(), c.getName()).toString()).orElse("")),
+                resourceManagers.containerCgroups(new ContainerCgroups(containerManager.podContainerManager()::cgroupParent,
+                        settings.cpuCfsQuota(), settings.cpuCfsQuotaPeriod().toNanos() / 1000)),
                 SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()),
                 deviceManager::deviceRunContainerOptions);
         this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs,
@@ -260,7 +252,7 @@ public final class Kubelet implements AutoCloseable {
                 () -> NodeShutdown.record(settings, metrics, deps.clock()));
         this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
                 AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(),
-                        topologyManager, node, deviceManager::updatePluginResources,
+                        resourceManagers.topologyManager(), node, deviceManager::updatePluginResources,
                         nodeShutdown), recorder,
                 this::requestStatusSync, housekeeping, timelines::admitted),
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
@@ -278,7 +270,7 @@ public final class Kubelet implements AutoCloseable {
 
     /** The device manager, for tests that play a device plugin. */
     DeviceManager deviceManager() {
-        return deviceManager;
+        return resourceManagers.deviceManager();
     }
 
     /** Asks the status writer to write the pod's status now (a static pod's to its mirror pod); nothing standalone. */
@@ -307,20 +299,15 @@ public final class Kubelet implements AutoCloseable {
         try {
             // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
             containerManager.start(activePods, executors.timers(), recorder, nodeName);
-            // The device manager reads its checkpoint and serves its socket before any pod is admitted (upstream's
-            // container manager starts it in Start); a container the runtime runs now keeps its devices.
-            deviceManager.start(activePods, sourcesReady::allReady, RunningContainers.now(runtime));
-            if (deps.cpuManager().isPresent()) {
-                CpuReconciler.start(deps.cpuManager().get(), runtime, activePods, sourcesReady::allReady,
-                        executors.timers());
-            }
+            // Before any pod is admitted, as upstream's container manager starts them in Start.
+            resourceManagers.start(runtime, activePods, sourcesReady::allReady, executors.timers());
         } catch (CgroupException | IOException | CpuManagerStartException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
-        running.add("device-manager", within -> deviceManager.stop());
+        running.add("device-manager", within -> resourceManagers.stop());
         // Upstream's pluginManager.AddHandler (CSI drivers, then device plugins that see the DEPRECATION file) and Run.
         pluginManager.addHandler(PluginManager.CSI_PLUGIN, csiPlugin);
-        pluginManager.addHandler(PluginManager.DEVICE_PLUGIN, deviceManager.watcherHandler());
+        pluginManager.addHandler(PluginManager.DEVICE_PLUGIN, resourceManagers.deviceManager().watcherHandler());
         pluginManager.start(executors.timers());
         // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).
         deps.logManager().start();
