@@ -5,7 +5,7 @@ import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
-import io.jkubelet.core.cm.cpumanager.CpuManagerStartException;
+import io.jkubelet.core.cm.ResourceManagerStartException;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
 import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
@@ -96,7 +96,7 @@ public final class Kubelet implements AutoCloseable {
     /** The node as admission and the downward API read it: the registered node, or this machine's. */
     private final KubeletNode node;
     private final ContainerManager containerManager;
-    /** The topology, device and CPU managers (upstream's container manager holds them). */
+    /** The topology, device, CPU and memory managers (upstream's container manager holds them). */
     private final ResourceManagers resourceManagers;
     private final PodManager podManager = new PodManager();
     /** The watcher of {@code <root-dir>/plugins_registry}; registrations run on the pod workers' virtual threads. */
@@ -301,7 +301,7 @@ public final class Kubelet implements AutoCloseable {
             containerManager.start(activePods, executors.timers(), recorder, nodeName);
             // Before any pod is admitted, as upstream's container manager starts them in Start.
             resourceManagers.start(runtime, activePods, sourcesReady::allReady, executors.timers());
-        } catch (CgroupException | IOException | CpuManagerStartException e) {
+        } catch (CgroupException | IOException | ResourceManagerStartException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
         running.add("device-manager", within -> resourceManagers.stop());
