@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * (9Gi allocatable per node), after upstream's policy_static_test.go cases: hints, pinning to the admitted node or the
  * best one, the single-or-group rule, init containers' memory reused, memory given back, a request no node can hold.
  */
-class StaticPolicyTest {
+class StaticMemoryPolicyTest {
     static final long GI = 1L << 30;
     static final List<NumaMemory> TWO_NODES = List.of(NumaMemory.of(0, 10 * GI), NumaMemory.of(1, 10 * GI));
     static final List<MemoryReservation> RESERVED = List.of(new MemoryReservation(0, Map.of("memory", "1Gi")),
