@@ -99,8 +99,8 @@ public final class MemoryManager implements HintProvider {
     }
 
     /**
-     * Upstream's {@code Allocate}: the memory of containers no longer active given back, then this container's pinned
-     * to the NUMA nodes the topology manager admitted it with.
+     * Upstream's {@code Allocate}: the memory of containers no longer active given back ({@link #removeStaleState}), then
+     * this container's pinned to the NUMA nodes the topology manager admitted it with.
      */
     @Override
     public synchronized void allocate(Pod pod, Container container) throws IOException {
@@ -112,19 +112,23 @@ public final class MemoryManager implements HintProvider {
         checkpoint.store(state);
     }
 
+    /** Upstream's {@code GetTopologyHints}, after the memory of containers no longer active was given back. */
     @Override
     public synchronized Map<String, List<TopologyHint>> getTopologyHints(Pod pod, Container container) {
         if (policy == null) {
             return Map.of();
         }
+        removeStaleState(pod);
         return orNoPreference(policy.containerHints(state, pod, container));
     }
 
+    /** Upstream's {@code GetPodTopologyHints}, after the memory of containers no longer active was given back. */
     @Override
     public synchronized Map<String, List<TopologyHint>> getPodTopologyHints(Pod pod) {
         if (policy == null) {
             return Map.of();
         }
+        removeStaleState(pod);
         return orNoPreference(policy.podHints(state, pod));
     }
 
@@ -194,10 +198,11 @@ public final class MemoryManager implements HintProvider {
     }
 
     /**
-     * Upstream's {@code removeStaleState}: once every pod source has been seen, the blocks of containers that are in no
-     * active pod (nor the pod being admitted) are given back.
+     * Upstream's {@code removeStaleState}, before each hint and allocation: once every pod source has been seen, the
+     * blocks of containers that are in no active pod (nor the pod being admitted) are given back. A state file that
+     * cannot be written is logged, as upstream's checkpoint state logs it; the state in memory is what counts.
      */
-    private void removeStaleState(Pod admitting) throws IOException {
+    private void removeStaleState(Pod admitting) {
         if (!sourcesReady.getAsBoolean()) {
             return;
         }
@@ -220,7 +225,11 @@ public final class MemoryManager implements HintProvider {
             }
         }
         if (changed) {
-            checkpoint.store(state);
+            try {
+                checkpoint.store(state);
+            } catch (IOException e) {
+                log.error("Store state to checkpoint error: {}", e.getMessage());
+            }
         }
     }
 

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * The {@code Static} policy's topology hints for each memory type (upstream's {@code calculateHints},
@@ -29,40 +31,49 @@ final class MemoryTopologyHints {
         this.reusable = reusable;
     }
 
-    /** The hints of these requests on this machine state; an empty map when no set of nodes can hold them. */
+    /**
+     * The hints of these requests on this machine state, the same list for every memory type asked for; an empty map
+     * when no set of nodes can give them.
+     */
     Map<String, List<TopologyHint>> calculate(Map<Integer, NumaNodeState> machine, Pod pod, Map<String, Long> requested) {
-        List<Integer> nodes = new ArrayList<>(machine.keySet());
-        int[] minAffinitySize = {nodes.size()};
-        Map<String, List<BitMask>> masks = new TreeMap<>();
-        BitMask.iterateBitMasks(nodes, mask -> {
-            List<Integer> bits = mask.nodes();
-            boolean single = bits.size() == 1;
-            for (var r : requested.entrySet()) {
-                if (sum(machine, bits, r.getKey(), false) < r.getValue()) {
-                    return;
-                }
-            }
-            minAffinitySize[0] = Math.min(minAffinitySize[0], mask.count());
-            if (single && machine.get(bits.get(0)).cells.size() > 1) {
-                return;
-            }
-            for (int id : bits) {
-                NumaNodeState node = machine.get(id);
-                if (!single && node.numberOfAssignments > 0 && (node.cells.size() == 1 || !node.cells.equals(bits))) {
-                    return;
-                }
-            }
-            for (var r : requested.entrySet()) {
-                if (sum(machine, bits, r.getKey(), true) + reusable.get(pod, mask, r.getKey()) < r.getValue()) {
-                    return;
-                }
-            }
-            requested.keySet().forEach(type -> masks.computeIfAbsent(type, k -> new ArrayList<>()).add(mask));
-        });
+        Predicate<BitMask> couldHold = mask -> covers(requested, type -> sum(machine, mask.nodes(), type, false));
+        List<TopologyHint> fits = TopologyHint.narrowestPreferred(new ArrayList<>(machine.keySet()), couldHold,
+                mask -> couldHold.test(mask) && keepsGroups(machine, mask.nodes())
+                        && covers(requested, type -> sum(machine, mask.nodes(), type, true) + reusable.get(pod, mask, type)));
         Map<String, List<TopologyHint>> hints = new TreeMap<>();
-        masks.forEach((type, list) -> hints.put(type, list.stream()
-                .map(m -> new TopologyHint(m, m.count() == minAffinitySize[0])).toList()));
+        if (!fits.isEmpty()) {
+            requested.keySet().forEach(type -> hints.put(type, fits));
+        }
         return hints;
+    }
+
+    private static boolean covers(Map<String, Long> requested, ToLongFunction<String> available) {
+        return requested.entrySet().stream().allMatch(r -> available.applyAsLong(r.getKey()) >= r.getValue());
+    }
+
+    /** Upstream's rule for hints: a node that is part of a group cannot be a hint alone, nor break a group. */
+    private static boolean keepsGroups(Map<Integer, NumaNodeState> machine, List<Integer> nodes) {
+        if (nodes.size() == 1) {
+            return machine.get(nodes.get(0)).cells.size() <= 1;
+        }
+        return !violatesNumaAllocations(machine, nodes);
+    }
+
+    /**
+     * Upstream's {@code isAffinityViolatingNUMAAllocations}: a node serves either single-node allocations or one group
+     * of nodes, so a node already used cannot join a group it is not already in.
+     */
+    static boolean violatesNumaAllocations(Map<Integer, NumaNodeState> machine, List<Integer> nodes) {
+        if (nodes.size() == 1) {
+            return false;
+        }
+        for (int id : nodes) {
+            NumaNodeState node = machine.get(id);
+            if (node.numberOfAssignments > 0 && (node.cells.size() == 1 || !node.cells.equals(nodes))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long sum(Map<Integer, NumaNodeState> machine, List<Integer> nodes, String type, boolean free) {

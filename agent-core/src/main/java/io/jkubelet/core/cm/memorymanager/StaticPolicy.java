@@ -144,7 +144,7 @@ final class StaticPolicy {
             }
             best = extended;
         }
-        if (violatesNumaAllocations(machineState, best.numaNodeAffinity())) {
+        if (MemoryTopologyHints.violatesNumaAllocations(machineState, best.numaNodeAffinity().nodes())) {
             throw new IllegalArgumentException("[memorymanager] preferred hint violates NUMA node allocation");
         }
         List<Integer> nodes = best.numaNodeAffinity().nodes();
@@ -283,20 +283,5 @@ final class StaticPolicy {
             throw new IllegalArgumentException("[memorymanager] failed to find NUMA nodes to extend the current topology hint");
         }
         return MemoryTopologyHints.best(containing);
-    }
-
-    /** Upstream's {@code isAffinityViolatingNUMAAllocations}: a node serves single-node or one group's allocations. */
-    private static boolean violatesNumaAllocations(Map<Integer, NumaNodeState> machineState, BitMask mask) {
-        List<Integer> bits = mask.nodes();
-        if (bits.size() == 1) {
-            return false;
-        }
-        for (int id : bits) {
-            NumaNodeState node = machineState.get(id);
-            if (node.numberOfAssignments > 0 && (node.cells.size() == 1 || !node.cells.equals(bits))) {
-                return true;
-            }
-        }
-        return false;
     }
 }
