@@ -35,7 +35,6 @@ import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.pleg.GenericPleg;
 import io.jkubelet.core.podresources.PodResourcesLister;
-import io.jkubelet.core.pluginmanager.PluginManager;
 import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.prober.Prober;
 import io.jkubelet.core.prober.ProberMetrics;
@@ -54,8 +53,6 @@ import io.jkubelet.core.timeline.TimelineRecorder;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.csi.CsiDrivers;
-import io.jkubelet.core.volume.csi.CsiRegistrationHandler;
 import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volumemanager.VolumeManager;
@@ -100,9 +97,7 @@ public final class Kubelet implements AutoCloseable {
     private final ResourceManagers resourceManagers;
     private final PodManager podManager = new PodManager();
     /** The watcher of {@code <root-dir>/plugins_registry}; registrations run on the pod workers' virtual threads. */
-    private final PluginManager pluginManager;
-    /** The CSI plugin's registration of drivers found by the watcher (upstream {@code csi.PluginHandler}). */
-    private final CsiRegistrationHandler csiPlugin;
+    private final PluginWatcher pluginWatcher;
     /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
     private final PodTimelines timelines;
     /**
@@ -169,11 +164,7 @@ public final class Kubelet implements AutoCloseable {
         this.containerManager = deps.containerManager();
         this.resourceManagers = new ResourceManagers(deps);
         DeviceManager deviceManager = resourceManagers.deviceManager();
-        this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
-                executors.podWorkers());
-        // One store of registered drivers: the registration fills it, the CSI volume plugin's mounts look drivers up in it.
-        CsiDrivers csiDrivers = new CsiDrivers();
-        this.csiPlugin = new CsiRegistrationHandler(csiDrivers, deps.csiDrivers(), deps.cluster().csiNodeInfo(nodeName));
+        this.pluginWatcher = new PluginWatcher(dirs, deps, nodeName, executors.podWorkers());
         this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),
                 containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode, deviceManager::getCapacity);
         this.timelines = new PodTimelines(deps.clock());
@@ -192,7 +183,7 @@ public final class Kubelet implements AutoCloseable {
                 }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
         this.volumeManager = VolumeManager.onThisNode(dirs, new ApiVolumes(deps.cluster().objects(), nodeName,
                 settings.node()::hostIps, node::allocatable, deps.clock()), new VolumeManagerPods(podManager, workerStates),
-                deps.cluster().persistentVolumes(), new CsiVolumePlugin(dirs, new LinuxMounts(), nodeName, csiDrivers,
+                deps.cluster().persistentVolumes(), new CsiVolumePlugin(dirs, new LinuxMounts(), nodeName, pluginWatcher.csiDrivers(),
                         deps.csiDrivers(), deps.cluster().csiObjects().orElse(null)),
                 recorder, deps.clock(), executors.volumes());
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
@@ -305,10 +296,7 @@ public final class Kubelet implements AutoCloseable {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
         running.add("device-manager", within -> resourceManagers.stop());
-        // Upstream's pluginManager.AddHandler (CSI drivers, then device plugins that see the DEPRECATION file) and Run.
-        pluginManager.addHandler(PluginManager.CSI_PLUGIN, csiPlugin);
-        pluginManager.addHandler(PluginManager.DEVICE_PLUGIN, resourceManagers.deviceManager().watcherHandler());
-        pluginManager.start(executors.timers());
+        pluginWatcher.start(resourceManagers.deviceManager().watcherHandler(), executors.timers());
         // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).
         deps.logManager().start();
         running.add("container-log-manager", within -> deps.logManager().stop());
