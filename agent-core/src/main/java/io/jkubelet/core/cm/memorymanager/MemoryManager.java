@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.apis.config.MemoryReservation;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
+import io.jkubelet.core.cm.StaleContainers;
 import io.jkubelet.core.cm.topologymanager.HintProvider;
 import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
 import io.jkubelet.core.cm.topologymanager.TopologyHint;
@@ -16,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -206,25 +206,14 @@ public final class MemoryManager implements HintProvider {
         if (!sourcesReady.getAsBoolean()) {
             return;
         }
-        Set<String> active = new HashSet<>();
         List<Pod> pods = new ArrayList<>(activePods.get());
         pods.add(admitting);
-        for (Pod p : pods) {
-            for (Container c : PodSpecs.allContainers(p)) {
-                active.add(p.getMetadata().getUid() + "/" + c.getName());
-            }
+        List<StaleContainers.Ref> stale = StaleContainers.of(state.assignments(), pods);
+        for (StaleContainers.Ref c : stale) {
+            log.info("RemoveStaleState removing state: podUID={} containerName={}", c.podUid(), c.containerName());
+            policy.removeContainer(state, c.podUid(), c.containerName());
         }
-        boolean changed = false;
-        for (var pod : state.assignments().entrySet()) {
-            for (String container : pod.getValue().keySet()) {
-                if (!active.contains(pod.getKey() + "/" + container)) {
-                    log.info("RemoveStaleState removing state: podUID={} containerName={}", pod.getKey(), container);
-                    policy.removeContainer(state, pod.getKey(), container);
-                    changed = true;
-                }
-            }
-        }
-        if (changed) {
+        if (!stale.isEmpty()) {
             try {
                 checkpoint.store(state);
             } catch (IOException e) {
