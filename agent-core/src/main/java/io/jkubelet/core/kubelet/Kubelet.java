@@ -34,7 +34,6 @@ import io.jkubelet.core.nodeshutdown.Inhibitor;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.pleg.GenericPleg;
-import io.jkubelet.core.podresources.PodResourcesLister;
 import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.prober.Prober;
 import io.jkubelet.core.prober.ProberMetrics;
@@ -251,7 +250,7 @@ public final class Kubelet implements AutoCloseable {
         this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
         this.views = new KubeletViews(podManager, statusManager, pleg, evictionManager, syncLoop, probeMetrics, metrics,
                 stats, timelines, statsHistory, deviceManager,
-                new PodResourcesLister(podManager::pods, deviceManager, settings.featureGates()));
+                resourceManagers.podResources(podManager::pods, settings.featureGates()));
     }
 
     /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */

@@ -2,14 +2,18 @@ package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.cm.ResourceManagerStartException;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.cpumanager.CpuReconciler;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
-import io.jkubelet.core.cm.memorymanager.MemoryManager;
 import io.jkubelet.core.cm.devicemanager.RunningContainers;
+import io.jkubelet.core.cm.memorymanager.MemoryManager;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
+import io.jkubelet.core.podresources.CpusProvider;
+import io.jkubelet.core.podresources.MemoryProvider;
+import io.jkubelet.core.podresources.PodResourcesLister;
 import io.jkubelet.core.runtime.RuntimeService;
 
 import java.io.IOException;
@@ -78,6 +82,18 @@ final class ResourceManagers {
                 throw new ResourceManagerStartException("start memory manager error: " + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * The pod-resources API's answers over these managers (upstream hands its container manager to the server as the
+     * devices, CPUs and memory providers): the devices, the static policy's exclusive CPUs (none under {@code none}),
+     * the memory manager's blocks (none without one).
+     *
+     * @param pods the pod manager's pods
+     */
+    PodResourcesLister podResources(Supplier<List<Pod>> pods, FeatureGates gates) {
+        return new PodResourcesLister(pods, deviceManager, cpuManager.map(CpusProvider::of).orElse(CpusProvider.none()),
+                memoryManager.map(MemoryProvider::of).orElse(MemoryProvider.none()), gates);
     }
 
     /** Stops serving the device plugins' registration socket. */

@@ -179,12 +179,18 @@ public final class MemoryManager implements HintProvider {
         return blocks == null ? List.of() : blocks;
     }
 
-    /** Upstream's {@code GetAllocatableMemory}: each node's allocatable memory per type; empty under {@code None}. */
+    /**
+     * Upstream's {@code GetAllocatableMemory} (the pod-resources API's): each node's allocatable memory per type, a type
+     * with none left out (a page size with no pages); empty under {@code None}.
+     */
     public synchronized List<MemoryBlock> allocatableMemory() {
         List<MemoryBlock> out = new ArrayList<>();
         if (policy != null) {
-            state.machineState().forEach((id, node) -> node.memoryMap.forEach((type, t) ->
-                    out.add(new MemoryBlock(List.of(id), type, t.allocatable))));
+            state.machineState().forEach((id, node) -> node.memoryMap.forEach((type, t) -> {
+                if (t.allocatable != 0) {
+                    out.add(new MemoryBlock(List.of(id), type, t.allocatable));
+                }
+            }));
         }
         return out;
     }
