@@ -16,6 +16,8 @@ import io.jkubelet.core.cm.SwapCheck;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.cpumanager.StaticPolicy;
 import io.jkubelet.core.cm.cpumanager.SysfsTopology;
+import io.jkubelet.core.cm.memorymanager.MemoryManager;
+import io.jkubelet.core.cm.memorymanager.SysfsMachineMemory;
 import io.jkubelet.core.cm.topologymanager.SysfsNumaNodes;
 import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -98,6 +101,25 @@ final class HostSetup {
                     topologyManager));
         } catch (IOException | IllegalArgumentException e) {
             throw new StartupException("Failed to initialize cpu manager: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Upstream's {@code memorymanager.NewManager}, which its container manager makes after the CPU manager: the
+     * configured policy on the machine's NUMA nodes' memory ({@code /sys}), {@code reservedMemory} checked against node
+     * allocatable's reservation.
+     *
+     * @throws StartupException with upstream's message for an unknown policy or a {@code reservedMemory} it refuses
+     */
+    static MemoryManager memoryManager(KubeletConfiguration config, ContainerManager containerManager, Path rootDir,
+                                       TopologyAffinityStore topologyManager) throws StartupException {
+        try {
+            return MemoryManager.create(config.memoryManagerPolicy(),
+                    SysfsMachineMemory.read(Path.of("/sys"), Path.of("/proc/meminfo")),
+                    containerManager.nodeAllocatableReservation(machineCapacity()),
+                    Objects.requireNonNullElse(config.reservedMemory(), List.of()), rootDir, topologyManager);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new StartupException("Failed to initialize memory manager: " + e.getMessage());
         }
     }
 

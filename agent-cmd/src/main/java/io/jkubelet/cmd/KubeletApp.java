@@ -10,6 +10,7 @@ import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
+import io.jkubelet.core.cm.memorymanager.MemoryManager;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
 import io.jkubelet.core.credentialprovider.DockerConfigFiles;
@@ -156,13 +157,15 @@ final class KubeletApp implements AutoCloseable {
         TopologyManager topologyManager = HostSetup.topologyManager(config);
         Optional<CpuManager> cpuManager = HostSetup.cpuManager(config, containerManager,
                 Path.of(server.flags().rootDirectory()), topologyManager);
+        MemoryManager memoryManager = HostSetup.memoryManager(config, containerManager,
+                Path.of(server.flags().rootDirectory()), topologyManager);
         RuntimeConnection connection = RuntimeConnection.connect(config);
         running.add("runtime", connection.connection());
         Clock clock = Clock.systemUTC();
         ClusterSide cluster = clusterSide(server, apiserver, clock);
         EventRecorder recorder = cluster.eventRecorder(node.name(), config, new LoggingEventRecorder(clock));
-        Kubelet kubelet = createAndStartKubelet(server, node, oom, containerManager, cpuManager, topologyManager,
-                connection, cluster, recorder, apiserver, clock);
+        Kubelet kubelet = createAndStartKubelet(server, node, oom, containerManager, cpuManager, memoryManager,
+                topologyManager, connection, cluster, recorder, apiserver, clock);
         startPodResourcesServer(Path.of(server.flags().rootDirectory()), kubelet, clock);
         startPodSources(kubelet, securePort.checked());
         serve(server, kubelet, connection, securePort.serving().await(), clock);
@@ -243,6 +246,7 @@ final class KubeletApp implements AutoCloseable {
      */
     private Kubelet createAndStartKubelet(KubeletServer server, Node node, OomScoreAdjuster oom,
                                           ContainerManager containerManager, Optional<CpuManager> cpuManager,
+                                          MemoryManager memoryManager,
                                           TopologyManager topologyManager, RuntimeConnection connection,
                                           ClusterSide cluster, EventRecorder recorder, ApiserverClient apiserver,
                                           Clock clock) {
@@ -278,7 +282,8 @@ final class KubeletApp implements AutoCloseable {
         Kubelet kubelet = new Kubelet(settings, new KubeletDeps(connection.runtime(), connection.images(), recorder,
                 clock, cluster, HostSetup.systemContainers(connection.process()), KubeletExecutors.named(), containerManager,
                 connection.logManager(), new RegistrationServer(DevicePluginServer.KUBELET_SOCKET),
-                new GrpcPluginRegistrationClient(), cpuManager, topologyManager, new GrpcCsiDriverClient()));
+                new GrpcPluginRegistrationClient(), cpuManager, topologyManager, new GrpcCsiDriverClient(),
+                Optional.of(memoryManager)));
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.views().kubeletMetrics(), m, clock));

@@ -53,11 +53,9 @@ final class UnsupportedSettings {
             errors.add("cpuManagerPolicyOptions (--cpu-manager-policy-options) " + c.cpuManagerPolicyOptions()
                     + ": None policy: cannot set policy options");
         }
-        onlyPolicy(errors, "memoryManagerPolicy (--memory-manager-policy)", c.memoryManagerPolicy(), "None",
-                "memory manager, so it cannot pin pods' memory to NUMA nodes");
-        if (!empty(c.reservedMemory())) {
-            errors.add("reservedMemory (--reserved-memory): jkubelet has no memory manager to reserve NUMA memory "
-                    + "with; leave it unset");
+        if (!"None".equals(c.memoryManagerPolicy()) && !"Static".equals(c.memoryManagerPolicy())) {
+            errors.add("memoryManagerPolicy (--memory-manager-policy) \"" + c.memoryManagerPolicy()
+                    + "\": unknown policy: \"" + c.memoryManagerPolicy() + "\"");
         }
         if ("LimitedSwap".equals(c.memorySwap().swapBehavior())) {
             errors.add("memorySwap.swapBehavior \"LimitedSwap\": jkubelet does not give pods swap; only \"\" or "
@@ -71,14 +69,6 @@ final class UnsupportedSettings {
                     + "\"; leave it unset or give the same endpoint");
         }
         return errors;
-    }
-
-    /** A manager jkubelet does not have: only its policy that does nothing is accepted. */
-    private static void onlyPolicy(List<String> errors, String setting, String policy, String accepted, String missing) {
-        if (!accepted.equals(policy)) {
-            errors.add(setting + " \"" + policy + "\": jkubelet has no " + missing + "; only \"" + accepted
-                    + "\" is accepted");
-        }
     }
 
     /**

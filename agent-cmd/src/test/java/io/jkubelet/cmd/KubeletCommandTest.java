@@ -590,9 +590,7 @@ class KubeletCommandTest {
     private static final Map<String, Map.Entry<String, String>> REFUSED_SAMPLES = Map.of(
             "image-service-endpoint", Map.entry("imageServiceEndpoint", "unix:///var/run/docker.sock"),
             // Upstream's none policy (the default) takes no options.
-            "cpu-manager-policy-options", Map.entry("cpuManagerPolicyOptions", NONE_ACCEPTED),
-            "memory-manager-policy", Map.entry("memoryManagerPolicy", "None"),
-            "reserved-memory", Map.entry("reservedMemory", ""));
+            "cpu-manager-policy-options", Map.entry("cpuManagerPolicyOptions", NONE_ACCEPTED));
     private static final Map<String, String> ACCEPTED_VALUES = REFUSED_SAMPLES.entrySet().stream()
             .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().getValue()));
 

@@ -110,7 +110,7 @@ public final class PodResourcesServer implements AutoCloseable {
                                             StreamObserver<PodResourcesApi.AllocatableResourcesResponse> answer) {
             PodResourcesV1.Allocatable a = lister.allocatable();
             answer.onNext(PodResourcesApi.AllocatableResourcesResponse.newBuilder()
-                    .addAllDevices(devices(a.devices())).addAllCpuIds(a.cpuIds()).build());
+                    .addAllDevices(devices(a.devices())).addAllCpuIds(a.cpuIds()).addAllMemory(memory(a.memory())).build());
             answer.onCompleted();
         }
 
@@ -134,7 +134,7 @@ public final class PodResourcesServer implements AutoCloseable {
         var b = PodResourcesApi.PodResources.newBuilder().setName(p.name()).setNamespace(p.namespace());
         for (var c : p.containers()) {
             b.addContainers(PodResourcesApi.ContainerResources.newBuilder().setName(c.name())
-                    .addAllDevices(devices(c.devices())).addAllCpuIds(c.cpuIds()));
+                    .addAllDevices(devices(c.devices())).addAllCpuIds(c.cpuIds()).addAllMemory(memory(c.memory())));
         }
         return b.build();
     }
@@ -144,11 +144,21 @@ public final class PodResourcesServer implements AutoCloseable {
             var b = PodResourcesApi.ContainerDevices.newBuilder().setResourceName(d.resourceName())
                     .addAllDeviceIds(d.deviceIds());
             if (d.numaNodes() != null) {
-                var t = PodResourcesApi.TopologyInfo.newBuilder();
-                d.numaNodes().forEach(n -> t.addNodes(PodResourcesApi.NUMANode.newBuilder().setID(n)));
-                b.setTopology(t);
+                b.setTopology(topology(d.numaNodes()));
             }
             return b.build();
         }).toList();
+    }
+
+    /** Upstream {@code containerMemoryFromBlock}: a memory block always carries its topology. */
+    static List<PodResourcesApi.ContainerMemory> memory(List<PodResourcesV1.ContainerMemory> memory) {
+        return memory.stream().map(m -> PodResourcesApi.ContainerMemory.newBuilder().setMemoryType(m.memoryType())
+                .setSize(m.size()).setTopology(topology(m.numaNodes())).build()).toList();
+    }
+
+    private static PodResourcesApi.TopologyInfo topology(List<Long> numaNodes) {
+        var t = PodResourcesApi.TopologyInfo.newBuilder();
+        numaNodes.forEach(n -> t.addNodes(PodResourcesApi.NUMANode.newBuilder().setID(n)));
+        return t.build();
     }
 }

@@ -100,6 +100,7 @@ final class RuntimeToCri {
                 .setMemoryLimitInBytes(r.memoryLimitInBytes())
                 .setOomScoreAdj(r.oomScoreAdj())
                 .setCpusetCpus(r.cpusetCpus())
+                .setCpusetMems(r.cpusetMems())
                 .build();
     }
 

@@ -45,7 +45,7 @@ class CriContainerTranslationTest extends FakeCriTestBase {
                     new Mount("/etc/hosts", "/var/lib/kubelet/pods/u/etc-hosts", false, null)),
             Map.of("io.kubernetes.container.name", "app"), Map.of("io.kubernetes.container.restartCount", "3"),
             "app/3.log", true, true, false,
-            new LinuxContainerResources(100_000, 50_000, 512, 268_435_456, 1000),
+            new LinuxContainerResources(100_000, 50_000, 512, 268_435_456, 1000, "2-3", "1"),
             new LinuxContainerSecurityContext(1000L, 3000L, List.of(2000L, 4000L), false, true, List.of("NET_ADMIN"),
                     List.of("ALL"), new NamespaceOptions(NamespaceMode.POD, NamespaceMode.POD, NamespaceMode.POD), true,
                     SecurityProfile.localhost("/var/lib/kubelet/seccomp/audit.json")));
@@ -82,7 +82,7 @@ class CriContainerTranslationTest extends FakeCriTestBase {
         assertThat(List.of(sent.getStdin(), sent.getStdinOnce(), sent.getTty())).containsExactly(true, true, false);
         assertThat(sent.getLinux().getResources()).isEqualTo(CriApi.LinuxContainerResources.newBuilder()
                 .setCpuPeriod(100_000).setCpuQuota(50_000).setCpuShares(512).setMemoryLimitInBytes(268_435_456)
-                .setOomScoreAdj(1000).build());
+                .setOomScoreAdj(1000).setCpusetCpus("2-3").setCpusetMems("1").build());
         CriApi.LinuxContainerSecurityContext security = sent.getLinux().getSecurityContext();
         assertThat(security.getRunAsUser().getValue()).isEqualTo(1000);
         assertThat(security.getRunAsGroup().getValue()).isEqualTo(3000);

@@ -209,6 +209,9 @@ final class CreateSpecs {
         if (!r.cpusetCpus().isEmpty()) {
             hc.cpusetCpus(r.cpusetCpus());
         }
+        if (!r.cpusetMems().isEmpty()) {
+            hc.cpusetMems(r.cpusetMems());
+        }
     }
 
     /**

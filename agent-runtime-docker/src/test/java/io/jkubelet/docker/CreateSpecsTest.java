@@ -117,7 +117,7 @@ class CreateSpecsTest {
     void containerJoinsTheSandboxAndCarriesItsProcessResourcesAndSecurity() {
         LinuxContainerSecurityContext sc = new LinuxContainerSecurityContext(1000L, 3000L, List.of(2000L, 2001L),
                 false, true, List.of("NET_ADMIN", "CAP_SYS_TIME"), List.of("ALL"), NamespaceOptions.POD_DEFAULT, true);
-        ContainerConfig config = container(sc, new LinuxContainerResources(100_000, 50_000, 256, 64L << 20, 5));
+        ContainerConfig config = container(sc, new LinuxContainerResources(100_000, 50_000, 256, 64L << 20, 5, "2-3", "1"));
 
         CreateSpec spec = CreateSpecs.container("sandbox-id", config,
                 sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS, "cgroupfs");
@@ -140,6 +140,8 @@ class CreateSpecsTest {
         assertThat(hc.cpuQuota()).isEqualTo(50_000L);
         assertThat(hc.cpuPeriod()).isEqualTo(100_000L);
         assertThat(hc.oomScoreAdj()).isEqualTo(5);
+        assertThat(hc.cpusetCpus()).isEqualTo("2-3");
+        assertThat(hc.cpusetMems()).isEqualTo("1");
         assertThat(hc.groupAdd()).containsExactly("2000", "2001");
         assertThat(hc.readonlyRootfs()).isTrue();
         assertThat(hc.capAdd()).containsExactly("NET_ADMIN", "SYS_TIME");

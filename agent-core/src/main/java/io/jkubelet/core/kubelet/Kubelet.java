@@ -5,11 +5,8 @@ import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.ContainerManager;
-import io.jkubelet.core.cm.cpumanager.CpuManagerStartException;
-import io.jkubelet.core.cm.cpumanager.CpuReconciler;
+import io.jkubelet.core.cm.ResourceManagerStartException;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
-import io.jkubelet.core.cm.devicemanager.RunningContainers;
-import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.config.DisabledPodFields;
 import io.jkubelet.core.config.PodConfig;
 import io.jkubelet.core.config.PodUpdate;
@@ -37,8 +34,6 @@ import io.jkubelet.core.nodeshutdown.Inhibitor;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriod;
 import io.jkubelet.core.nodeshutdown.ShutdownGracePeriods;
 import io.jkubelet.core.pleg.GenericPleg;
-import io.jkubelet.core.podresources.PodResourcesLister;
-import io.jkubelet.core.pluginmanager.PluginManager;
 import io.jkubelet.core.prober.ProbeManager;
 import io.jkubelet.core.prober.Prober;
 import io.jkubelet.core.prober.ProberMetrics;
@@ -57,8 +52,6 @@ import io.jkubelet.core.timeline.TimelineRecorder;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
-import io.jkubelet.core.volume.csi.CsiDrivers;
-import io.jkubelet.core.volume.csi.CsiRegistrationHandler;
 import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volumemanager.VolumeManager;
@@ -99,13 +92,11 @@ public final class Kubelet implements AutoCloseable {
     /** The node as admission and the downward API read it: the registered node, or this machine's. */
     private final KubeletNode node;
     private final ContainerManager containerManager;
-    /** The device plugins' devices and which containers hold them (upstream's container manager holds it). */
-    private final DeviceManager deviceManager;
+    /** The topology, device, CPU and memory managers (upstream's container manager holds them). */
+    private final ResourceManagers resourceManagers;
     private final PodManager podManager = new PodManager();
     /** The watcher of {@code <root-dir>/plugins_registry}; registrations run on the pod workers' virtual threads. */
-    private final PluginManager pluginManager;
-    /** The CSI plugin's registration of drivers found by the watcher (upstream {@code csi.PluginHandler}). */
-    private final CsiRegistrationHandler csiPlugin;
+    private final PluginWatcher pluginWatcher;
     /** What happened to each pod, for the dashboard's pod view and {@code /debug/pods/.../timeline}. */
     private final PodTimelines timelines;
     /**
@@ -170,17 +161,9 @@ public final class Kubelet implements AutoCloseable {
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
         this.images = new InstrumentedImageService(deps.images(), metrics);
         this.containerManager = deps.containerManager();
-        TopologyManager topologyManager = deps.topologyManager();
-        this.deviceManager = new DeviceManager(deps.devicePlugins(), deps.clock(), topologyManager.numaNodes(),
-                topologyManager);
-        // Upstream's container manager adds the device manager, then the CPU manager.
-        topologyManager.addHintProvider(deviceManager);
-        deps.cpuManager().ifPresent(topologyManager::addHintProvider);
-        this.pluginManager = new PluginManager(dirs.pluginsRegistrationDir(), deps.pluginRegistration(), deps.clock(),
-                executors.podWorkers());
-        // One store of registered drivers: the registration fills it, the CSI volume plugin's mounts look drivers up in it.
-        CsiDrivers csiDrivers = new CsiDrivers();
-        this.csiPlugin = new CsiRegistrationHandler(csiDrivers, deps.csiDrivers(), deps.cluster().csiNodeInfo(nodeName));
+        this.resourceManagers = new ResourceManagers(deps);
+        DeviceManager deviceManager = resourceManagers.deviceManager();
+        this.pluginWatcher = new PluginWatcher(dirs, deps, nodeName, executors.podWorkers());
         this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),
                 containerManager::nodeAllocatableReservation), deps.cluster()::registeredNode, deviceManager::getCapacity);
         this.timelines = new PodTimelines(deps.clock());
@@ -199,7 +182,7 @@ public final class Kubelet implements AutoCloseable {
                 }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
         this.volumeManager = VolumeManager.onThisNode(dirs, new ApiVolumes(deps.cluster().objects(), nodeName,
                 settings.node()::hostIps, node::allocatable, deps.clock()), new VolumeManagerPods(podManager, workerStates),
-                deps.cluster().persistentVolumes(), new CsiVolumePlugin(dirs, new LinuxMounts(), nodeName, csiDrivers,
+                deps.cluster().persistentVolumes(), new CsiVolumePlugin(dirs, new LinuxMounts(), nodeName, pluginWatcher.csiDrivers(),
                         deps.csiDrivers(), deps.cluster().csiObjects().orElse(null)),
                 recorder, deps.clock(), executors.volumes());
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
@@ -208,9 +191,8 @@ public final class Kubelet implements AutoCloseable {
         this.containerConfigs = new ContainerConfigFactory(settings.node(),
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
                 deps.cluster().objects(), recorder, node::allocatable,
-                new ContainerCgroups(containerManager.podContainerManager()::cgroupParent, settings.cpuCfsQuota(),
-                        settings.cpuCfsQuotaPeriod().toNanos() / 1000).withCpusetCpus((pod, c) -> deps.cpuManager()
-                        .map(m -> m.cpuSet(pod.getMetadata().getUid(), c.getName()).toString()).orElse("")),
+                resourceManagers.containerCgroups(new ContainerCgroups(containerManager.podContainerManager()::cgroupParent,
+                        settings.cpuCfsQuota(), settings.cpuCfsQuotaPeriod().toNanos() / 1000)),
                 SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()),
                 deviceManager::deviceRunContainerOptions);
         this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs,
@@ -260,7 +242,7 @@ public final class Kubelet implements AutoCloseable {
                 () -> NodeShutdown.record(settings, metrics, deps.clock()));
         this.syncLoop = new SyncLoop(inbox, new KubeletSyncHandler(podManager, podWorkers, workerStates, statusManager,
                 AdmitHandlers.inUpstreamOrder(evictionManager, settings.security(),
-                        topologyManager, node, deviceManager::updatePluginResources,
+                        resourceManagers.topologyManager(), node, deviceManager::updatePluginResources,
                         nodeShutdown), recorder,
                 this::requestStatusSync, housekeeping, timelines::admitted),
                 podManager::get, podWorkers::takeDue, sourcesReady, deps.clock(), executors.timers());
@@ -268,7 +250,7 @@ public final class Kubelet implements AutoCloseable {
         this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
         this.views = new KubeletViews(podManager, statusManager, pleg, evictionManager, syncLoop, probeMetrics, metrics,
                 stats, timelines, statsHistory, deviceManager,
-                new PodResourcesLister(podManager::pods, deviceManager, settings.featureGates()));
+                resourceManagers.podResources(podManager::pods, settings.featureGates()));
     }
 
     /** The node managers' parts in each pod worker stage, in order (upstream's calls out of {@code SyncPod}). */
@@ -278,7 +260,7 @@ public final class Kubelet implements AutoCloseable {
 
     /** The device manager, for tests that play a device plugin. */
     DeviceManager deviceManager() {
-        return deviceManager;
+        return resourceManagers.deviceManager();
     }
 
     /** Asks the status writer to write the pod's status now (a static pod's to its mirror pod); nothing standalone. */
@@ -307,21 +289,13 @@ public final class Kubelet implements AutoCloseable {
         try {
             // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
             containerManager.start(activePods, executors.timers(), recorder, nodeName);
-            // The device manager reads its checkpoint and serves its socket before any pod is admitted (upstream's
-            // container manager starts it in Start); a container the runtime runs now keeps its devices.
-            deviceManager.start(activePods, sourcesReady::allReady, RunningContainers.now(runtime));
-            if (deps.cpuManager().isPresent()) {
-                CpuReconciler.start(deps.cpuManager().get(), runtime, activePods, sourcesReady::allReady,
-                        executors.timers());
-            }
-        } catch (CgroupException | IOException | CpuManagerStartException e) {
+            // Before any pod is admitted, as upstream's container manager starts them in Start.
+            resourceManagers.start(runtime, activePods, sourcesReady::allReady, executors.timers());
+        } catch (CgroupException | IOException | ResourceManagerStartException e) {
             throw new IllegalStateException("Failed to start ContainerManager: " + e.getMessage(), e);
         }
-        running.add("device-manager", within -> deviceManager.stop());
-        // Upstream's pluginManager.AddHandler (CSI drivers, then device plugins that see the DEPRECATION file) and Run.
-        pluginManager.addHandler(PluginManager.CSI_PLUGIN, csiPlugin);
-        pluginManager.addHandler(PluginManager.DEVICE_PLUGIN, deviceManager.watcherHandler());
-        pluginManager.start(executors.timers());
+        running.add("device-manager", within -> resourceManagers.stop());
+        pluginWatcher.start(resourceManagers.deviceManager().watcherHandler(), executors.timers());
         // With the runtime-dependent modules, as upstream (initializeRuntimeDependentModules).
         deps.logManager().start();
         running.add("container-log-manager", within -> deps.logManager().stop());

@@ -4,6 +4,7 @@ import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
+import io.jkubelet.core.cm.memorymanager.MemoryManager;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.logs.ContainerLogManager;
@@ -37,12 +38,26 @@ import java.util.Optional;
  *     providers, so one instance serves one kubelet
  * @param csiDrivers the CSI drivers' Node service, which the CSI plugin asks for {@code NodeGetInfo} when a driver
  *     registers through the plugin watcher; {@link CsiDriverClient#none()}: every CSI driver is refused
+ * @param memoryManager the memory manager ({@code None} or {@code Static}); the kubelet adds it to the topology manager
+ *     after the CPU manager, as upstream's container manager does; empty: no memory manager (no
+ *     {@code memory_manager_state}, every container's memory on every NUMA node)
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
                           ContainerManager containerManager, ContainerLogManager logManager,
                           DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                          Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers) {
+                          Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers,
+                          Optional<MemoryManager> memoryManager) {
+
+    /** Dependencies without a memory manager. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
+                       Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, pluginRegistration, cpuManager, topologyManager, csiDrivers, Optional.empty());
+    }
 
     /** Dependencies that cannot call CSI drivers: a CSI driver's registration is refused. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,

@@ -17,17 +17,26 @@ import java.util.function.Function;
  * @param cpuCfsQuotaPeriodUs {@code cpuCFSQuotaPeriod} in microseconds
  */
 public record ContainerCgroups(Function<Pod, String> cgroupParent, boolean cpuCfsQuota, long cpuCfsQuotaPeriodUs,
-                               BiFunction<Pod, Container, String> cpusetCpus) {
+                               BiFunction<Pod, Container, String> cpusetCpus,
+                               BiFunction<Pod, Container, String> cpusetMems) {
     /** The runtime's default cgroups, CPU limits enforced over 100 ms. */
     public static final ContainerCgroups DEFAULT = new ContainerCgroups(pod -> "", true, Resources.QUOTA_PERIOD_US);
 
     /** No cpuset of the kubelet's: the container runs on its parent's CPUs. */
     public ContainerCgroups(Function<Pod, String> cgroupParent, boolean cpuCfsQuota, long cpuCfsQuotaPeriodUs) {
-        this(cgroupParent, cpuCfsQuota, cpuCfsQuotaPeriodUs, (pod, c) -> "");
+        this(cgroupParent, cpuCfsQuota, cpuCfsQuotaPeriodUs, (pod, c) -> "", (pod, c) -> "");
     }
 
     /** The same with the CPU manager's CPUs for each container (upstream's {@code PreCreateContainer}). */
     public ContainerCgroups withCpusetCpus(BiFunction<Pod, Container, String> cpus) {
-        return new ContainerCgroups(cgroupParent, cpuCfsQuota, cpuCfsQuotaPeriodUs, cpus);
+        return new ContainerCgroups(cgroupParent, cpuCfsQuota, cpuCfsQuotaPeriodUs, cpus, cpusetMems);
+    }
+
+    /**
+     * The same with the memory manager's NUMA nodes for each container's {@code cpuset.mems} (upstream's
+     * {@code PreCreateContainer}: {@code GetMemoryNUMANodes}); empty: every node.
+     */
+    public ContainerCgroups withCpusetMems(BiFunction<Pod, Container, String> mems) {
+        return new ContainerCgroups(cgroupParent, cpuCfsQuota, cpuCfsQuotaPeriodUs, cpusetCpus, mems);
     }
 }

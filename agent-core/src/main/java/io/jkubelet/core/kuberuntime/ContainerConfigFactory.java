@@ -284,7 +284,7 @@ public final class ContainerConfigFactory {
         long quota = cgroups.cpuCfsQuota() && cpuLimit > 0 ? Resources.milliCpuToQuota(cpuLimit, period) : 0;
         int oom = node.oomScoreClamp().applyAsInt(oomPolicy.containerOomScoreAdjust(pod, c));
         return new LinuxContainerResources(quota == 0 ? 0 : period, quota, shares, memLimit, oom,
-                cgroups.cpusetCpus().apply(pod, c));
+                cgroups.cpusetCpus().apply(pod, c), cgroups.cpusetMems().apply(pod, c));
     }
 
     /**

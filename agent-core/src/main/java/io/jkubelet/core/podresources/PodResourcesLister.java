@@ -14,9 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * The v1 pod-resources server's answers (upstream {@code v1PodResourcesServer}): {@code List}, {@code Get} and
- * {@code GetAllocatableResources} over the pod manager's pods and the device manager. CPUs and memory are empty:
- * without the CPU and memory managers' static policies nothing is exclusive (upstream's {@code none} policies answer
- * the same). Thread-safe.
+ * {@code GetAllocatableResources} over the pod manager's pods, the device manager, the CPU manager's exclusive CPUs
+ * and the memory manager's pinned memory. Thread-safe.
  */
 public final class PodResourcesLister {
     /** Upstream's {@code KubeletPodResourcesGet} gate (alpha in v1.30, off by default). */
@@ -24,12 +23,17 @@ public final class PodResourcesLister {
 
     private final Supplier<List<Pod>> pods;
     private final DeviceManager devices;
+    private final CpusProvider cpus;
+    private final MemoryProvider memory;
     private final FeatureGates gates;
 
     /** @param pods the pod manager's pods (upstream's {@code podsProvider}) */
-    public PodResourcesLister(Supplier<List<Pod>> pods, DeviceManager devices, FeatureGates gates) {
+    public PodResourcesLister(Supplier<List<Pod>> pods, DeviceManager devices, CpusProvider cpus, MemoryProvider memory,
+                              FeatureGates gates) {
         this.pods = pods;
         this.devices = devices;
+        this.cpus = cpus;
+        this.memory = memory;
         this.gates = gates;
     }
 
@@ -56,9 +60,13 @@ public final class PodResourcesLister {
                 .orElseThrow(() -> new IllegalArgumentException("pod " + name + " in namespace " + namespace + " not found"));
     }
 
-    /** {@code GetAllocatableResources}: every healthy device of every registered resource. */
+    /**
+     * {@code GetAllocatableResources}: every healthy device of every registered resource, the CPUs that may be
+     * exclusive and each NUMA node's allocatable memory.
+     */
     public PodResourcesV1.Allocatable allocatable() {
-        return new PodResourcesV1.Allocatable(containerDevices(devices.allocatableDevices()), List.of(), List.of());
+        return new PodResourcesV1.Allocatable(containerDevices(devices.allocatableDevices()), cpus.allocatableCpus(),
+                memory.allocatableMemory());
     }
 
     private PodResourcesV1 podResources(Pod pod) {
@@ -74,9 +82,11 @@ public final class PodResourcesLister {
         return new PodResourcesV1(pod.getMetadata().getName(), pod.getMetadata().getNamespace(), containers);
     }
 
+    /** Upstream {@code getContainerResources}: the container's devices, exclusive CPUs and pinned memory. */
     private PodResourcesV1.ContainerResources containerResources(Pod pod, Container c) {
-        return new PodResourcesV1.ContainerResources(c.getName(),
-                containerDevices(devices.devices(pod.getMetadata().getUid(), c.getName())), List.of(), List.of());
+        String uid = pod.getMetadata().getUid();
+        return new PodResourcesV1.ContainerResources(c.getName(), containerDevices(devices.devices(uid, c.getName())),
+                cpus.cpus(uid, c.getName()), memory.memory(uid, c.getName()));
     }
 
     /** Upstream {@code containerDevicesFromResourceDeviceInstances}: one entry per device and NUMA node. */

@@ -12,8 +12,8 @@ public record PodResourcesV1(String name, String namespace, List<ContainerResour
     /**
      * One container's resources (v1 {@code ContainerResources}).
      *
-     * @param cpuIds its exclusive CPUs; none until the CPU manager's static policy gives some
-     * @param memory its NUMA-pinned memory; none until the memory manager's static policy gives some
+     * @param cpuIds its exclusive CPUs (the CPU manager's static policy); none for a container of the shared pool
+     * @param memory its NUMA-pinned memory (the memory manager's Static policy), a block per memory type
      */
     public record ContainerResources(String name, List<ContainerDevices> devices, List<Long> cpuIds,
                                      List<ContainerMemory> memory) {}
@@ -26,7 +26,13 @@ public record PodResourcesV1(String name, String namespace, List<ContainerResour
      */
     public record ContainerDevices(String resourceName, List<String> deviceIds, List<Long> numaNodes) {}
 
-    /** Memory or hugepages of one type on NUMA nodes (v1 {@code ContainerMemory}). */
+    /**
+     * Memory or hugepages of one type on NUMA nodes (v1 {@code ContainerMemory}).
+     *
+     * @param memoryType {@code memory} or {@code hugepages-<size>}
+     * @param size bytes
+     * @param numaNodes the NUMA nodes it is on (its {@code topology}, always given, as upstream's)
+     */
     public record ContainerMemory(String memoryType, long size, List<Long> numaNodes) {}
 
     /** What the node has to give (v1 {@code AllocatableResourcesResponse}). */

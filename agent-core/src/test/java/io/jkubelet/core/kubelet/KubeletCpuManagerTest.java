@@ -39,7 +39,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The CPU manager's static policy through the whole kubelet on a described 2-CPU machine with CPU 0 reserved: a
- * Guaranteed container is created on CPU 1, a BestEffort one on CPU 0, and once the Guaranteed pod is gone the
+ * Guaranteed container is created on CPU 1, a BestEffort one on CPU 0 (and the pod-resources API tells CPU 1 as the
+ * Guaranteed one's), and once the Guaranteed pod is gone the
  * reconcile loop moves the BestEffort container to 0-1 through the runtime's UpdateContainerResources.
  */
 class KubeletCpuManagerTest {
@@ -98,6 +99,10 @@ class KubeletCpuManagerTest {
         String b = running("uid-besteffort").orElseThrow().id();
         assertThat(runtime.containerConfig(g).resources().cpusetCpus()).isEqualTo("1");
         assertThat(runtime.containerConfig(b).resources().cpusetCpus()).isEqualTo("0");
+        // The pod-resources API tells the exclusive CPU only, and CPU 1 as the one that may be exclusive.
+        assertThat(kubelet.views().podResources().list()).extracting(p -> p.name() + " " + p.containers().get(0).cpuIds())
+                .containsExactlyInAnyOrder("guaranteed [1]", "besteffort []");
+        assertThat(kubelet.views().podResources().allocatable().cpuIds()).containsExactly(1L);
 
         sourcePods.remove(guaranteed);
         send(sourcePods);

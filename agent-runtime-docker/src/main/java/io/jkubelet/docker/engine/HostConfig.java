@@ -13,6 +13,7 @@ import java.util.Map;
  * @param portBindings {@code "80/tcp"} to the host ports bound to it
  * @param devices host device nodes given to the container
  * @param cpusetCpus the CPUs the container may run on ({@code 0-1,3}), the CPU manager's
+ * @param cpusetMems the NUMA nodes the container's memory comes from ({@code 0-1}), the memory manager's
  */
 public record HostConfig(List<String> binds, LogConfig logConfig, String networkMode,
                          Map<String, List<PortBinding>> portBindings, RestartPolicy restartPolicy,
@@ -21,7 +22,8 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
                          String pidMode, Boolean privileged, Boolean readonlyRootfs, List<String> securityOpt,
                          @JsonProperty("UTSMode") String utsMode, Map<String, String> sysctls, String cgroupParent,
                          Long cpuShares, Long memory, Long memorySwap, Long cpuQuota, Long cpuPeriod,
-                         Boolean autoRemove, List<DeviceMapping> devices, String cpusetCpus) {
+                         Boolean autoRemove, List<DeviceMapping> devices, String cpusetCpus,
+                         String cpusetMems) {
 
     /**
      * A host device node in the container ({@code DeviceMapping}).
@@ -77,6 +79,7 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
         private Boolean autoRemove;
         private List<DeviceMapping> devices;
         private String cpusetCpus;
+        private String cpusetMems;
 
         public Builder binds(List<String> v) { binds = v; return this; }
         public Builder logConfig(LogConfig v) { logConfig = v; return this; }
@@ -106,12 +109,13 @@ public record HostConfig(List<String> binds, LogConfig logConfig, String network
         public Builder autoRemove(Boolean v) { autoRemove = v; return this; }
         public Builder devices(List<DeviceMapping> v) { devices = v; return this; }
         public Builder cpusetCpus(String v) { cpusetCpus = v; return this; }
+        public Builder cpusetMems(String v) { cpusetMems = v; return this; }
 
         public HostConfig build() {
             return new HostConfig(binds, logConfig, networkMode, portBindings, restartPolicy, capAdd, capDrop, dns,
                     dnsOptions, dnsSearch, groupAdd, ipcMode, oomScoreAdj, pidMode, privileged, readonlyRootfs,
                     securityOpt, utsMode, sysctls, cgroupParent, cpuShares, memory, memorySwap, cpuQuota, cpuPeriod,
-                    autoRemove, devices, cpusetCpus);
+                    autoRemove, devices, cpusetCpus, cpusetMems);
         }
     }
 }

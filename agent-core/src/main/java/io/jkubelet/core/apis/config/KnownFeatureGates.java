@@ -71,7 +71,7 @@ final class KnownFeatureGates {
                 + "file system");
         defaultOnly("LocalStorageCapacityIsolationFSQuotaMonitoring", false, Stage.ALPHA, "project quotas for "
                 + "emptyDir usage");
-        defaultOnly("MemoryManager", true, Stage.BETA, "the memory manager (its None policy is what jkubelet does)");
+        defaultOnly("MemoryManager", true, Stage.BETA, "the memory manager (its None and Static policies)");
         defaultOnly(FeatureGates.MEMORY_QOS, false, Stage.ALPHA, "memory.min/memory.high on cgroup v2");
         defaultOnly(FeatureGates.NODE_LOG_QUERY, false, Stage.BETA, "node log queries (/logs/?query=...)");
         defaultOnly("PodAndContainerStatsFromCRI", false, Stage.ALPHA, "stats from the CRI instead of cAdvisor");

@@ -4,21 +4,19 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.apis.config.CpuSet;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
+import io.jkubelet.core.cm.StaleContainers;
 import io.jkubelet.core.cm.topologymanager.AdmissionError;
 import io.jkubelet.core.cm.topologymanager.HintProvider;
 import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
 import io.jkubelet.core.cm.topologymanager.TopologyHint;
-import io.jkubelet.core.podutil.PodSpecs;
 
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The CPU manager with the {@code static} policy (upstream's {@code manager}): its state restored from and written to
@@ -136,22 +134,9 @@ public final class CpuManager implements HintProvider {
      * Upstream's {@code removeStaleState}: the CPUs of containers that are in no active pod go back to the shared pool.
      */
     public synchronized void removeStaleState(List<Pod> activePods) throws IOException {
-        Set<String> active = new HashSet<>();
-        for (Pod pod : activePods) {
-            for (Container c : PodSpecs.allContainers(pod)) {
-                active.add(pod.getMetadata().getUid() + "/" + c.getName());
-            }
-        }
-        boolean changed = false;
-        for (var pod : state.assignments().entrySet()) {
-            for (String container : pod.getValue().keySet()) {
-                if (!active.contains(pod.getKey() + "/" + container)) {
-                    policy.removeContainer(state, pod.getKey(), container);
-                    changed = true;
-                }
-            }
-        }
-        if (changed) {
+        List<StaleContainers.Ref> stale = StaleContainers.of(state.assignments(), activePods);
+        stale.forEach(c -> policy.removeContainer(state, c.podUid(), c.containerName()));
+        if (!stale.isEmpty()) {
             checkpoint.store(state);
         }
     }

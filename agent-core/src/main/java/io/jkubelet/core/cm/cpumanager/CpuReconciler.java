@@ -1,6 +1,7 @@
 package io.jkubelet.core.cm.cpumanager;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.cm.ResourceManagerStartException;
 import io.jkubelet.core.runtime.Container;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
@@ -49,15 +50,15 @@ public final class CpuReconciler implements Runnable {
      * Upstream's {@code cpumanager.Start}: the manager's state read and checked, then this loop every
      * {@code cpuManagerReconcilePeriod} on {@code timers}.
      *
-     * @throws CpuManagerStartException when the state does not fit the policy or cannot be read or written
+     * @throws ResourceManagerStartException when the state does not fit the policy or cannot be read or written
      *     (upstream's "start cpu manager error: ...")
      */
     public static void start(CpuManager manager, RuntimeService runtime, Supplier<List<Pod>> activePods,
-                             BooleanSupplier sourcesReady, ScheduledExecutorService timers) throws CpuManagerStartException {
+                             BooleanSupplier sourcesReady, ScheduledExecutorService timers) throws ResourceManagerStartException {
         try {
             manager.start();
         } catch (IllegalStateException | IOException e) {
-            throw new CpuManagerStartException("start cpu manager error: " + e.getMessage(), e);
+            throw new ResourceManagerStartException("start cpu manager error: " + e.getMessage(), e);
         }
         long period = manager.reconcilePeriod().toMillis();
         timers.scheduleWithFixedDelay(new CpuReconciler(manager, runtime, activePods, sourcesReady), period, period,

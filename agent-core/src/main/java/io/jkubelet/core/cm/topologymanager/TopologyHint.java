@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -27,13 +28,24 @@ public record TopologyHint(@Nullable BitMask numaNodeAffinity, boolean preferred
      */
     public static List<TopologyHint> narrowestPreferred(List<Integer> nodes, int request,
             ToIntFunction<BitMask> capacity, ToIntFunction<BitMask> usable) {
+        return narrowestPreferred(nodes, mask -> capacity.applyAsInt(mask) >= request,
+                mask -> usable.applyAsInt(mask) >= request);
+    }
+
+    /**
+     * The same walk for a request that is not a count of units (the memory manager's {@code calculateHints}, whose
+     * request is several memory types at once): every combination that {@code canGive} the request is a hint,
+     * preferred when it has as few nodes as the narrowest combination that {@code couldHold} it.
+     */
+    public static List<TopologyHint> narrowestPreferred(List<Integer> nodes, Predicate<BitMask> couldHold,
+            Predicate<BitMask> canGive) {
         int[] minAffinitySize = {nodes.size()};
         List<BitMask> fits = new ArrayList<>();
         BitMask.iterateBitMasks(nodes, mask -> {
-            if (capacity.applyAsInt(mask) >= request && mask.count() < minAffinitySize[0]) {
+            if (couldHold.test(mask) && mask.count() < minAffinitySize[0]) {
                 minAffinitySize[0] = mask.count();
             }
-            if (usable.applyAsInt(mask) >= request) {
+            if (canGive.test(mask)) {
                 fits.add(mask);
             }
         });
