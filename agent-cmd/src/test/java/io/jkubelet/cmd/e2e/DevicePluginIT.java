@@ -3,9 +3,6 @@ package io.jkubelet.cmd.e2e;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.jkubelet.cmd.e2e.apiserver.Kubectl;
-import io.jkubelet.cmd.e2e.cluster.ControlPlane;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -36,33 +33,19 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("docker")
 @Tag("containerd")
-@Tag("control-plane")
-class DevicePluginIT {
+class DevicePluginIT extends ClusterNodesTestBase {
     static final String RESOURCE = SampleDevicePlugin.RESOURCE;
     /** Upstream's fixed device plugin directory (pluginapi.DevicePluginPath), whatever the kubelet's root directory. */
     static final Path DEVICE_PLUGINS = Path.of("/var/lib/kubelet/device-plugins");
 
-    static ControlPlane cluster;
-    static Kubectl kubectl;
-    static KubernetesClient client;
-    static Path dir;
-
     @BeforeAll
-    static void controlPlane() throws Exception {
+    static void buildThePlugin() throws Exception {
         KubeBinaries.ensureSampleDevicePlugin();
-        cluster = ControlPlane.shared();
-        kubectl = cluster.kubectl();
-        client = cluster.adminClient();
-        dir = Files.createTempDirectory("jk-device-plugin");
     }
 
     @AfterAll
-    static void cleanUp() throws IOException {
-        if (client != null) {
-            client.close();
-        }
+    static void clearTheDevicePluginDirectory() throws IOException {
         clearDevicePluginDirectory();
-        ControlPlane.deleteTree(dir);
     }
 
     /** What a kubelet showed in the story, for the comparison of the runtimes. */

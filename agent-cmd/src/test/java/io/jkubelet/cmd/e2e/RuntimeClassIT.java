@@ -2,17 +2,9 @@ package io.jkubelet.cmd.e2e;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.jkubelet.cmd.e2e.apiserver.Kubectl;
-import io.jkubelet.cmd.e2e.cluster.ControlPlane;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -30,30 +22,8 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("docker")
 @Tag("containerd")
-@Tag("control-plane")
-class RuntimeClassIT {
+class RuntimeClassIT extends ClusterNodesTestBase {
     static final String UNCONFIGURED = "jk-unconfigured";
-
-    static ControlPlane cluster;
-    static Kubectl kubectl;
-    static KubernetesClient client;
-    static Path dir;
-
-    @BeforeAll
-    static void controlPlane() throws Exception {
-        cluster = ControlPlane.shared();
-        kubectl = cluster.kubectl();
-        client = cluster.adminClient();
-        dir = Files.createTempDirectory("jk-runtimeclass");
-    }
-
-    @AfterAll
-    static void cleanUp() throws IOException {
-        if (client != null) {
-            client.close();
-        }
-        ControlPlane.deleteTree(dir);
-    }
 
     @Test
     void onDockerTheDockerHandlerRunsAndAnyOtherFailsTheSandbox() throws Exception {
