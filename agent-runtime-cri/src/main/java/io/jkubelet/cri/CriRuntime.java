@@ -74,12 +74,13 @@ public final class CriRuntime implements RuntimeService, ImageService, AutoClose
     // ------------------------------------------------------------------ sandboxes
 
     @Override
-    public String runPodSandbox(PodSandboxConfig config) {
+    public String runPodSandbox(PodSandboxConfig config, String runtimeHandler) {
         // Upstream gives RunPodSandbox twice the request timeout: it sets up the network too.
         return calls.runtime("RunPodSandbox", config.metadata().namespace() + "/" + config.metadata().name(),
                 calls.requestTimeout().multipliedBy(2),
                 s -> s.runPodSandbox(CriApi.RunPodSandboxRequest.newBuilder()
-                        .setConfig(RuntimeToCri.sandboxConfig(config)).build())).getPodSandboxId();
+                        .setConfig(RuntimeToCri.sandboxConfig(config)).setRuntimeHandler(runtimeHandler).build()))
+                .getPodSandboxId();
     }
 
     @Override

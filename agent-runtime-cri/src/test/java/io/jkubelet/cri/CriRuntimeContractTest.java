@@ -39,6 +39,12 @@ class CriRuntimeContractTest extends RuntimeServiceContract {
         return CriTestSupport.BUSYBOX;
     }
 
+    /** The test containerd's one runtime (bin/lib/common.sh, jk_containerd_config). */
+    @Override
+    protected String configuredRuntimeHandler() {
+        return "runc";
+    }
+
     @Override
     protected String pauseImage() {
         return CriTestSupport.PAUSE;

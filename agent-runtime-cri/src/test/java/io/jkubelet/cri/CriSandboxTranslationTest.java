@@ -70,6 +70,22 @@ class CriSandboxTranslationTest extends FakeCriTestBase {
     }
 
     @Test
+    void theRuntimeHandlerGoesInTheRequestBesideTheConfig() {
+        cri.runPodSandbox(WEB, "runsc");
+
+        assertThat(fake.recorder.request("RunPodSandbox", CriApi.RunPodSandboxRequest.class).getRuntimeHandler())
+                .isEqualTo("runsc");
+    }
+
+    @Test
+    void noRuntimeClassSendsTheDefaultHandler() {
+        cri.runPodSandbox(WEB);
+
+        assertThat(fake.recorder.request("RunPodSandbox", CriApi.RunPodSandboxRequest.class).getRuntimeHandler())
+                .isEmpty();
+    }
+
+    @Test
     void whatTheConfigLeavesOpenIsLeftUnsetForTheRuntimesDefault() {
         PodSandboxConfig plain = new PodSandboxConfig(new PodSandboxMetadata("p", "u", "default", 0), null, null, null,
                 List.of(), Map.of(), Map.of(), "", NamespaceOptions.POD_DEFAULT, 0, "pause", false, Map.of(),

@@ -66,6 +66,11 @@ import java.util.function.Consumer;
  */
 public final class DockerRuntime implements RuntimeService, ImageService, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DockerRuntime.class);
+    /**
+     * The runtime's name in its version, and the one runtime handler it has besides the default (dockershim's
+     * {@code runtimeName}): a RuntimeClass with handler {@code docker} runs on Docker.
+     */
+    public static final String RUNTIME_NAME = "docker";
     private static final RuntimeProcess DOCKERD = RuntimeProcess.withPidFile("dockerd", Path.of("/var/run/docker.pid"));
 
     /** jkubelet's own Engine API client (issue 14 replaced docker-java with it). */
@@ -132,14 +137,14 @@ public final class DockerRuntime implements RuntimeService, ImageService, AutoCl
     @Override
     public RuntimeVersion version() {
         SystemVersion v = DockerCalls.call("docker version", engine::version);
-        return new RuntimeVersion("docker", v.version(), v.apiVersion());
+        return new RuntimeVersion(RUNTIME_NAME, v.version(), v.apiVersion());
     }
 
     // ------------------------------------------------------------------ sandboxes
 
     @Override
-    public String runPodSandbox(PodSandboxConfig config) {
-        return sandboxes.run(config);
+    public String runPodSandbox(PodSandboxConfig config, String runtimeHandler) {
+        return sandboxes.run(config, runtimeHandler);
     }
 
     @Override

@@ -54,10 +54,20 @@ final class DockerSandboxes {
         this.removeContainer = removeContainer;
     }
 
-    String run(PodSandboxConfig config) {
+    /**
+     * Runs the pod's sandbox container.
+     *
+     * @param runtimeHandler {@code ""} or {@value DockerRuntime#RUNTIME_NAME}: Docker has no other runtime configuration
+     *     a RuntimeClass could name, so any other fails with dockershim's error, before a container is made
+     */
+    String run(PodSandboxConfig config, String runtimeHandler) {
         Objects.requireNonNull(config, "pod sandbox config");
         CreateSpec spec = CreateSpecs.sandbox(config, options, host.cgroupDriverFor(config.cgroupParent()));
         ensureSandboxImage(config.image());
+        // dockershim's order: the sandbox image is made sure of first, then the handler checked.
+        if (runtimeHandler != null && !runtimeHandler.isEmpty() && !runtimeHandler.equals(DockerRuntime.RUNTIME_NAME)) {
+            throw new IllegalArgumentException("RuntimeHandler \"" + runtimeHandler + "\" not supported");
+        }
         String id = DockerCalls.call("create sandbox " + spec.name(),
                 () -> engine.containers().create(spec.name(), spec.toConfig()).id());
         try {

@@ -44,6 +44,12 @@ class DockerRuntimeContractTest extends RuntimeServiceContract {
         return DockerTestSupport.BUSYBOX;
     }
 
+    /** dockershim's one handler besides the default. */
+    @Override
+    protected String configuredRuntimeHandler() {
+        return DockerRuntime.RUNTIME_NAME;
+    }
+
     @Override
     protected String pauseImage() {
         return DockerTestSupport.PAUSE;

@@ -3,11 +3,6 @@ package io.jkubelet.cmd.e2e;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.jkubelet.cmd.e2e.apiserver.Kubectl;
-import io.jkubelet.cmd.e2e.cluster.ControlPlane;
-import io.jkubelet.core.runtime.testing.RuntimePods;
-import io.jkubelet.cri.CriRuntime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -38,33 +33,19 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("docker")
 @Tag("containerd")
-@Tag("control-plane")
-class DevicePluginIT {
+class DevicePluginIT extends ClusterNodesTestBase {
     static final String RESOURCE = SampleDevicePlugin.RESOURCE;
     /** Upstream's fixed device plugin directory (pluginapi.DevicePluginPath), whatever the kubelet's root directory. */
     static final Path DEVICE_PLUGINS = Path.of("/var/lib/kubelet/device-plugins");
 
-    static ControlPlane cluster;
-    static Kubectl kubectl;
-    static KubernetesClient client;
-    static Path dir;
-
     @BeforeAll
-    static void controlPlane() throws Exception {
+    static void buildThePlugin() throws Exception {
         KubeBinaries.ensureSampleDevicePlugin();
-        cluster = ControlPlane.shared();
-        kubectl = cluster.kubectl();
-        client = cluster.adminClient();
-        dir = Files.createTempDirectory("jk-device-plugin");
     }
 
     @AfterAll
-    static void cleanUp() throws IOException {
-        if (client != null) {
-            client.close();
-        }
+    static void clearTheDevicePluginDirectory() throws IOException {
         clearDevicePluginDirectory();
-        ControlPlane.deleteTree(dir);
     }
 
     /** What a kubelet showed in the story, for the comparison of the runtimes. */
@@ -73,8 +54,9 @@ class DevicePluginIT {
 
     @Test
     void theSampleDevicePluginOnDockerAndOnContainerd() throws Exception {
-        Seen docker = story(Jkubelet.onDocker(dir.resolve("docker"), "dp-jk-" + suffix()), "jk-");
-        Seen containerd = story(Jkubelet.onContainerd(dir.resolve("containerd"), "dp-jkc-" + suffix()), "jkc-");
+        Seen docker = story(ClusterJkubelet.onDocker(cluster, dir.resolve("docker"), "dp-jk-" + suffix()), "jk-");
+        Seen containerd = story(ClusterJkubelet.onContainerd(cluster, dir.resolve("containerd"), "dp-jkc-" + suffix()),
+                "jkc-");
 
         System.out.println("jkubelet on Docker:     " + docker);
         System.out.println("jkubelet on containerd: " + containerd);
@@ -91,13 +73,13 @@ class DevicePluginIT {
     }
 
     /** The story on one jkubelet; it leaves no pod, node, plugin or container behind. */
-    private Seen story(Jkubelet kubelet, String prefix) throws Exception {
+    private Seen story(ClusterJkubelet kubelet, String prefix) throws Exception {
         clearDevicePluginDirectory();
         Path pluginLog = kubelet.dir().resolve("plugin.log");
         List<SampleDevicePlugin> plugins = new ArrayList<>();
         try {
             kubelet.start();
-            awaitReady(kubelet);
+            kubelet.awaitReady(client);
             plugins.add(SampleDevicePlugin.start(kubelet.root().resolve("plugins_registry"), pluginLog));
             awaitResource(kubelet, "2", "2");
             String capacity = resource(kubelet, true);
@@ -126,7 +108,7 @@ class DevicePluginIT {
             // The agent restarts: the pod keeps running with its device, and the plugin registers again.
             kubelet.stop();
             kubelet.start();
-            awaitReady(kubelet);
+            kubelet.awaitReady(client);
             awaitResource(kubelet, "2", "2");
             assertThat(containerId(awaitPhase(gpu, "Running"))).isEqualTo(containerId);
             assertThat(PodResourcesClient.devices(PodResourcesClient.list(kubelet.root()), prefix)).isEqualTo(devices);
@@ -165,29 +147,20 @@ class DevicePluginIT {
         }
     }
 
-    private static void awaitReady(Jkubelet kubelet) {
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-            Node n = client.nodes().withName(kubelet.node()).get();
-            return n != null && n.getStatus() != null && n.getStatus().getConditions() != null
-                    && n.getStatus().getConditions().stream()
-                    .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-        });
-    }
-
-    private static String resource(Jkubelet kubelet, boolean capacity) {
+    private static String resource(ClusterJkubelet kubelet, boolean capacity) {
         Node n = client.nodes().withName(kubelet.node()).get();
         Map<String, Quantity> list = capacity ? n.getStatus().getCapacity() : n.getStatus().getAllocatable();
         Quantity q = list == null ? null : list.get(RESOURCE);
         return q == null ? null : q.toString();
     }
 
-    private static void awaitResource(Jkubelet kubelet, String capacity, String allocatable) {
+    private static void awaitResource(ClusterJkubelet kubelet, String capacity, String allocatable) {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() ->
                 capacity.equals(resource(kubelet, true)) && allocatable.equals(resource(kubelet, false)));
     }
 
     /** A pod asking for {@code devices}, bound to the node by name or left to the scheduler with a node selector. */
-    private static void createPod(Jkubelet kubelet, String name, int devices, boolean bound) {
+    private static void createPod(ClusterJkubelet kubelet, String name, int devices, boolean bound) {
         kubectl.runWithInput("""
                 apiVersion: v1
                 kind: Pod
@@ -234,67 +207,5 @@ class DevicePluginIT {
     private static String containerId(Pod pod) {
         String id = pod.getStatus().getContainerStatuses().getFirst().getContainerID();
         return id.substring(id.indexOf("://") + 3);
-    }
-
-    /** jkubelet, the cluster's node, on Docker or on the system containerd; its {@code --root-dir} is {@code root()}. */
-    static final class Jkubelet implements AutoCloseable {
-        private final Agent agent;
-        private final boolean containerd;
-
-        private Jkubelet(Path dir, String node, boolean containerd) throws IOException {
-            List<String> args = new ArrayList<>(List.of("--node-ip", "127.0.0.1", "--node-status-update-frequency", "2s"));
-            if (containerd) {
-                args.addAll(List.of("--container-runtime-endpoint", ContainerdTestBase.ENDPOINT));
-            }
-            this.agent = Agent.clusterNode(Files.createDirectories(dir), node, cluster.nodeKubeconfig(node),
-                    args.toArray(String[]::new));
-            this.containerd = containerd;
-        }
-
-        static Jkubelet onDocker(Path dir, String node) throws IOException {
-            return new Jkubelet(dir, node, false);
-        }
-
-        static Jkubelet onContainerd(Path dir, String node) throws IOException {
-            return new Jkubelet(dir, node, true);
-        }
-
-        String node() {
-            return agent.nodeName;
-        }
-
-        Path dir() {
-            return agent.dir;
-        }
-
-        Path root() {
-            return agent.dir.resolve("root");
-        }
-
-        void start() throws IOException {
-            agent.start();
-        }
-
-        void stop() throws InterruptedException {
-            agent.stop();
-        }
-
-        String exec(String containerId, String... command) {
-            return containerd ? ContainerdTestBase.exec(containerId, command) : Docker.exec(containerId, command).out();
-        }
-
-        @Override
-        public void close() throws Exception {
-            agent.stop();
-            if (containerd) {
-                try (CriRuntime runtime = ContainerdTestBase.cri()) {
-                    RuntimePods.removeAll(runtime, agent.nodeName);
-                }
-            } else {
-                Docker.removeAll(agent.nodeName);
-            }
-            agent.removeCgroups();
-            RealClusterBase.unmountUnder(agent.dir);
-        }
     }
 }

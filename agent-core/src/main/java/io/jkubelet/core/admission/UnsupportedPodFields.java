@@ -110,9 +110,6 @@ final class UnsupportedPodFields {
         if (Boolean.TRUE.equals(spec.getSetHostnameAsFQDN())) {
             add(path.child("setHostnameAsFQDN"), "the pod's FQDN as its hostname");
         }
-        if (isSet(spec.getRuntimeClassName())) {
-            add(path.child("runtimeClassName"), "RuntimeClass");
-        }
         if (isSet(spec.getResourceClaims())) {
             add(path.child("resourceClaims"), "dynamic resource allocation");
         }

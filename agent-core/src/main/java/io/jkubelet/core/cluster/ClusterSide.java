@@ -15,6 +15,7 @@ import io.jkubelet.core.cluster.fabric8.Fabric8NodeLister;
 import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8PodListWatch;
 import io.jkubelet.core.cluster.fabric8.Fabric8PodStatusClient;
+import io.jkubelet.core.cluster.fabric8.Fabric8RuntimeClassLister;
 import io.jkubelet.core.cluster.fabric8.Fabric8ServiceLister;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.PodUpdateSink;
@@ -31,6 +32,7 @@ import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pod.MirrorClient;
 import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtimeclass.RuntimeClassManager;
 import io.jkubelet.core.status.ApiStatusSync;
 import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.StopSequence;
@@ -138,6 +140,20 @@ public final class ClusterSide implements AutoCloseable {
     /** The claims of the pods' volumes and their PersistentVolumes; standalone, each get fails saying there is no apiserver. */
     public PersistentVolumeClient persistentVolumes() {
         return client == null ? PersistentVolumeClient.STANDALONE : new Fabric8ObjectClient(client);
+    }
+
+    /**
+     * The runtime handlers of the pods' RuntimeClasses (upstream makes its runtimeclass manager only with a kube
+     * client): connected, from an informer on the cluster's RuntimeClasses, started now and stopped with this side;
+     * standalone, one that fails any RuntimeClass but the default, saying the apiserver is needed.
+     */
+    public RuntimeClassManager runtimeClassManager() {
+        if (client == null) {
+            return RuntimeClassManager.standalone();
+        }
+        Fabric8RuntimeClassLister lister = new Fabric8RuntimeClassLister(client);
+        owned.add("runtimeclass-lister", lister);
+        return RuntimeClassManager.of(lister);
     }
 
     /**

@@ -198,7 +198,7 @@ public final class Kubelet implements AutoCloseable {
         this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs,
                 volumeManager::getMountedVolumesForPod, dirs, settings.node(),
                 recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
-                new PodStates(podManager, workerStates, sourcesReady));
+                new PodStates(podManager, workerStates, sourcesReady), deps.cluster().runtimeClassManager());
         this.pleg = new GenericPleg(runtime, nodeName, e -> inbox.post(new SyncLoopEvent.PlegEvent(e)), deps.clock(),
                 settings.relistPeriod(), podCache, executors.pleg());
         pleg.observeRelists(metrics::observeRelist);

@@ -17,6 +17,7 @@ import io.jkubelet.core.prober.ProbeVerdicts;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PodSandboxStatus;
 import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtimeclass.RuntimeClassManager;
 import io.jkubelet.core.util.Backoff;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volumemanager.VolumeInfo;
@@ -61,21 +62,26 @@ public final class RuntimeManager implements KubeRuntime {
     private final ContainerKiller killer;
     private final EtcHostsFile hostsFile;
     private final RuntimeGc gc;
+    private final RuntimeClassManager runtimeClasses;
 
     /**
      * @param hookHttp sends the requests of {@code httpGet} lifecycle hooks
      * @param pods what container GC asks about the pods it finds
+     * @param runtimeClasses the runtime handler of each pod's RuntimeClass, which its sandbox is run with
      */
     public RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
                           PodVolumes volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
-                          HttpHookClient hookHttp, PodStateProvider pods) {
-        this(runtime, images, configs, volumes, dirs, node, recorder, clock, hookHttp, pods, TimedWait.REAL);
+                          HttpHookClient hookHttp, PodStateProvider pods, RuntimeClassManager runtimeClasses) {
+        this(runtime, images, configs, volumes, dirs, node, recorder, clock, hookHttp, pods, runtimeClasses,
+                TimedWait.REAL);
     }
 
     RuntimeManager(RuntimeService runtime, ImageManager images, ContainerConfigFactory configs,
                    PodVolumes volumes, PodDirs dirs, NodeContext node, EventRecorder recorder, Clock clock,
-                   HttpHookClient hookHttp, PodStateProvider pods, TimedWait waits) {
+                   HttpHookClient hookHttp, PodStateProvider pods, RuntimeClassManager runtimeClasses,
+                   TimedWait waits) {
         this.runtime = runtime;
+        this.runtimeClasses = runtimeClasses;
         this.configs = configs;
         this.volumes = volumes;
         this.node = node;
@@ -163,7 +169,13 @@ public final class RuntimeManager implements KubeRuntime {
             try {
                 long t0 = System.nanoTime();
                 Files.createDirectories(Path.of(sandboxConfig.logDirectory()));
-                sandboxId = runtime.runPodSandbox(sandboxConfig);
+                // Upstream's createPodSandbox: a RuntimeClass that cannot be found fails the sandbox as the runtime's
+                // refusal of its handler does, with the same event, and the pod's sync is retried with back-off.
+                String runtimeHandler = runtimeClasses.lookupRuntimeHandler(pod.getSpec().getRuntimeClassName());
+                if (!runtimeHandler.isEmpty()) {
+                    log.debug("Running pod {} with RuntimeHandler \"{}\"", PodSpecs.format(pod), runtimeHandler);
+                }
+                sandboxId = runtime.runPodSandbox(sandboxConfig, runtimeHandler);
                 long t1 = System.nanoTime();
                 PodSandboxStatus st = runtime.podSandboxStatus(sandboxId);
                 podIps = st.ip().isEmpty() ? List.of() : List.of(st.ip());

@@ -68,8 +68,8 @@ public final class InstrumentedRuntimeService implements RuntimeService {
     }
 
     @Override
-    public String runPodSandbox(PodSandboxConfig config) {
-        return record(metrics, "run_podsandbox", () -> delegate.runPodSandbox(config));
+    public String runPodSandbox(PodSandboxConfig config, String runtimeHandler) {
+        return record(metrics, "run_podsandbox", () -> delegate.runPodSandbox(config, runtimeHandler));
     }
 
     @Override

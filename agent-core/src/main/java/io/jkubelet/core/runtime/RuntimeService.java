@@ -31,9 +31,16 @@ public interface RuntimeService {
     /**
      * Creates and starts a sandbox: the namespaces (network, IPC, UTS) that the pod's containers join.
      *
+     * @param runtimeHandler the runtime configuration to run it with (CRI's {@code runtime_handler}, a RuntimeClass's
+     *     {@code handler}); {@code ""} for the runtime's default. A runtime refuses a handler it does not have.
      * @return the sandbox id
      */
-    String runPodSandbox(PodSandboxConfig config);
+    String runPodSandbox(PodSandboxConfig config, String runtimeHandler);
+
+    /** {@link #runPodSandbox(PodSandboxConfig, String)} with the runtime's default handler (no RuntimeClass). */
+    default String runPodSandbox(PodSandboxConfig config) {
+        return runPodSandbox(config, "");
+    }
 
     /** Stops the sandbox and every container in it; the sandbox's network is released. */
     void stopPodSandbox(String podSandboxId);

@@ -99,6 +99,8 @@ class PodFeaturesAdmitHandlerTest {
                 metadata: {name: rich, namespace: default}
                 spec:
                   hostUsers: true
+                  runtimeClassName: sandboxed
+                  overhead: {cpu: 250m, memory: 120Mi}
                   securityContext: {runAsNonRoot: true, runAsUser: 1000, fsGroup: 2000, supplementalGroupsPolicy: Merge,
                     seccompProfile: {type: RuntimeDefault}, sysctls: [{name: net.ipv4.tcp_syncookies, value: "1"}]}
                   initContainers:

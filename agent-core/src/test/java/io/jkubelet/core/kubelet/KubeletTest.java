@@ -338,6 +338,21 @@ class KubeletTest {
     }
 
     @Test
+    void aRuntimeClassOnAStandaloneNodeFailsTheSandboxNamingTheApiserverAndThePodStaysPending() {
+        Pod pod = new PodBuilder(pod("sandboxed", sleeper("a"))).editSpec().withRuntimeClassName("gvisor").endSpec()
+                .build();
+        kubelet.deliver(new PodUpdate(List.of(pod), PodOperation.ADD, "test"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> events.events().stream()
+                .anyMatch(e -> e.reason().equals("FailedCreatePodSandBox")));
+        assertThat(events.events()).filteredOn(e -> e.reason().equals("FailedCreatePodSandBox")).first()
+                .extracting(e -> e.message()).isEqualTo("Failed to create pod sandbox: RuntimeClass \"gvisor\" needs "
+                        + "the apiserver, and this node runs standalone");
+        assertThat(runtime.listPodSandbox(PodSandboxFilter.ALL)).isEmpty();
+        assertThat(status("sandboxed").orElseThrow().getStatus().getPhase()).isEqualTo("Pending");
+    }
+
+    @Test
     void aPodWhoseSandboxCannotStartIsRetriedAfterTheBackOffNotOnEachDeadSandbox() {
         // As runc refuses a privileged pod on a machine whose root lacks capabilities: each try leaves a dead sandbox.
         runtime.failSandboxStarts("unable to apply caps: operation not permitted");

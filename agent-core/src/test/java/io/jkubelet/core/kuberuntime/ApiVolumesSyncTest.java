@@ -71,7 +71,8 @@ class ApiVolumesSyncTest {
                 PersistentVolumeClient.STANDALONE, events);
         manager = new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
                 new ContainerConfigFactory(node, (p, c) -> 0, objects, events, java.util.Map::of), volumes.manager()::getMountedVolumesForPod, dirs, node,
-                events, clock, (action, c, host, timeout) -> { }, new FakePodStates());
+                events, clock, (action, c, host, timeout) -> { }, new FakePodStates(),
+                io.jkubelet.core.runtimeclass.RuntimeClassManager.standalone());
     }
 
     @AfterEach

@@ -11,6 +11,7 @@ import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.lifecycle.HttpHookClient;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
+import io.jkubelet.core.runtimeclass.RuntimeClassManager;
 import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.volume.PodDirs;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,7 +61,7 @@ class RuntimeManagerHooksTest {
                 (action, c, host, timeout) -> {
                     httpCalls.add(c.getName() + action.getPath());
                     httpBehaviour.get(action, c, host, timeout);
-                }, new FakePodStates(), (latch, timeout) -> waits.await(latch, timeout));
+                }, new FakePodStates(), RuntimeClassManager.standalone(), (latch, timeout) -> waits.await(latch, timeout));
     }
 
     private RuntimePodStatus status(Pod pod) {

@@ -8,6 +8,7 @@ import io.jkubelet.core.kuberuntime.PodStateProvider;
 import io.jkubelet.core.kuberuntime.PodVolumes;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.runtime.RuntimeService;
+import io.jkubelet.core.runtimeclass.RuntimeClassManager;
 import io.jkubelet.core.volume.PodDirs;
 
 import java.nio.file.Path;
@@ -23,9 +24,16 @@ public final class RuntimeManagers {
      */
     public static <R extends RuntimeService & io.jkubelet.core.runtime.ImageService> RuntimeManager of(R runtime,
             NodeContext node, Path kubeletRoot, PodStateProvider pods, EventRecorder events, Clock clock) {
+        return of(runtime, node, kubeletRoot, pods, events, clock, RuntimeClassManager.standalone());
+    }
+
+    /** As {@link #of(RuntimeService, NodeContext, Path, PodStateProvider, EventRecorder, Clock)}, with RuntimeClasses. */
+    public static <R extends RuntimeService & io.jkubelet.core.runtime.ImageService> RuntimeManager of(R runtime,
+            NodeContext node, Path kubeletRoot, PodStateProvider pods, EventRecorder events, Clock clock,
+            RuntimeClassManager runtimeClasses) {
         PodDirs dirs = new PodDirs(kubeletRoot);
         return new RuntimeManager(runtime, new ImageManager(runtime, events, clock, true),
                 new ContainerConfigFactory(node, (p, c) -> 0), PodVolumes.NONE, dirs, node, events, clock,
-                (action, c, host, timeout) -> { }, pods);
+                (action, c, host, timeout) -> { }, pods, runtimeClasses);
     }
 }

@@ -38,12 +38,14 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -65,6 +67,8 @@ import java.util.function.Consumer;
  *   <li>{@link #stopCalls()}: every {@code stopContainer} with its timeout, in call order;
  *       {@link #holdStops} makes {@code stopContainer} of a container wait (outside the runtime's monitor)
  *       until the test opens the returned latch, to observe what happens meanwhile;</li>
+ *   <li>runtime handlers: only the default ({@code ""}) and those {@link #addRuntimeHandler} configures, as
+ *       containerd's; {@link #sandboxRuntimeHandler} tells which a sandbox was run with;</li>
  *   <li>{@link #failSandboxStarts}: sandboxes are created but cannot start and are left behind not ready, as
  *       Docker leaves a sandbox container that runc refused;</li>
  *   <li>{@link #watchEvents} listeners receive created/started/stopped/deleted events for sandboxes and
@@ -155,6 +159,8 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     private final List<Consumer<RuntimeEvent>> listeners = new CopyOnWriteArrayList<>();
     /** When set, every sandbox is created but cannot start: it is left behind not ready, as Docker leaves it. */
     private String sandboxStartError;
+    /** The runtime handlers configured besides the default {@code ""}, as containerd's {@code runtimes} table. */
+    private final Set<String> runtimeHandlers = new HashSet<>();
     private List<String> pinnedImages = List.of();
     private FilesystemUsage imageFs = new FilesystemUsage("/var/lib/fake-runtime", 100L << 30, 60L << 30, 40L << 30,
             1_000_000, 900_000, 100_000);
@@ -284,6 +290,16 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         this.sandboxStartError = message;
     }
 
+    /** Configures a runtime handler a sandbox may be run with (a containerd runtime of that name). */
+    public synchronized void addRuntimeHandler(String handler) {
+        runtimeHandlers.add(handler);
+    }
+
+    /** The runtime handler a sandbox was run with; {@code ""} for the default. */
+    public synchronized String sandboxRuntimeHandler(String podSandboxId) {
+        return sandbox(podSandboxId).runtimeHandler;
+    }
+
     public synchronized void setImageFsInfo(FilesystemUsage usage) {
         this.imageFs = Objects.requireNonNull(usage, "usage");
     }
@@ -347,16 +363,22 @@ public final class FakeRuntime implements RuntimeService, ImageService {
     }
 
     @Override
-    public synchronized String runPodSandbox(PodSandboxConfig config) {
+    public synchronized String runPodSandbox(PodSandboxConfig config, String runtimeHandler) {
         record("runPodSandbox");
         Objects.requireNonNull(config, "config");
+        if (!runtimeHandler.isEmpty() && !runtimeHandlers.contains(runtimeHandler)) {
+            // containerd's refusal, before anything is made.
+            throw new IllegalArgumentException("failed to get sandbox runtime: no runtime for \"" + runtimeHandler
+                    + "\" is configured");
+        }
         if (find(normalize(config.image())).isEmpty()) {
             // dockershim pulls a missing sandbox image before creating the sandbox.
             pull(config.image());
         }
         String id = newId();
         boolean hostNetwork = config.namespaceOptions() != null && config.namespaceOptions().network() == NamespaceMode.NODE;
-        FakeSandbox sandbox = new FakeSandbox(id, config, clock.instant(), hostNetwork ? "" : "10.88.0." + nextIp++);
+        FakeSandbox sandbox = new FakeSandbox(id, config, clock.instant(), hostNetwork ? "" : "10.88.0." + nextIp++,
+                runtimeHandler);
         sandboxes.put(id, sandbox);
         emit(id, sandbox.uid(), RuntimeEvent.Type.CREATED);
         if (sandboxStartError != null) {
@@ -826,13 +848,15 @@ public final class FakeRuntime implements RuntimeService, ImageService {
         final PodSandboxConfig config;
         final Instant createdAt;
         final String ip;
+        final String runtimeHandler;
         PodSandboxState state = PodSandboxState.SANDBOX_READY;
 
-        FakeSandbox(String id, PodSandboxConfig config, Instant createdAt, String ip) {
+        FakeSandbox(String id, PodSandboxConfig config, Instant createdAt, String ip, String runtimeHandler) {
             this.id = id;
             this.config = config;
             this.createdAt = createdAt;
             this.ip = ip;
+            this.runtimeHandler = runtimeHandler;
         }
 
         String uid() {

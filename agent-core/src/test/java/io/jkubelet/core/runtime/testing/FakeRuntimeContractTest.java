@@ -17,6 +17,7 @@ class FakeRuntimeContractTest extends RuntimeServiceContract {
     FakeRuntimeContractTest() {
         fake.addImage(BUSYBOX);
         fake.addImage(PAUSE);
+        fake.addRuntimeHandler("runc");
     }
 
     @Override
@@ -32,6 +33,12 @@ class FakeRuntimeContractTest extends RuntimeServiceContract {
     @Override
     protected String busyboxImage() {
         return BUSYBOX;
+    }
+
+    /** Configured as containerd's runc runtime is (jk_containerd_config). */
+    @Override
+    protected String configuredRuntimeHandler() {
+        return "runc";
     }
 
     @Override

@@ -105,6 +105,9 @@ public abstract class RuntimeServiceContract {
     protected void scriptCommand(List<String> commandLine, FakeRuntime.Script script) {
     }
 
+    /** A runtime handler this runtime has besides the default (a RuntimeClass's {@code handler} that runs on it). */
+    protected abstract String configuredRuntimeHandler();
+
     /**
      * A cgroup parent this runtime accepts, named after {@code unique} so that no one else uses it, or null when
      * this runtime's host cannot give one (the test is then skipped).
@@ -186,6 +189,21 @@ public abstract class RuntimeServiceContract {
         assertThat(status.ip()).isNotEmpty();
         assertThat(status.createdAt()).isNotNull();
         assertThat(status.namespaceOptions().network()).isEqualTo(NamespaceMode.POD);
+    }
+
+    @Test
+    void aSandboxRunsWithAHandlerTheRuntimeHas() {
+        String id = runtime().runPodSandbox(sandboxConfig("handled"), configuredRuntimeHandler());
+
+        assertThat(runtime().podSandboxStatus(id).state()).isEqualTo(PodSandboxState.SANDBOX_READY);
+    }
+
+    @Test
+    void aHandlerTheRuntimeDoesNotHaveIsRefusedNamingItAndLeavesNoSandbox() {
+        assertThatThrownBy(() -> runtime().runPodSandbox(sandboxConfig("unhandled"), "jk-no-such-handler"))
+                .hasMessageContaining("\"jk-no-such-handler\"");
+
+        assertThat(runtime().listPodSandbox(mine(null, null, Map.of()))).isEmpty();
     }
 
     @Test
