@@ -7,6 +7,7 @@ import io.jkubelet.core.admission.PodAdmitHandler;
 import io.jkubelet.core.config.ConfigAnnotations;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.status.PodConditions;
 import io.jkubelet.core.status.PodPhases;
 import io.jkubelet.core.status.StatusManager;
 
@@ -116,9 +117,20 @@ final class KubeletSyncHandler implements SyncHandler {
         }
     }
 
+    /**
+     * Upstream {@code HandlePodReconcile}: a change of status alone, kept in the pod manager; when it makes the pod's
+     * Ready condition stale (a readiness gate's condition set in the apiserver), the pod is synced now rather than
+     * at the next periodic sync, so that its status says Ready at once.
+     */
     @Override
     public void handlePodReconcile(List<Pod> pods) {
-        pods.forEach(podManager::addOrUpdate);
+        for (Pod pod : pods) {
+            podManager.addOrUpdate(pod);
+            if (!ConfigAnnotations.isMirrorPod(pod) && workerStates.isKnown(pod.getMetadata().getUid())
+                    && PodConditions.needToReconcileReadiness(pod)) {
+                podWorkers.updatePod(SyncPodType.SYNC, pod, null);
+            }
+        }
     }
 
     @Override

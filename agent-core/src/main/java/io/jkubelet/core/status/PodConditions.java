@@ -115,6 +115,29 @@ public final class PodConditions {
         return condition(READY, true, null, null);
     }
 
+    /**
+     * Upstream's {@code NeedToReconcilePodReadiness}: whether the pod's Ready condition, as its status has it, is not
+     * what its readiness gates and containers now give. Someone other than the kubelet (a load balancer's
+     * controller) sets a gate's condition in the apiserver; the kubelet learns it only as a change of status.
+     */
+    public static boolean needToReconcileReadiness(io.fabric8.kubernetes.api.model.Pod pod) {
+        if (pod.getSpec() == null || orEmpty(pod.getSpec().getReadinessGates()).isEmpty() || pod.getStatus() == null) {
+            return false;
+        }
+        PodStatus status = pod.getStatus();
+        Optional<PodCondition> current = orEmpty(status.getConditions()).stream()
+                .filter(c -> READY.equals(c.getType())).findFirst();
+        if (current.isEmpty()) {
+            return false;
+        }
+        // Init containers' statuses too, as the status generator gives them: a sidecar's readiness counts.
+        List<ContainerStatus> statuses = new ArrayList<>(orEmpty(status.getInitContainerStatuses()));
+        statuses.addAll(orEmpty(status.getContainerStatuses()));
+        PodCondition expected = ready(pod.getSpec(), orEmpty(status.getConditions()), statuses, status.getPhase());
+        return !java.util.Objects.equals(current.get().getStatus(), expected.getStatus())
+                || !java.util.Objects.equals(current.get().getMessage(), expected.getMessage());
+    }
+
     public static PodCondition initialized(PodSpec spec, List<ContainerStatus> statuses, String phase) {
         List<String> unknown = new ArrayList<>();
         List<String> incomplete = new ArrayList<>();

@@ -107,6 +107,50 @@ class ClusterKubeletTest {
         assertThat(written.getStatus().getConditions()).extracting("type").contains("Ready", "PodScheduled");
     }
 
+    /**
+     * Upstream's "should support pod readiness gates": a controller sets the gates' conditions in the apiserver; the
+     * kubelet hears it as a change of status alone (a RECONCILE) and syncs the pod then, so that Ready turns True
+     * without waiting for the periodic sync (this test's clock never reaches it).
+     */
+    @Test
+    void aReadinessGateSetInTheApiserverMakesThePodReadyAtOnce() {
+        Pod created = client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("gated")
+                .endMetadata().withNewSpec().withNodeName("node-a").withContainers(sleeper())
+                .addNewReadinessGate().withConditionType("k8s.io/test-condition1").endReadinessGate().endSpec().build())
+                .create();
+        Pod delivered = new PodBuilder(created).editMetadata()
+                .addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "api").endMetadata().build();
+        kubelet.deliver(new PodUpdate(List.of(delivered), PodOperation.ADD, "test"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> "ReadinessGatesNotReady".equals(readyReason(inApiserver("gated"))));
+
+        // The controller's patch, and the apiserver source's RECONCILE of the pod with the apiserver's new status.
+        Pod patched = inApiserver("gated");
+        patched.getStatus().getConditions().add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType("k8s.io/test-condition1").withStatus("True").build());
+        client.pods().inNamespace("default").resource(patched).updateStatus();
+        Pod reconciled = new PodBuilder(inApiserver("gated")).editMetadata()
+                .addToAnnotations(ConfigAnnotations.CONFIG_SOURCE, "api").endMetadata().build();
+        kubelet.deliver(new PodUpdate(List.of(reconciled), PodOperation.RECONCILE, "test"));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> "True".equals(readyStatus(inApiserver("gated"))));
+        assertThat(inApiserver("gated").getStatus().getConditions()).extracting("type").contains("k8s.io/test-condition1");
+    }
+
+    private static java.util.Optional<io.fabric8.kubernetes.api.model.PodCondition> readyCondition(Pod pod) {
+        if (pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return java.util.Optional.empty();
+        }
+        return pod.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst();
+    }
+
+    private static String readyReason(Pod pod) {
+        return readyCondition(pod).map(c -> c.getReason()).orElse(null);
+    }
+
+    private static String readyStatus(Pod pod) {
+        return readyCondition(pod).map(c -> c.getStatus()).orElse(null);
+    }
+
     @Test
     void aPodDeletedGracefullyIsStoppedThenRemovedFromTheApiserver() {
         Pod pod = apiPod("web");
