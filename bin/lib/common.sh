@@ -284,6 +284,58 @@ WRAPPER
     || jk_die "could not write the runc wrapper $path"
 }
 
+# dockerd's default runtime becomes the test engines' runc wrapper (common.sh's jk_write_runc_wrapper: a negative
+# oomScoreAdj raised to 0, CAP_SYS_RESOURCE out of the capability sets, so that sandboxes and privileged containers
+# start); jk_docker_runtime_runc puts runc back. Both edit daemon.json and reload dockerd (SIGHUP: runtimes and
+# default-runtime are live-reloadable). The conformance runner's Docker runs and the end-to-end tests' upstream
+# kubelet on Docker use it. A reload without the file, or without default-runtime in it, keeps the
+# default runtime dockerd had: putting runc back therefore writes "default-runtime": "runc" into the file it restores
+# (a machine that had no daemon.json keeps one with that setting alone).
+JK_DAEMON_JSON=/etc/docker/daemon.json
+jk_docker_runtime_wrapped() {
+  jk_write_runc_wrapper
+  if [ -f "$JK_DAEMON_JSON" ]; then cp "$JK_DAEMON_JSON" "$JK_DAEMON_JSON.jkubelet-saved"; else rm -f "$JK_DAEMON_JSON.jkubelet-saved"; fi
+  jk_daemon_json_set "$JK_DAEMON_JSON" jkubelet-runc "$JK_RUNC_WRAPPER"
+  jk_dockerd_reload jkubelet-runc || jk_die "dockerd's default runtime is not the wrapper after reloading $JK_DAEMON_JSON"
+}
+
+jk_docker_runtime_runc() {
+  local from=$JK_DAEMON_JSON.jkubelet-saved
+  [ -f "$from" ] || from=/dev/null
+  jk_daemon_json_set "$from" runc "" >/dev/null
+  rm -f "$JK_DAEMON_JSON.jkubelet-saved"
+  jk_dockerd_reload runc || jk_log "dockerd's default runtime is not runc after reloading $JK_DAEMON_JSON"
+}
+
+# Writes daemon.json: the settings of FILE ($1, /dev/null for none) with default-runtime $2, and the runtime $2 at
+# path $3 when $3 is given.
+jk_daemon_json_set() {
+  mkdir -p "$(dirname "$JK_DAEMON_JSON")"
+  python3 - "$1" "$2" "$3" "$JK_DAEMON_JSON" <<'PY' || jk_die "could not write $JK_DAEMON_JSON"
+import json, sys
+src, runtime, path, dst = sys.argv[1:]
+text = open(src).read().strip()
+config = json.loads(text) if text else {}
+config["default-runtime"] = runtime
+if path:
+    config.setdefault("runtimes", {})[runtime] = {"path": path}
+with open(dst + ".tmp", "w") as f:
+    json.dump(config, f, indent=2)
+PY
+  mv "$JK_DAEMON_JSON.tmp" "$JK_DAEMON_JSON"
+}
+
+# Reloads dockerd's configuration (by the pid in its pid file); fails unless its default runtime is then $1.
+jk_dockerd_reload() {
+  kill -HUP "$(cat /var/run/docker.pid 2>/dev/null)" 2>/dev/null || return 1
+  local i
+  for i in $(seq 20); do
+    [ "$(docker info -f '{{.DefaultRuntime}}' 2>/dev/null)" = "$1" ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
+
 # The system containerd (Debian's containerd 1.6) with its CRI plugin, for the CRI adapter (agent-runtime-cri) and
 # `bin/demo --runtime containerd`. Docker's engine runs a containerd of its own (/var/run/docker/containerd), so this
 # one is free. It serves JK_CONTAINERD_SOCKET with the configuration JK_CONTAINERD_CONFIG (written here, the

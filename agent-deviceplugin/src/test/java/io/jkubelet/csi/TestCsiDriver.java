@@ -29,35 +29,38 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * publish and stage are idempotent as the spec requires. With {@code GET_VOLUME_STATS} ({@link #volumeStats}) it answers
  * {@code NodeGetVolumeStats} with the published directory's file system, as csi-driver-host-path does. Each request is
  * recorded.
+ *
+ * <p>Shared with agent-cmd's end-to-end tests (agent-deviceplugin's test-jar), where it is the node plugin of a real
+ * cluster's node, jkubelet's or the upstream kubelet's.
  */
-final class TestCsiDriver implements AutoCloseable {
-    final String name;
-    final Path endpoint;
-    final Path registrationSocket;
+public final class TestCsiDriver implements AutoCloseable {
+    public final String name;
+    public final Path endpoint;
+    public final Path registrationSocket;
     /** What the kubelet told the registrar through {@code NotifyRegistrationStatus}, as "registered:error". */
-    final List<String> registrationStatus = new CopyOnWriteArrayList<>();
+    public final List<String> registrationStatus = new CopyOnWriteArrayList<>();
     /** {@code NodeGetInfo} fails with this status while it is set. */
-    volatile Status nodeGetInfoError;
+    public volatile Status nodeGetInfoError;
     /** {@code NodePublishVolume} fails with this status while it is set. */
-    volatile Status nodePublishError;
+    public volatile Status nodePublishError;
     /** Whether {@code NodeGetCapabilities} announces {@code STAGE_UNSTAGE_VOLUME}. */
-    volatile boolean stageUnstage;
+    public volatile boolean stageUnstage;
     /** Whether {@code NodeGetCapabilities} announces {@code GET_VOLUME_STATS}. */
-    volatile boolean volumeStats;
+    public volatile boolean volumeStats;
     /**
      * Whether {@code NodeGetCapabilities} announces spec 1.5's {@code VOLUME_MOUNT_GROUP} (type 6, which the v1.2.0
      * proto does not name: sent by its number, as a newer driver's answer reaches this kubelet).
      */
-    volatile boolean volumeMountGroup;
+    public volatile boolean volumeMountGroup;
     /** Where the volumes' directories are. */
-    final Path dataRoot;
-    final List<CsiApi.NodeStageVolumeRequest> stages = new CopyOnWriteArrayList<>();
-    final List<CsiApi.NodePublishVolumeRequest> publishes = new CopyOnWriteArrayList<>();
+    public final Path dataRoot;
+    public final List<CsiApi.NodeStageVolumeRequest> stages = new CopyOnWriteArrayList<>();
+    public final List<CsiApi.NodePublishVolumeRequest> publishes = new CopyOnWriteArrayList<>();
     /** Each {@code NodeGetVolumeStats} as "<volume id> <volume path>", and what it answered. */
-    final List<String> volumeStatsRequests = new CopyOnWriteArrayList<>();
-    final List<CsiApi.NodeGetVolumeStatsResponse> volumeStatsAnswers = new CopyOnWriteArrayList<>();
+    public final List<String> volumeStatsRequests = new CopyOnWriteArrayList<>();
+    public final List<CsiApi.NodeGetVolumeStatsResponse> volumeStatsAnswers = new CopyOnWriteArrayList<>();
     /** "NodeUnpublishVolume <id> <target>" and "NodeUnstageVolume <id> <staging path>", in order. */
-    final List<String> teardowns = new CopyOnWriteArrayList<>();
+    public final List<String> teardowns = new CopyOnWriteArrayList<>();
     private final LinuxMounts mounts = new LinuxMounts();
     private final CsiApi.NodeGetInfoResponse nodeInfo;
     private final List<String> versions;
@@ -67,7 +70,7 @@ final class TestCsiDriver implements AutoCloseable {
     /**
      * @param serveDriver false for a registrar whose driver is not (yet) listening on {@code endpoint}
      */
-    TestCsiDriver(String name, Path endpoint, Path registrationSocket, List<String> versions, String nodeId,
+    public TestCsiDriver(String name, Path endpoint, Path registrationSocket, List<String> versions, String nodeId,
                   long maxVolumes, Map<String, String> topology, boolean serveDriver) throws Exception {
         this.name = name;
         this.endpoint = endpoint;
@@ -203,7 +206,7 @@ final class TestCsiDriver implements AutoCloseable {
         answer.onCompleted();
     }
 
-    Path volumeDir(String volumeId) {
+    public Path volumeDir(String volumeId) {
         return dataRoot.resolve(volumeId);
     }
 

@@ -21,7 +21,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The built jkubelet jar run as a process, as an operator runs it: its own node name (so that its
- * containers are its own), root, log and manifest directories under a test folder, and free ports.
+ * containers are its own), root, log and manifest directories under a test folder, and free ports. The same story
+ * can run against the upstream kubelet v1.20.2 built from Debian's source ({@link #upstreamClusterNode}), with the
+ * same directories, ports and settings, so that a test shows what both kubelets do.
  */
 final class Agent implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -38,12 +40,19 @@ final class Agent implements AutoCloseable {
     /** The agent's own cgroup root: its pods' cgroups stay apart from other agents' and go with the test. */
     final String cgroupRoot;
     private final List<String> extraArgs;
+    /** The upstream kubelet's runtime, {@code docker} or {@code containerd}; null for jkubelet. */
+    private final String upstreamRuntime;
     /** Variables set in the agent's environment on top of the test's (e.g. {@code DBUS_SYSTEM_BUS_ADDRESS}). */
     final java.util.Map<String, String> environment = new java.util.HashMap<>();
     private Process process;
     private int starts;
 
     Agent(Path dir, String nodeName, List<String> extraArgs) throws IOException {
+        this(dir, nodeName, extraArgs, null);
+    }
+
+    private Agent(Path dir, String nodeName, List<String> extraArgs, String upstreamRuntime) throws IOException {
+        this.upstreamRuntime = upstreamRuntime;
         this.dir = dir;
         this.nodeName = nodeName;
         this.manifests = Files.createDirectories(dir.resolve("manifests"));
@@ -67,6 +76,28 @@ final class Agent implements AutoCloseable {
         return new Agent(dir, nodeName, args);
     }
 
+    /**
+     * The upstream kubelet v1.20.2 ({@code kubelet} of {@code $JK_KUBE_BIN}) as a node of the cluster of
+     * {@code kubeconfig}, on Docker through its dockershim or on the system containerd through the CRI; with the
+     * same directories, ports and settings as {@link #clusterNode}.
+     */
+    static Agent upstreamClusterNode(Path dir, String nodeName, Path kubeconfig, boolean containerd, String... extraArgs)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of("--kubeconfig", kubeconfig.toString()));
+        args.addAll(List.of(extraArgs));
+        return upstream(dir, nodeName, containerd, args);
+    }
+
+    /** The upstream kubelet v1.20.2 standalone (static pods only), on Docker or on the system containerd. */
+    static Agent upstream(Path dir, String nodeName, boolean containerd, List<String> extraArgs) throws IOException {
+        return new Agent(dir, nodeName, extraArgs, containerd ? "containerd" : "docker");
+    }
+
+    /** "jkubelet", or "upstream kubelet (docker|containerd)". */
+    String kubelet() {
+        return upstreamRuntime == null ? "jkubelet" : "upstream kubelet (" + upstreamRuntime + ")";
+    }
+
     static String jar() {
         String jar = System.getProperty("jkubelet.jar", "target/jkubelet.jar");
         if (!Files.isRegularFile(Path.of(jar))) {
@@ -82,13 +113,17 @@ final class Agent implements AutoCloseable {
     }
 
     List<String> command() {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar(),
+        List<String> cmd = new ArrayList<>();
+        if (upstreamRuntime == null) {
+            cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar",
+                    jar(), "--pod-logs-dir", podLogs.toString(), "--container-logs-dir", containerLogs.toString()));
+        } else {
+            cmd.addAll(upstreamCommand());
+        }
+        cmd.addAll(List.of(
                 "--hostname-override", nodeName,
                 "--pod-manifest-path", manifests.toString(),
                 "--root-dir", dir.resolve("root").toString(),
-                "--pod-logs-dir", podLogs.toString(),
-                "--container-logs-dir", containerLogs.toString(),
                 "--read-only-port", Integer.toString(readOnlyPort),
                 "--healthz-port", Integer.toString(healthzPort),
                 "--port", Integer.toString(port),
@@ -106,6 +141,26 @@ final class Agent implements AutoCloseable {
         return cmd;
     }
 
+    /**
+     * The upstream kubelet's own part of the command: its runtime, cgroupfs (its v1.20 default, as jkubelet's), no swap
+     * check (this machine has swap), and on Docker dockershim's socket and state in the test's folder so that it never
+     * meets another kubelet's; jkubelet's pause image, which every test machine has (upstream's own default,
+     * k8s.gcr.io/pause:3.2, cannot be pulled here). Upstream keeps pod logs in /var/log/pods, which it has no flag for.
+     */
+    private List<String> upstreamCommand() {
+        List<String> cmd = new ArrayList<>(List.of(KubeBinaries.bin().resolve("kubelet").toString(),
+                "--cgroup-driver", "cgroupfs", "--fail-swap-on=false",
+                "--pod-infra-container-image", io.jkubelet.cmd.KubeletFlags.DEFAULT_POD_INFRA_CONTAINER_IMAGE));
+        if (upstreamRuntime.equals("docker")) {
+            cmd.addAll(List.of("--container-runtime", "docker",
+                    "--container-runtime-endpoint", "unix://" + dir.resolve("dockershim.sock"),
+                    "--experimental-dockershim-root-directory", dir.resolve("dockershim").toString()));
+        } else {
+            cmd.addAll(List.of("--container-runtime", "remote", "--container-runtime-endpoint", ContainerdTestBase.ENDPOINT));
+        }
+        return cmd;
+    }
+
     Agent start() throws IOException {
         return start(Duration.ofSeconds(30));
     }
@@ -114,6 +169,11 @@ final class Agent implements AutoCloseable {
     Agent start(Duration limit) throws IOException {
         starts++;
         HostCgroups.create(cgroupRoot.substring(1));
+        if (upstreamRuntime != null) {
+            // A new cpuset cgroup of cgroup v1 has no CPUs and no memory nodes, and the upstream kubelet's pod
+            // cgroups below it would inherit none: an operator gives the root its parent's, as jkubelet does itself.
+            HostCgroups.cpusetFromParent(cgroupRoot.substring(1));
+        }
         Files.writeString(log, "---- start " + starts + "\n", java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
         ProcessBuilder builder = new ProcessBuilder(command()).redirectErrorStream(true)
@@ -122,7 +182,7 @@ final class Agent implements AutoCloseable {
         process = builder.start();
         await().atMost(limit).until(() -> {
             if (!process.isAlive()) {
-                throw new IllegalStateException("jkubelet exited with " + process.exitValue() + ":\n" + logText());
+                throw new IllegalStateException(kubelet() + " exited with " + process.exitValue() + ":\n" + logText());
             }
             // The healthz port answers first (ping only); the read-only port comes up once the kubelet runs.
             return healthz().filter("ok"::equals).isPresent()
@@ -146,7 +206,7 @@ final class Agent implements AutoCloseable {
     int terminate() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("jkubelet did not exit after SIGTERM:\n" + logText());
+            throw new IllegalStateException(kubelet() + " did not exit after SIGTERM:\n" + logText());
         }
         return process.exitValue();
     }

@@ -12,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A test class that starts its nodes itself ({@link ClusterJkubelet}s, one runtime after the other) on the shared
+ * A test class that starts its nodes itself ({@link ClusterKubelet}s, one after the other) on the shared
  * control plane ({@link ControlPlane#shared()}): the operator's kubectl and client (cluster-admin), and a directory for
  * the nodes, removed after the class.
  */

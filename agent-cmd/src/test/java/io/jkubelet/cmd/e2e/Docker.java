@@ -78,4 +78,18 @@ final class Docker {
             run(args);
         }
     }
+
+    /**
+     * Removes every container the upstream kubelet's dockershim left: those it labels as a pod's
+     * ({@code io.kubernetes.docker.type}) that carry no jkubelet node label. Tests run one upstream kubelet at a time.
+     */
+    static void removeUpstreamPods() {
+        String out = run("ps", "-a", "--filter", "label=io.kubernetes.docker.type",
+                "--format", "{{.ID}} {{.Label \"io.jkubelet.node.name\"}}").out();
+        List<String> ids = out.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.contains(" "))
+                .toList();
+        for (String id : ids) {
+            run("rm", "-f", id);
+        }
+    }
 }

@@ -37,6 +37,24 @@ public final class HostCgroups {
         }
     }
 
+    /** Gives the cpuset cgroup {@code /<name>} the CPUs and memory nodes of its parent, the root. */
+    static void cpusetFromParent(String name) {
+        Path cpuset = ROOT.resolve("cpuset");
+        if (!Files.isRegularFile(cpuset.resolve("cpuset.cpus"))) {
+            return;
+        }
+        try {
+            for (String file : List.of("cpuset.cpus", "cpuset.mems")) {
+                Path own = cpuset.resolve(name).resolve(file);
+                if (Files.readString(own).isBlank()) {
+                    Files.writeString(own, Files.readString(cpuset.resolve(file)).strip());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Removes the tree {@code /<name>} from every hierarchy, leaves first; what is not there is no error. */
     public static void removeTree(String name) {
         for (Path h : hierarchies()) {

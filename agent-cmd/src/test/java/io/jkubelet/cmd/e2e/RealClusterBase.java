@@ -101,8 +101,25 @@ abstract class RealClusterBase {
         }
     }
 
-    /** Secret and projected volumes are tmpfs mounts a stopped agent leaves; they go before the directory. */
+    /**
+     * Secret and projected volumes are tmpfs mounts a stopped agent leaves, and a CSI driver's bind mounts; they go
+     * before the directory. A root directory made rshared (the upstream kubelet's MakeRShared) can show a mount again
+     * through propagation once another is gone: the table is read again until nothing under {@code root} is left,
+     * and what still will not go is detached lazily.
+     */
     static void unmountUnder(Path root) throws IOException, InterruptedException {
+        for (int pass = 0; pass < 5; pass++) {
+            List<String> mounts = mountsUnder(root);
+            if (mounts.isEmpty()) {
+                return;
+            }
+            for (String m : mounts.reversed()) {
+                new ProcessBuilder(pass < 4 ? List.of("umount", m) : List.of("umount", "-l", m)).inheritIO().start().waitFor();
+            }
+        }
+    }
+
+    private static List<String> mountsUnder(Path root) throws IOException {
         List<String> mounts = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
             String[] f = line.split(" ");
@@ -110,9 +127,7 @@ abstract class RealClusterBase {
                 mounts.add(f[4]);
             }
         }
-        for (String m : mounts.reversed()) {
-            new ProcessBuilder("umount", m).inheritIO().start().waitFor();
-        }
+        return mounts;
     }
 
     /** {@code kubectl create -f -} of a pod; {@code spec} is the YAML under {@code spec:}, indented by two. */

@@ -28,14 +28,14 @@ class RuntimeClassIT extends ClusterNodesTestBase {
     @Test
     void onDockerTheDockerHandlerRunsAndAnyOtherFailsTheSandbox() throws Exception {
         String suffix = suffix();
-        story(ClusterJkubelet.onDocker(cluster, dir.resolve("docker"), "rc-jk-" + suffix), "docker", suffix,
+        story(ClusterKubelet.onDocker(cluster, dir.resolve("docker"), "rc-jk-" + suffix), "docker", suffix,
                 "RuntimeHandler \"" + UNCONFIGURED + "\" not supported");
     }
 
     @Test
     void onContainerdTheRuncHandlerRunsAndAnUnknownOneFailsTheSandbox() throws Exception {
         String suffix = suffix();
-        story(ClusterJkubelet.onContainerd(cluster, dir.resolve("containerd"), "rc-jkc-" + suffix), "runc", suffix,
+        story(ClusterKubelet.onContainerd(cluster, dir.resolve("containerd"), "rc-jkc-" + suffix), "runc", suffix,
                 "no runtime for \"" + UNCONFIGURED + "\" is configured");
     }
 
@@ -43,7 +43,7 @@ class RuntimeClassIT extends ClusterNodesTestBase {
      * Two RuntimeClasses, one with {@code handler}, one with a handler no runtime here has; a pod of each bound to the
      * kubelet. Leaves no pod, RuntimeClass, node or container behind.
      */
-    private void story(ClusterJkubelet kubelet, String handler, String suffix, String refusal) throws Exception {
+    private void story(ClusterKubelet kubelet, String handler, String suffix, String refusal) throws Exception {
         String configured = "configured-" + suffix;
         String unconfigured = "unconfigured-" + suffix;
         try {
@@ -90,7 +90,7 @@ class RuntimeClassIT extends ClusterNodesTestBase {
     }
 
     /** As upstream's {@code NewRuntimeClassPod}: one container running {@code true}, never restarted; bound by name. */
-    private static void createPod(ClusterJkubelet kubelet, String runtimeClass) {
+    private static void createPod(ClusterKubelet kubelet, String runtimeClass) {
         kubectl.runWithInput("""
                 apiVersion: v1
                 kind: Pod

@@ -1,0 +1,253 @@
+package io.jkubelet.cmd.e2e;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.fabric8.kubernetes.api.model.storage.CSINodeDriver;
+import io.jkubelet.csi.TestCsiDriver;
+import io.jkubelet.csi.v1.CsiApi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A CSI driver as a real cluster deploys one, the node of the real control plane being the upstream kubelet v1.20.2
+ * (dockershim) first, then jkubelet on Docker and on containerd, through the same story: the driver's registrar puts
+ * its socket in {@code <root-dir>/plugins_registry}; the kubelet registers it (the node's
+ * {@code csi.volume.kubernetes.io/nodeid} annotation and topology label, the {@code CSINode}); a pod on a
+ * PersistentVolumeClaim bound to the driver's volume is staged and published into, writes a file, is deleted (the
+ * volume unpublished and unstaged before the pod object goes); a second pod on the same claim reads what the first
+ * wrote. The driver is {@link TestCsiDriver}, a hostpath-style node plugin on the CSI spec's own gRPC services; with
+ * no external attacher here the {@code CSIDriver} says {@code attachRequired: false}, and the test makes the
+ * PersistentVolume as a provisioner would. The upstream kubelet's run shows the driver and the test follow the
+ * protocol, not jkubelet's reading of it.
+ *
+ * <p>Where v1.20 and v1.30 differ, jkubelet follows v1.30: the staging path is
+ * {@code plugins/kubernetes.io/csi/<driver>/<sha256 of the volume handle>/globalmount} (v1.20:
+ * {@code plugins/kubernetes.io/csi/pv/<pv name>/globalmount}).
+ */
+@Tag("docker")
+@Tag("containerd")
+@Tag("control-plane")
+class CsiDriverIT extends ClusterNodesTestBase {
+    static final String DRIVER = "hostpath.csi.jkubelet.test";
+    static final String TOPOLOGY_KEY = "topology.hostpath.csi.jkubelet.test/node";
+
+    /**
+     * No external attacher runs here: the kubelet must not wait for a VolumeAttachment. The pod's name, namespace,
+     * UID and service account go to NodePublishVolume.
+     */
+    @BeforeAll
+    static void theCsiDriverObject() {
+        client.storage().v1().csiDrivers().resource(new CSIDriverBuilder().withNewMetadata().withName(DRIVER)
+                .endMetadata().withNewSpec().withAttachRequired(false).withPodInfoOnMount(true)
+                .withVolumeLifecycleModes("Persistent").endSpec().build()).createOr(c -> c.update());
+    }
+
+    @AfterAll
+    static void deleteTheCsiDriverObject() {
+        if (client != null) {
+            client.storage().v1().csiDrivers().withName(DRIVER).delete();
+        }
+    }
+
+    /**
+     * What a kubelet showed (its node's name written as such): its CSINode entry and node annotation and label, what
+     * the pods wrote and read back, the publish call (the target path with the root directory and pod UID written as
+     * such, the pod information in the volume context, the access mode), and the teardown calls in order.
+     */
+    record Seen(String csiNode, String nodeIdAnnotation, String topologyLabel, String registration, String written,
+                String readBack, String targetPath, TreeSet<String> volumeContextKeys, String accessMode,
+                boolean stagedBeforePublish, List<String> teardowns) {}
+
+    /** Each node's directory is short: the registration socket's path below it has at most 107 bytes. */
+    @Test
+    void aClaimOnACsiDriverAsOnTheUpstreamKubelet() throws Exception {
+        Seen upstream = story(ClusterKubelet.upstreamOnDocker(cluster, dir.resolve("up"), "csi-up-" + suffix()), "up");
+        Seen docker = story(ClusterKubelet.onDocker(cluster, dir.resolve("jk"), "csi-jk-" + suffix()), "jk");
+        Seen containerd = story(ClusterKubelet.onContainerd(cluster, dir.resolve("jkc"), "csi-jkc-" + suffix()), "jkc");
+
+        System.out.println("upstream kubelet v1.20.2 on Docker: " + upstream);
+        System.out.println("jkubelet on Docker:     " + docker);
+        System.out.println("jkubelet on containerd: " + containerd);
+        assertThat(upstream.csiNode()).isEqualTo(DRIVER + " id-<node> [" + TOPOLOGY_KEY + "] 8");
+        assertThat(upstream.nodeIdAnnotation()).isEqualTo("{\"" + DRIVER + "\":\"id-<node>\"}");
+        assertThat(upstream.topologyLabel()).isEqualTo("<node>");
+        assertThat(upstream.registration()).isEqualTo("true:");
+        assertThat(upstream.written()).isEqualTo("written by the first pod");
+        assertThat(upstream.readBack()).isEqualTo(upstream.written());
+        assertThat(upstream.targetPath()).isEqualTo("<root>/pods/<uid>/volumes/kubernetes.io~csi/<pv>/mount");
+        assertThat(upstream.volumeContextKeys()).contains("csi.storage.k8s.io/pod.name",
+                "csi.storage.k8s.io/pod.namespace", "csi.storage.k8s.io/pod.uid",
+                "csi.storage.k8s.io/serviceAccount.name");
+        assertThat(upstream.teardowns()).containsExactly("NodeUnpublishVolume <target>", "NodeUnstageVolume <staging>");
+        assertThat(docker).isEqualTo(upstream);
+        assertThat(containerd).isEqualTo(upstream);
+    }
+
+    /** The story on one kubelet; it leaves no pod, claim, volume, node, driver or container behind. */
+    private Seen story(ClusterKubelet kubelet, String prefix) throws Exception {
+        String node = kubelet.node();
+        String pv = "csi-pv-" + prefix + "-" + suffix();
+        String claim = "csi-claim-" + prefix;
+        String handle = "volume-" + prefix;
+        TestCsiDriver driver = null;
+        try {
+            kubelet.start();
+            kubelet.awaitReady(client);
+            Path pluginDir = Files.createDirectories(kubelet.dir().resolve("csi-plugin"));
+            driver = new TestCsiDriver(DRIVER, pluginDir.resolve("csi.sock"),
+                    kubelet.root().resolve("plugins_registry/" + DRIVER + "-reg.sock"), List.of("1.0.0"),
+                    "id-" + node, 8, Map.of(TOPOLOGY_KEY, node), true);
+            driver.stageUnstage = true;
+            String csiNode = awaitCsiNode(node);
+            Node n = client.nodes().withName(node).get();
+
+            persistentVolume(pv, claim, handle);
+            podOnClaim(node, "writer-" + prefix, claim, "echo -n 'written by the first pod' > /data/file && sleep 3600");
+            awaitPhase("writer-" + prefix, "Running");
+            String written = Files.readString(driver.volumeDir(handle).resolve("file"));
+            CsiApi.NodePublishVolumeRequest publish = driver.publishes.getLast();
+            String uid = client.pods().inNamespace("default").withName("writer-" + prefix).get().getMetadata().getUid();
+            String target = publish.getTargetPath().replace(kubelet.root().toString(), "<root>").replace(uid, "<uid>")
+                    .replace(pv, "<pv>");
+            String staging = publish.getStagingTargetPath();
+            boolean stagedFirst = driver.stages.size() == 1 && driver.stages.getFirst().getStagingTargetPath().equals(staging);
+
+            // The pod goes: its volume is unpublished, and then, no other pod using it, unstaged.
+            client.pods().inNamespace("default").withName("writer-" + prefix).withGracePeriod(1).delete();
+            awaitGone("writer-" + prefix);
+            TestCsiDriver d = driver;
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> d.teardowns.size() >= 2);
+            List<String> teardowns = driver.teardowns.stream().map(t -> t.replace(publish.getTargetPath(), "<target>")
+                    .replace(staging, "<staging>").replace(" " + handle + " ", " ")).toList();
+
+            // A second pod on the claim reads what the first wrote.
+            podOnClaim(node, "reader-" + prefix, claim, "cp /data/file /data/read-back");
+            awaitPhase("reader-" + prefix, "Succeeded");
+            String readBack = Files.readString(driver.volumeDir(handle).resolve("read-back"));
+            client.pods().inNamespace("default").withName("reader-" + prefix).withGracePeriod(1).delete();
+            awaitGone("reader-" + prefix);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> d.teardowns.size() >= 4);
+
+            return new Seen(csiNode.replace(node, "<node>"),
+                    n.getMetadata().getAnnotations().get("csi.volume.kubernetes.io/nodeid").replace(node, "<node>"),
+                    n.getMetadata().getLabels().get(TOPOLOGY_KEY).replace(node, "<node>"),
+                    driver.registrationStatus.getLast(), written,
+                    readBack, target, new TreeSet<>(publish.getVolumeContextMap().keySet()),
+                    publish.getVolumeCapability().getAccessMode().getMode().name(), stagedFirst, teardowns);
+        } finally {
+            for (String pod : List.of("writer-" + prefix, "reader-" + prefix)) {
+                client.pods().inNamespace("default").withName(pod).withGracePeriod(0).delete();
+            }
+            client.persistentVolumeClaims().inNamespace("default").withName(claim).delete();
+            client.persistentVolumes().withName(pv).delete();
+            kubelet.close();
+            if (driver != null) {
+                driver.close();
+            }
+            kubectl.run("delete", "node", node, "--wait=false");
+            kubectl.run("delete", "csinode", node, "--wait=false");
+        }
+    }
+
+    /** The node's CSINode entry for the driver, as "name nodeID topologyKeys allocatable". */
+    private static String awaitCsiNode(String node) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> csiNode(node) != null);
+        return csiNode(node);
+    }
+
+    private static String csiNode(String node) {
+        CSINode c = client.storage().v1().csiNodes().withName(node).get();
+        if (c == null || c.getSpec() == null || c.getSpec().getDrivers() == null) {
+            return null;
+        }
+        for (CSINodeDriver d : c.getSpec().getDrivers()) {
+            if (d.getName().equals(DRIVER)) {
+                return d.getName() + " " + d.getNodeID() + " " + d.getTopologyKeys() + " "
+                        + (d.getAllocatable() == null ? null : d.getAllocatable().getCount());
+            }
+        }
+        return null;
+    }
+
+    /** The PersistentVolume of the driver's volume {@code handle}, pre-bound to {@code claim}, and the claim. */
+    private static void persistentVolume(String pv, String claim, String handle) {
+        kubectl.runWithInput("""
+                apiVersion: v1
+                kind: PersistentVolume
+                metadata: {name: %s}
+                spec:
+                  capacity: {storage: 1Gi}
+                  accessModes: [ReadWriteOnce]
+                  persistentVolumeReclaimPolicy: Retain
+                  storageClassName: csi-test
+                  claimRef: {namespace: default, name: %s}
+                  csi: {driver: %s, volumeHandle: %s}
+                ---
+                apiVersion: v1
+                kind: PersistentVolumeClaim
+                metadata: {name: %s, namespace: default}
+                spec:
+                  storageClassName: csi-test
+                  volumeName: %s
+                  accessModes: [ReadWriteOnce]
+                  resources: {requests: {storage: 1Gi}}
+                """.formatted(pv, claim, DRIVER, handle, claim, pv), "create", "-f", "-").ok();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> "Bound".equals(
+                client.persistentVolumeClaims().inNamespace("default").withName(claim).get().getStatus().getPhase()));
+    }
+
+    private static void podOnClaim(String node, String name, String claim, String script) {
+        kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: %s, namespace: default}
+                spec:
+                  nodeName: %s
+                  restartPolicy: Never
+                  terminationGracePeriodSeconds: 1
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sh", "-c", "%s"]
+                    volumeMounts: [{name: data, mountPath: /data}]
+                  volumes:
+                  - name: data
+                    persistentVolumeClaim: {claimName: %s}
+                """.formatted(name, node, AgentTestBase.IMAGE, script.replace("\"", "\\\""), claim), "create", "-f", "-").ok();
+    }
+
+    private static void awaitPhase(String name, String phase) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            Pod p = client.pods().inNamespace("default").withName(name).get();
+            if (p != null && p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()) && !"Failed".equals(phase)) {
+                throw new IllegalStateException(name + " failed: " + p.getStatus());
+            }
+            return p != null && p.getStatus() != null && phase.equals(p.getStatus().getPhase());
+        });
+    }
+
+    private static void awaitGone(String name) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> client.pods().inNamespace("default").withName(name).get() == null);
+    }
+
+    private static String suffix() {
+        return UUID.randomUUID().toString().substring(0, 6);
+    }
+}
