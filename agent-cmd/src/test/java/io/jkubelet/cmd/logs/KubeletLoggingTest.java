@@ -166,7 +166,10 @@ class KubeletLoggingTest {
 
     @Test
     void aBufferedInfoStreamIsWrittenWhenFlushed() throws IOException {
+        // An hour between the flush daemon's runs: the builder's default (0) makes it flush every millisecond, which
+        // raced this test's look at the unflushed stream.
         KubeletLogging logging = apply(LoggingConfiguration.builder().verbosity(0)
+                .flushFrequency(new io.jkubelet.core.apis.config.TimeOrMetaDuration(java.time.Duration.ofHours(1), true))
                 .options(new FormatOptions(new OutputRoutingOptions(true, "1Mi"), new OutputRoutingOptions())));
         logger().info("buffered");
         logger().error("not buffered");
