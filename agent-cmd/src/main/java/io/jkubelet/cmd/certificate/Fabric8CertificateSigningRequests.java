@@ -25,6 +25,9 @@ import java.util.concurrent.TimeUnit;
 public final class Fabric8CertificateSigningRequests implements CertificateSigningRequests, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Fabric8CertificateSigningRequests.class);
 
+    /** Between a broken watch and the next one: a failing apiserver is not asked in a loop. */
+    private static final Duration REWATCH_PAUSE = Duration.ofSeconds(1);
+
     private final KubernetesClient client;
     private final boolean ownsClient;
 
@@ -95,18 +98,33 @@ public final class Fabric8CertificateSigningRequests implements CertificateSigni
         throw new IOException("not a PEM certificate request");
     }
 
+    /**
+     * Waits for the request's end. A watch that breaks (the apiserver restarts, or the client's own certificate
+     * rotates and its connections are closed) is opened again until the timeout, as client-go's list-and-watch does:
+     * giving up would make the manager ask again and leave this request pending for nobody.
+     */
     @Override
     public String awaitCertificate(Submitted request, Duration timeout) throws IOException {
-        CertificateSigningRequest done;
-        try {
-            done = client.certificates().v1().certificateSigningRequests().withName(request.name())
-                    .waitUntilCondition(csr -> csr == null || !request.uid().equals(csr.getMetadata().getUid())
-                                    || condition(csr, "Denied").isPresent() || condition(csr, "Failed").isPresent()
-                                    || issued(csr), timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (KubernetesClientTimeoutException e) {
-            throw new IOException("timed out waiting for the certificate of " + request.name() + " to be issued");
-        } catch (KubernetesClientException e) {
-            throw new IOException("watching certificate signing request " + request.name() + ": " + e.getMessage(), e);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        CertificateSigningRequest done = null;
+        boolean ended = false;
+        while (!ended) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw timedOut(request);
+            }
+            try {
+                done = client.certificates().v1().certificateSigningRequests().withName(request.name())
+                        .waitUntilCondition(csr -> csr == null || !request.uid().equals(csr.getMetadata().getUid())
+                                        || condition(csr, "Denied").isPresent() || condition(csr, "Failed").isPresent()
+                                        || issued(csr), left, TimeUnit.NANOSECONDS);
+                ended = true;
+            } catch (KubernetesClientTimeoutException e) {
+                throw timedOut(request);
+            } catch (KubernetesClientException e) {
+                log.warn("Watching certificate signing request {} failed, watching again: {}", request.name(), e.getMessage());
+                pauseBeforeRewatch();
+            }
         }
         if (done == null) {
             throw new IOException("certificate signing request " + request.name() + " was deleted");
@@ -126,6 +144,19 @@ public final class Fabric8CertificateSigningRequests implements CertificateSigni
         }
         log.info("certificate signing request {} is issued", request.name());
         return new String(Base64.getDecoder().decode(done.getStatus().getCertificate()), StandardCharsets.US_ASCII);
+    }
+
+    private static IOException timedOut(Submitted request) {
+        return new IOException("timed out waiting for the certificate of " + request.name() + " to be issued");
+    }
+
+    private static void pauseBeforeRewatch() throws IOException {
+        try {
+            Thread.sleep(REWATCH_PAUSE.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a certificate", e);
+        }
     }
 
     private static boolean issued(CertificateSigningRequest csr) {

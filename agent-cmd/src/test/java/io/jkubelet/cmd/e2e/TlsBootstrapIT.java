@@ -205,8 +205,13 @@ class TlsBootstrapIT {
             Path first = Files.readSymbolicLink(current);
             CertificateSigningRequest renewal = awaitPendingServingCsr(agent.nodeName);
             kubectl.run("certificate", "approve", renewal.getMetadata().getName()).ok();
-            await("the serving certificate renewed").atMost(Duration.ofSeconds(60))
-                    .until(() -> !Files.readSymbolicLink(current).equals(first));
+            try {
+                await("the serving certificate renewed").atMost(Duration.ofSeconds(60))
+                        .until(() -> !Files.readSymbolicLink(current).equals(first));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError("approved " + renewal.getMetadata().getName() + "; the node's certificate log:\n"
+                        + agent.logText().lines().filter(l -> l.contains("ertificate")).collect(java.util.stream.Collectors.joining("\n")), e);
+            }
             await().atMost(Duration.ofSeconds(30)).until(() -> agent.logText().split("Serving the certificate issued").length > 2);
             // A new request is verified against the renewed certificate.
             String latest = await("kubectl logs after the rotation").atMost(Duration.ofSeconds(30))
@@ -244,7 +249,9 @@ class TlsBootstrapIT {
                         .filter(csr -> "kubernetes.io/kubelet-serving".equals(csr.getSpec().getSignerName()))
                         .filter(csr -> csr.getStatus() == null || csr.getStatus().getConditions() == null
                                 || csr.getStatus().getConditions().isEmpty())
-                        .findFirst(), java.util.Optional::isPresent).orElseThrow();
+                        .max(java.util.Comparator.comparing((CertificateSigningRequest csr) ->
+                                Instant.parse(csr.getMetadata().getCreationTimestamp()))),
+                        java.util.Optional::isPresent).orElseThrow();
     }
 
     static void awaitReady(Agent agent) {
