@@ -67,15 +67,15 @@ final class Docker {
 
     /** Removes every container the node's agent left behind. */
     static void removeAll(String nodeName) {
-        List<String> ids = ids(nodeName);
+        remove(ids(nodeName));
+    }
+
+    /** One {@code docker rm -f} for all the containers. */
+    private static void remove(List<String> ids) {
         if (!ids.isEmpty()) {
-            String[] args = new String[ids.size() + 2];
-            args[0] = "rm";
-            args[1] = "-f";
-            for (int i = 0; i < ids.size(); i++) {
-                args[i + 2] = ids.get(i);
-            }
-            run(args);
+            List<String> args = new java.util.ArrayList<>(List.of("rm", "-f"));
+            args.addAll(ids);
+            run(args.toArray(String[]::new));
         }
     }
 
@@ -88,8 +88,6 @@ final class Docker {
                 "--format", "{{.ID}} {{.Label \"io.jkubelet.node.name\"}}").out();
         List<String> ids = out.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.contains(" "))
                 .toList();
-        for (String id : ids) {
-            run("rm", "-f", id);
-        }
+        remove(ids);
     }
 }

@@ -115,6 +115,13 @@ public final class PodConditions {
         return condition(READY, true, null, null);
     }
 
+    /** The status's init containers' statuses, then its app containers': the order the conditions read them in. */
+    public static List<ContainerStatus> initThenApp(PodStatus status) {
+        List<ContainerStatus> statuses = new ArrayList<>(orEmpty(status.getInitContainerStatuses()));
+        statuses.addAll(orEmpty(status.getContainerStatuses()));
+        return statuses;
+    }
+
     /**
      * Upstream's {@code NeedToReconcilePodReadiness}: whether the pod's Ready condition, as its status has it, is not
      * what its readiness gates and containers now give. Someone other than the kubelet (a load balancer's
@@ -131,9 +138,7 @@ public final class PodConditions {
             return false;
         }
         // Init containers' statuses too, as the status generator gives them: a sidecar's readiness counts.
-        List<ContainerStatus> statuses = new ArrayList<>(orEmpty(status.getInitContainerStatuses()));
-        statuses.addAll(orEmpty(status.getContainerStatuses()));
-        PodCondition expected = ready(pod.getSpec(), orEmpty(status.getConditions()), statuses, status.getPhase());
+        PodCondition expected = ready(pod.getSpec(), orEmpty(status.getConditions()), initThenApp(status), status.getPhase());
         return !java.util.Objects.equals(current.get().getStatus(), expected.getStatus())
                 || !java.util.Objects.equals(current.get().getMessage(), expected.getMessage());
     }

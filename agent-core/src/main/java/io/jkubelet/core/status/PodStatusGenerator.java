@@ -111,8 +111,7 @@ public final class PodStatusGenerator {
                     conditions.removeIf(c -> PodConditions.DISRUPTION_TARGET.equals(c.getType()));
                     conditions.add(disruption);
                 });
-        List<ContainerStatus> initThenApp = new ArrayList<>(s.getInitContainerStatuses());
-        initThenApp.addAll(s.getContainerStatuses());
+        List<ContainerStatus> initThenApp = PodConditions.initThenApp(s);
         boolean sandboxReady = !podStatus.sandboxes().isEmpty() && podStatus.sandboxes().get(0).ready();
         conditions.add(PodConditions.readyToStartContainers(sandboxReady));
         conditions.add(PodConditions.initialized(pod.getSpec(), initThenApp, phase));

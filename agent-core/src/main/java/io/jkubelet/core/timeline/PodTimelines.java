@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.probe.ProbeResult;
 import io.jkubelet.core.prober.ProbeUpdate;
+import io.jkubelet.core.status.PodConditions;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -144,10 +145,9 @@ public final class PodTimelines {
                             + (c.getReason() == null ? "" : " (" + c.getReason() + ")"), null));
                 }
             }
-            for (ContainerStatus c : Stream.concat(nonNull(after.getInitContainerStatuses()).stream(),
-                    nonNull(after.getContainerStatuses()).stream()).toList()) {
-                ContainerStatus was = before == null ? null : Stream.concat(nonNull(before.getInitContainerStatuses()).stream(),
-                        nonNull(before.getContainerStatuses()).stream()).filter(p -> p.getName().equals(c.getName())).findFirst().orElse(null);
+            for (ContainerStatus c : PodConditions.initThenApp(after)) {
+                ContainerStatus was = before == null ? null : PodConditions.initThenApp(before).stream()
+                        .filter(p -> p.getName().equals(c.getName())).findFirst().orElse(null);
                 containerChanges(was, c, now).forEach(out::add);
             }
             return out.build();
