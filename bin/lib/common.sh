@@ -13,6 +13,12 @@ jk_daemon() { ( for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "e
 # Whether process $1 runs (a child of ours that exited stays a zombie until reaped: kill -0 still succeeds on it).
 jk_alive() { local state; state=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$state" ] && [ "${state#Z}" = "$state" ]; }
 jk_die() { printf '[jkubelet] error: %s\n' "$*" >&2; exit 1; }
+# Unmounts everything under directory $1, deepest first: what a stopped agent left there (its pods' tmpfs volumes,
+# and its --root-dir, which the kubelet bind-mounts on itself at start to make it rshared where the host's mount is
+# not shared). Without it `rm -rf` of the directory fails with "Device or resource busy".
+jk_unmount_under() {
+  awk -v d="$1" '$5 == d || index($5, d "/") == 1 {print $5}' /proc/self/mountinfo | sort -r | xargs -r -n1 umount 2>/dev/null || true
+}
 
 # Prints the major version of the JDK at $1 (its home), or nothing. Reads the JDK's `release` file, which
 # costs nothing, and runs `java -version` only for a JDK without one.

@@ -27,6 +27,7 @@ import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.qos.OomScoreAdjuster;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.csi.GrpcCsiDriverClient;
 import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
 import io.jkubelet.deviceplugin.RegistrationServer;
@@ -283,7 +284,7 @@ final class KubeletApp implements AutoCloseable {
                 clock, cluster, HostSetup.systemContainers(connection.process()), KubeletExecutors.named(), containerManager,
                 connection.logManager(), new RegistrationServer(DevicePluginServer.KUBELET_SOCKET),
                 new GrpcPluginRegistrationClient(), cpuManager, topologyManager, new GrpcCsiDriverClient(),
-                Optional.of(memoryManager)));
+                Optional.of(memoryManager), Optional.of(new LinuxMounts())));
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.views().kubeletMetrics(), m, clock));

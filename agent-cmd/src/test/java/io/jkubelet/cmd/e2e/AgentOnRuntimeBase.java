@@ -56,6 +56,11 @@ abstract class AgentOnRuntimeBase {
                 """ + fields);
     }
 
+    /**
+     * Stops the agent and removes what it made: its pods on the runtime, its cgroups, and every mount under the test's
+     * folder (its root directory, which its start bind-mounted on itself to make it rshared, its pods' volumes; also
+     * those of an agent of the test that is no longer {@link #agent}), without which the folder cannot be deleted.
+     */
     @AfterEach
     void tearDown() throws Exception {
         if (agent != null) {
@@ -66,6 +71,7 @@ abstract class AgentOnRuntimeBase {
                 System.out.println(agent.logText());
             }
         }
+        RealClusterBase.unmountUnder(dir);
     }
 
     Pod awaitPod(String name, Duration timeout, Predicate<Pod> condition) {

@@ -1,5 +1,6 @@
 package io.jkubelet.cmd.e2e;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,15 @@ class CommandLineIT {
     @TempDir Path dir;
 
     record Exit(int code, String output) {}
+
+    /**
+     * A run that fails beside the runtime's set-up (the secure port's settings are checked on a start-up thread) may get
+     * as far as the kubelet's start, which bind-mounts its root directory on itself to make it rshared.
+     */
+    @AfterEach
+    void unmountTheRootDirectory() throws Exception {
+        RealClusterBase.unmountUnder(dir);
+    }
 
     private Exit run(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -103,9 +103,10 @@ abstract class RealClusterBase {
 
     /**
      * Secret and projected volumes are tmpfs mounts a stopped agent leaves, and a CSI driver's bind mounts; they go
-     * before the directory. A root directory made rshared (the upstream kubelet's MakeRShared) can show a mount again
-     * through propagation once another is gone: the table is read again until nothing under {@code root} is left,
-     * and what still will not go is detached lazily.
+     * before the directory, and so does the root directory's own bind mount, which both kubelets make at start where
+     * the host's mount is not shared (MakeRShared). A root directory made rshared can show a mount again through
+     * propagation once another is gone: the table is read again until nothing under {@code root} is left, and what
+     * still will not go is detached lazily.
      */
     static void unmountUnder(Path root) throws IOException, InterruptedException {
         for (int pass = 0; pass < 5; pass++) {
@@ -123,7 +124,8 @@ abstract class RealClusterBase {
         List<String> mounts = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
             String[] f = line.split(" ");
-            if (f.length > 4 && f[4].startsWith(root.toString())) {
+            // Whole segments: another test's /tmp/junit12345 is not under /tmp/junit1234.
+            if (f.length > 4 && (f[4].equals(root.toString()) || f[4].startsWith(root + "/"))) {
                 mounts.add(f[4]);
             }
         }

@@ -281,11 +281,11 @@ public final class Kubelet implements AutoCloseable {
     /**
      * Starts the parts that run on their own, in dependency order; the pod sources come last ({@link #startSources}).
      *
-     * @throws IllegalStateException when the node cannot be set up (its root directory, its cgroups); the message
-     *     says what
+     * @throws IllegalStateException when the node cannot be set up (its root directory and its mount, its cgroups); the
+     *     message says what
      */
     public void start() {
-        dirs.createPodsDir();
+        DataDirs.setup(dirs, deps.hostMounts(), recorder, nodeName);
         try {
             // Before any pod syncs: pod cgroups go below the QoS cgroups this makes (upstream initializeRuntimeDependentModules).
             containerManager.start(activePods, executors.timers(), recorder, nodeName);

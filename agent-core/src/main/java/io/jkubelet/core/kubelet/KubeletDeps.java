@@ -13,6 +13,7 @@ import io.jkubelet.core.runtime.ImageService;
 import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.stats.SystemContainers;
 import io.jkubelet.core.volume.csi.CsiDriverClient;
+import io.jkubelet.core.volume.util.HostMounts;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -41,13 +42,27 @@ import java.util.Optional;
  * @param memoryManager the memory manager ({@code None} or {@code Static}); the kubelet adds it to the topology manager
  *     after the CPU manager, as upstream's container manager does; empty: no memory manager (no
  *     {@code memory_manager_state}, every container's memory on every NUMA node)
+ * @param hostMounts the host's mount table and {@code mount(8)} (upstream's {@code Dependencies.HostUtil}), with which
+ *     the kubelet's start makes its root directory a shared mount ({@code HostUtil.makeRShared}); empty: the root
+ *     directory's mount is left as it is (tests, whose root directory is a temporary directory)
  */
 public record KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
                           ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
                           ContainerManager containerManager, ContainerLogManager logManager,
                           DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
                           Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers,
-                          Optional<MemoryManager> memoryManager) {
+                          Optional<MemoryManager> memoryManager, Optional<HostMounts> hostMounts) {
+
+    /** Dependencies that leave the root directory's mount as it is. */
+    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
+                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
+                       ContainerManager containerManager, ContainerLogManager logManager,
+                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
+                       Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers,
+                       Optional<MemoryManager> memoryManager) {
+        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
+                devicePlugins, pluginRegistration, cpuManager, topologyManager, csiDrivers, memoryManager, Optional.empty());
+    }
 
     /** Dependencies without a memory manager. */
     public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,

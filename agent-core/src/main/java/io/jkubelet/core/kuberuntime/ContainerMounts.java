@@ -66,7 +66,8 @@ final class ContainerMounts {
                 String propagation = switch (vm.getMountPropagation() == null ? "None" : vm.getMountPropagation()) {
                     case "HostToContainer" -> "rslave";
                     case "Bidirectional" -> "rshared";
-                    default -> "private";
+                    case "None" -> "private";
+                    default -> throw new ConfigException("invalid MountPropagation mode: \"" + vm.getMountPropagation() + "\"");
                 };
                 // Upstream's mustMountRO, the plugin's attributes: the kubelet owns the files of configMap, secret,
                 // downwardAPI and projected volumes, and a claim may be read-only.

@@ -1,7 +1,5 @@
 package io.jkubelet.core.volume;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -9,19 +7,6 @@ import java.nio.file.Path;
  * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/containers/<name>/}, {@code pods/<uid>/etc-hosts}.
  */
 public record PodDirs(Path rootDir) {
-    /**
-     * Makes {@code <root-dir>/pods} when it is not there.
-     *
-     * @throws IllegalStateException naming the directory when it cannot be made
-     */
-    public void createPodsDir() {
-        try {
-            Files.createDirectories(podsDir());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create " + podsDir() + ": " + e.getMessage(), e);
-        }
-    }
-
     public Path podsDir() {
         return rootDir.resolve("pods");
     }

@@ -202,6 +202,11 @@ class LocalAndNfsVolumesTest {
         }
 
         @Override
+        public Optional<MountPoint> mountHolding(Path path) {
+            return Optional.empty();
+        }
+
+        @Override
         public void mount(String source, Path target, String fsType, List<String> options) {
             mounted.add("-t " + fsType + " -o " + String.join(",", options) + " " + source + " " + target);
             at.add(target);
@@ -211,6 +216,11 @@ class LocalAndNfsVolumesTest {
         public void bindMount(Path source, Path target, List<String> options) {
             mounted.add("bind " + source + " " + target);
             at.add(target);
+        }
+
+        @Override
+        public void makeRShared(Path mountPoint) {
+            mounted.add("make-rshared " + mountPoint);
         }
 
         @Override

@@ -42,6 +42,7 @@ public final class PodValidator {
     static final List<String> DNS_POLICIES = List.of("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None");
     static final List<String> PULL_POLICIES = List.of("Always", "IfNotPresent", "Never");
     static final List<String> TERMINATION_MESSAGE_POLICIES = List.of("File", "FallbackToLogsOnError");
+    static final List<String> MOUNT_PROPAGATIONS = List.of("Bidirectional", "HostToContainer", "None");
     static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
     static final List<String> STANDARD_CONTAINER_RESOURCES = List.of("cpu", "memory", "ephemeral-storage");
     /** The most bytes a pod's annotations may take, keys and values together ({@code TotalAnnotationSizeLimitB}). */
@@ -266,7 +267,7 @@ public final class PodValidator {
         }
         validatePorts(FieldChecks.nullToEmpty(container.getPorts()), path.child("ports"), hostNetwork, errors);
         validateEnv(FieldChecks.nullToEmpty(container.getEnv()), path.child("env"), errors);
-        validateVolumeMounts(FieldChecks.nullToEmpty(container.getVolumeMounts()), path.child("volumeMounts"), volumeNames, errors);
+        validateVolumeMounts(container, path.child("volumeMounts"), volumeNames, errors);
         ResourceValidation.validateResources(container.getResources(), path.child("resources"), errors);
     }
 
@@ -346,8 +347,9 @@ public final class PodValidator {
         }
     }
 
-    private static void validateVolumeMounts(List<VolumeMount> mounts, FieldPath path, Set<String> volumeNames,
+    private static void validateVolumeMounts(Container container, FieldPath path, Set<String> volumeNames,
             List<FieldError> errors) {
+        List<VolumeMount> mounts = FieldChecks.nullToEmpty(container.getVolumeMounts());
         Set<String> mountPaths = new HashSet<>();
         for (int i = 0; i < mounts.size(); i++) {
             VolumeMount mount = mounts.get(i);
@@ -364,6 +366,24 @@ public final class PodValidator {
             } else if (!mountPaths.add(target)) {
                 errors.add(FieldError.invalid(mountPath.child("mountPath"), target, "must be unique"));
             }
+            validateMountPropagation(mount.getMountPropagation(), container, mountPath.child("mountPropagation"), errors);
+        }
+    }
+
+    /**
+     * Upstream's {@code validateMountPropagation}: a known mode, and {@code Bidirectional} only in a privileged
+     * container, since its mounts reach the host's namespace.
+     */
+    private static void validateMountPropagation(String propagation, Container container, FieldPath path,
+            List<FieldError> errors) {
+        if (propagation == null) {
+            return;
+        }
+        FieldChecks.oneOf(propagation, MOUNT_PROPAGATIONS, path, errors);
+        boolean privileged = container.getSecurityContext() != null
+                && Boolean.TRUE.equals(container.getSecurityContext().getPrivileged());
+        if ("Bidirectional".equals(propagation) && !privileged) {
+            errors.add(FieldError.forbidden(path, "Bidirectional mount propagation is available only to privileged containers"));
         }
     }
 }

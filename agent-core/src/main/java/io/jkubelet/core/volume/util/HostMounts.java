@@ -9,8 +9,22 @@ import java.util.Optional;
  * mount-utils). Thread-safe.
  */
 public interface HostMounts {
-    /** One mount as {@code /proc/self/mountinfo} lists it. */
-    record MountPoint(Path path, String fsType, String source) {}
+    /**
+     * One mount as {@code /proc/self/mountinfo} lists it.
+     *
+     * @param optionalFields the fields between the mount options and the {@code -} separator: the mount's propagation
+     *     ({@code shared:N}, {@code master:N}, {@code propagate_from:N}, {@code unbindable}); none for a private mount
+     */
+    record MountPoint(Path path, String fsType, String source, List<String> optionalFields) {
+        public MountPoint {
+            optionalFields = List.copyOf(optionalFields);
+        }
+
+        /** Whether mounts and unmounts below it reach its peers (upstream's {@code isShared}: a {@code shared:} field). */
+        public boolean isShared() {
+            return optionalFields.stream().anyMatch(f -> f.startsWith("shared:"));
+        }
+    }
 
     /** Whether something is mounted at {@code path} itself (upstream's {@code !IsLikelyNotMountPoint}). */
     boolean isMountPoint(Path path);
@@ -29,6 +43,13 @@ public interface HostMounts {
     Optional<MountPoint> mountAt(Path path);
 
     /**
+     * The mount {@code path} lives on (upstream's {@code findMountInfo}): of the mounts at {@code path} or at one of its
+     * ancestors (whole path segments: {@code /var/lib/kubelet2} is not below {@code /var/lib/kubelet}), the one the table
+     * lists last, which is the one that shows there. Empty when none does (the table could not be read).
+     */
+    Optional<MountPoint> mountHolding(Path path);
+
+    /**
      * Runs {@code mount -t fsType -o options source target}.
      *
      * @throws MountException mount-utils' {@code mount failed: ...} with the command, its arguments and its output
@@ -40,6 +61,15 @@ public interface HostMounts {
      * are any, as mount-utils does for a bind mount with options.
      */
     void bindMount(Path source, Path target, List<String> options) throws MountException;
+
+    /**
+     * Runs {@code mount --make-rshared mountPoint}: the mount there and every mount below it become shared, so that what
+     * is mounted below it later, here or in a container given it with {@code Bidirectional} propagation, shows in both.
+     * Use {@link HostUtil#makeRShared} for a directory that may not be a mount point.
+     *
+     * @throws MountException as {@link #mount}
+     */
+    void makeRShared(Path mountPoint) throws MountException;
 
     /**
      * Runs {@code umount target}.

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -58,6 +59,19 @@ public final class LinuxMounts implements HostMounts {
         return Optional.ofNullable(last);
     }
 
+    @Override
+    public Optional<MountPoint> mountHolding(Path path) {
+        Path wanted = path.toAbsolutePath().normalize();
+        List<MountPoint> mounts = list();
+        // Backwards, as upstream: a mount made later over an ancestor hides the mounts below it.
+        for (int i = mounts.size() - 1; i >= 0; i--) {
+            if (wanted.startsWith(mounts.get(i).path())) {
+                return Optional.of(mounts.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Every mount, in the table's order; empty when the table cannot be read. */
     List<MountPoint> list() {
         List<String> lines;
@@ -86,7 +100,8 @@ public final class LinuxMounts implements HostMounts {
         if (f.length < 5 || dash < 0 || dash + 2 >= f.length) {
             return Optional.empty();
         }
-        return Optional.of(new MountPoint(Path.of(unescape(f[4])), f[dash + 1], unescape(f[dash + 2])));
+        return Optional.of(new MountPoint(Path.of(unescape(f[4])), f[dash + 1], unescape(f[dash + 2]),
+                Arrays.asList(f).subList(6, dash)));
     }
 
     /** The kernel writes space, tab, newline and backslash in paths as octal escapes ({@code \040}). */
@@ -142,6 +157,11 @@ public final class LinuxMounts implements HostMounts {
             // mount(8) ignores other options on the first bind: a read-only bind is a remount of it.
             doMount(List.of("-o", "bind,remount," + String.join(",", options), source.toString(), target.toString()));
         }
+    }
+
+    @Override
+    public void makeRShared(Path mountPoint) throws MountException {
+        doMount(List.of("--make-rshared", mountPoint.toString()));
     }
 
     private static void doMount(List<String> args) throws MountException {

@@ -39,10 +39,14 @@ class PodValidatorTest {
                   ports: [{name: http, containerPort: 8080}, {containerPort: 53, protocol: UDP}]
                   env: [{name: my.var-1, value: x}]
                   resources: {limits: {cpu: "2", memory: 1Gi, example.com/gpu: "1"}, requests: {cpu: 500m}}
-                  volumeMounts: [{name: data, mountPath: /data}]
+                  volumeMounts: [{name: data, mountPath: /data, mountPropagation: HostToContainer}]
                   livenessProbe: {httpGet: {port: http}}
                   startupProbe: {tcpSocket: {port: 8080}, failureThreshold: 30}
                   lifecycle: {preStop: {sleep: {seconds: 5}}}
+                - name: csi-plugin
+                  image: busybox
+                  securityContext: {privileged: true}
+                  volumeMounts: [{name: data, mountPath: /data, mountPropagation: Bidirectional}]
                 volumes: [{name: data, emptyDir: {}}]
                 """);
 
@@ -132,6 +136,16 @@ class PodValidatorTest {
                         "containers: [{name: a, image: busybox, volumeMounts: [{name: v, mountPath: /d}, {name: v, mountPath: /d}]}]\n"
                                 + "volumes: [{name: v}]",
                         "spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/d\": must be unique"),
+                Arguments.of("Bidirectional propagation in an unprivileged container",
+                        "containers: [{name: a, image: busybox, volumeMounts: [{name: v, mountPath: /d, mountPropagation: Bidirectional}]}]\n"
+                                + "volumes: [{name: v}]",
+                        "spec.containers[0].volumeMounts[0].mountPropagation: Forbidden: Bidirectional mount propagation is"
+                                + " available only to privileged containers"),
+                Arguments.of("unknown mount propagation",
+                        "containers: [{name: a, image: busybox, volumeMounts: [{name: v, mountPath: /d, mountPropagation: Shared}]}]\n"
+                                + "volumes: [{name: v}]",
+                        "spec.containers[0].volumeMounts[0].mountPropagation: Unsupported value: \"Shared\": supported values:"
+                                + " \"Bidirectional\", \"HostToContainer\", \"None\""),
                 Arguments.of("probe without handler", "containers: [{name: a, image: busybox, livenessProbe: {periodSeconds: 5}}]",
                         "spec.containers[0].livenessProbe: Required value: must specify a handler type"),
                 Arguments.of("probe with two handlers",
