@@ -9,8 +9,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -33,12 +31,10 @@ import static org.awaitility.Awaitility.await;
  * CertificateSigningRequest, which the controller manager approves and signs, writes {@code --kubeconfig} and becomes
  * a Ready node. The control plane is this class's own, signing certificates for 7 minutes: the signer backdates
  * them by 5, so each is valid 2 minutes from its issue and due for renewal at 70-90 % of its life, within 1.3 minutes
- * of its issue (rarely at once, which only makes one more request). The tests run at once, each with its own node:
- * most of their time is spent waiting for certificates to age.
+ * of its issue (rarely at once, which only makes one more request).
  */
 @Tag("docker")
 @Tag("control-plane")
-@Execution(ExecutionMode.CONCURRENT)
 class TlsBootstrapIT {
     static final Duration SIGNING_DURATION = Duration.ofMinutes(7);
     /** A joining node serves once its certificate is issued: the controller manager's approval comes on top of a start. */
