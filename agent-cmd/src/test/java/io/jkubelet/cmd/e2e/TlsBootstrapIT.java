@@ -133,28 +133,40 @@ class TlsBootstrapIT {
         assertThat(nodeCsrs(agent.nodeName)).hasSize(1);
     }
 
+    /**
+     * A node that rotates both of its certificates, as kubeadm's do. The two stories share the node because both wait
+     * for certificates to age: the serving certificate's requests, approved by hand, and the client certificate's
+     * renewal, past whose old certificate's end the node keeps reporting.
+     */
     @Test
-    void theClientCertificateIsRenewedWhilePodsRunAndStatusKeepsFlowing() throws Exception {
-        Agent agent = joiningNode("--rotate-certificates").start(START);
+    void bothCertificatesAreRenewedWhilePodsRunAndStatusAndKubectlLogsKeepFlowing() throws Exception {
+        Agent agent = joiningNode("--rotate-server-certificates", "--rotate-certificates", "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
+                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start(START);
         awaitReady(agent);
-        createPod(agent, "steady");
-        awaitRunning("steady");
-        Path current = agent.dir.resolve("pki/kubelet-client-current.pem");
-        Path first = Files.readSymbolicLink(current);
-        X509Certificate firstCert = certificate(current);
-        assertThat(Duration.between(firstCert.getNotBefore().toInstant(), firstCert.getNotAfter().toInstant()))
+        Path clientPem = agent.dir.resolve("pki/kubelet-client-current.pem");
+        Path firstClient = Files.readSymbolicLink(clientPem);
+        X509Certificate firstClientCert = certificate(clientPem);
+        assertThat(Duration.between(firstClientCert.getNotBefore().toInstant(), firstClientCert.getNotAfter().toInstant()))
                 .isEqualTo(SIGNING_DURATION);
+        RealClusterBase.createPod(kubectl, "ticker", RealClusterBase.shellPodSpec(agent.nodeName,
+                "i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done"));
+        awaitRunning("ticker");
 
-        // Renewed at 70-90 % of its life, through a request of the node's own identity (auto-approved as selfnodeclient).
+        servingCertificateIsServedOnceApprovedAndRenewedUnderAFollower(agent);
+        assertThat(agent.get(agent.readOnlyPort, "/metrics").orElse(""))
+                .containsPattern("kubelet_certificate_manager_server_ttl_seconds \\d");
+
+        // The client certificate: renewed at 70-90 % of its life, through a request of the node's own identity
+        // (auto-approved as selfnodeclient).
         await("the client certificate renewed").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(2))
-                .until(() -> !Files.readSymbolicLink(current).equals(first));
+                .until(() -> !Files.readSymbolicLink(clientPem).equals(firstClient));
         assertThat(nodeCsrs(agent.nodeName)).anySatisfy(csr ->
                 assertThat(csr.getSpec().getUsername()).isEqualTo("system:node:" + agent.nodeName));
-        assertThat(Files.exists(agent.dir.resolve("pki").resolve(first))).as("the old pair is kept").isTrue();
+        assertThat(Files.exists(agent.dir.resolve("pki").resolve(firstClient))).as("the old pair is kept").isTrue();
 
         // Past the first certificate's end, the node still reports: its connections moved to the new one.
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(5))
-                .until(() -> Instant.now().isAfter(firstCert.getNotAfter().toInstant().plusSeconds(5)));
+                .until(() -> Instant.now().isAfter(firstClientCert.getNotAfter().toInstant().plusSeconds(5)));
         Instant after = Instant.now();
         await("a lease renewal after the old certificate expired").atMost(Duration.ofSeconds(40)).until(() ->
                 client.leases().inNamespace("kube-node-lease").withName(agent.nodeName).get().getSpec()
@@ -162,24 +174,19 @@ class TlsBootstrapIT {
         awaitReady(agent);
         createPod(agent, "after-rotation");
         awaitRunning("after-rotation");
-        assertThat(client.pods().inNamespace("default").withName("steady").get().getStatus().getContainerStatuses()
-                .getFirst().getRestartCount()).isZero();
+        assertThat(client.pods().inNamespace("default").withName("ticker").get().getStatus()
+                .getContainerStatuses().getFirst().getRestartCount()).isZero();
         assertThat(agent.logText()).contains("Certificate rotated").doesNotContain("Unauthorized");
         assertThat(agent.get(agent.readOnlyPort, "/metrics").orElse(""))
                 .containsPattern("kubelet_certificate_manager_client_ttl_seconds \\d");
     }
 
-    @Test
-    void theServingCertificateIsServedOnceItsRequestIsApprovedAndKubectlLogsKeepsWorkingAcrossItsRotation() throws Exception {
-        // Client rotation too: the bootstrapped client certificate lives 2 minutes here, less than this test.
-        Agent agent = joiningNode("--rotate-server-certificates", "--rotate-certificates", "--client-ca-file", cluster.dir.resolve("pki/ca.crt").toString(),
-                "--anonymous-auth=false", "--authentication-token-webhook", "--authorization-mode", "Webhook").start(START);
-        awaitReady(agent);
-        RealClusterBase.createPod(kubectl, "ticker", RealClusterBase.shellPodSpec(agent.nodeName,
-                "i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done"));
-        awaitRunning("ticker");
-
-        // Until its request is approved the node serves a self-signed certificate, which the apiserver refuses.
+    /**
+     * Until its request is approved the node serves a self-signed certificate, which the apiserver refuses; then the
+     * issued one, and after the renewal's approval the next, while a {@code kubectl logs -f} opened before keeps its
+     * connection.
+     */
+    private void servingCertificateIsServedOnceApprovedAndRenewedUnderAFollower(Agent agent) throws Exception {
         CertificateSigningRequest pending = awaitPendingServingCsr(agent.nodeName);
         assertThat(kubectl.run("logs", "ticker", "--tail=1").err()).contains("x509");
         String request = new String(java.util.Base64.getDecoder().decode(pending.getSpec().getRequest()));
@@ -228,8 +235,6 @@ class TlsBootstrapIT {
         } finally {
             follower.destroy();
         }
-        assertThat(agent.get(agent.readOnlyPort, "/metrics").orElse(""))
-                .containsPattern("kubelet_certificate_manager_server_ttl_seconds \\d");
     }
 
     static String readLine(java.io.BufferedReader reader) throws Exception {
