@@ -200,6 +200,59 @@ class PersistentVolumesIT extends RealClusterBase {
         deletePod(pod);
     }
 
+    /**
+     * A generic ephemeral volume: the control plane's ephemeral volume controller (its {@code GenericEphemeralVolume}
+     * gate on, as the test control plane has it) makes the claim {@code <pod>-scratch} from the pod's template, owned by
+     * the pod. No provisioner runs here: the test does its part, a local volume bound in advance to that claim.
+     */
+    @Test
+    void aGenericEphemeralVolumeIsThePodsOwnClaimUsedAsAnyAndGoneWithThePod() throws Exception {
+        Path disk = Files.createDirectories(dir.resolve("disks/" + prefix() + "ephemeral"));
+        String pod = prefix() + "scratch-user";
+        String claim = pod + "-scratch";
+        localVolume(prefix() + "local-ephemeral", disk, claim);
+        apply("pod", pod, """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: %s, namespace: default}
+                spec:
+                  nodeName: %s
+                  terminationGracePeriodSeconds: 2
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sh", "-c", "echo scratch > /scratch/f; sleep 3600"]
+                    volumeMounts: [{name: scratch, mountPath: /scratch}]
+                  volumes:
+                  - name: scratch
+                    ephemeral:
+                      volumeClaimTemplate:
+                        spec: {storageClassName: "", accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Mi}}}
+                """.formatted(pod, agent.nodeName, IMAGE));
+        made.add(new String[] {"pvc", claim});
+        awaitRunning(pod);
+        assertThat(kubectl.run("get", "pvc", claim, "-o", "jsonpath={.metadata.ownerReferences[0].kind}/"
+                + "{.metadata.ownerReferences[0].name}").out()).isEqualTo("Pod/" + pod);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(disk.resolve("f")));
+        assertThat(Files.readString(disk.resolve("f"))).isEqualTo("scratch\n");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+            JsonNode summary = JSON.readTree(agent.get(agent.readOnlyPort, "/stats/summary").orElseThrow());
+            List<String> claims = new ArrayList<>();
+            for (JsonNode p : summary.path("pods")) {
+                if (p.path("podRef").path("name").asText().equals(pod)) {
+                    p.path("volume").forEach(v -> claims.add(v.path("name").asText() + "=" + v.path("pvcRef").path("name").asText()));
+                }
+            }
+            assertThat(claims).as("the volume's claim in /stats/summary").contains("scratch=" + claim);
+        });
+
+        deletePod(pod);
+        // The claim is the pod's: the garbage collector removes it once the pod is gone and the volume unmounted.
+        await("claim " + claim + " removed with its pod").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> kubectl.run("get", "pvc", claim, "--ignore-not-found", "-o", "name").out().isBlank());
+    }
+
     @Test
     void twoPodsShareAReadWriteManyHostPathVolume() throws Exception {
         Path shared = dir.resolve("disks/" + prefix() + "shared");

@@ -43,7 +43,7 @@ final class UnsupportedPodFields {
 
     /**
      * The volume sources this kubelet cannot mount, by field name: every source but emptyDir, hostPath, configMap,
-     * secret, downwardAPI, projected, nfs, csi and persistentVolumeClaim.
+     * secret, downwardAPI, projected, nfs, csi, persistentVolumeClaim and ephemeral.
      */
     private static final Map<String, Function<Volume, Object>> UNMOUNTABLE = new LinkedHashMap<>();
 
@@ -53,7 +53,6 @@ final class UnsupportedPodFields {
         UNMOUNTABLE.put("azureFile", Volume::getAzureFile);
         UNMOUNTABLE.put("cephfs", Volume::getCephfs);
         UNMOUNTABLE.put("cinder", Volume::getCinder);
-        UNMOUNTABLE.put("ephemeral", Volume::getEphemeral);
         UNMOUNTABLE.put("fc", Volume::getFc);
         UNMOUNTABLE.put("flexVolume", Volume::getFlexVolume);
         UNMOUNTABLE.put("flocker", Volume::getFlocker);

@@ -9,6 +9,7 @@ import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumePluginMgr;
 import io.jkubelet.core.volume.csi.CsiVolumePlugin;
+import io.jkubelet.core.volume.util.EphemeralVolumes;
 import io.jkubelet.core.volume.util.HostMounts;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
@@ -315,7 +316,7 @@ public final class VolumeManager {
         for (MountedVolume v : asw.getMountedVolumesForPod(podName)) {
             Volume spec = specs.get(v.outerVolumeSpecName());
             volumes.put(v.outerVolumeSpecName(), new VolumeInfo(v.outerVolumeSpecName(), v.mounter().path(),
-                    v.mounter().readOnly(), v.mounter().metrics(), spec == null ? null : spec.getPersistentVolumeClaim(),
+                    v.mounter().readOnly(), v.mounter().metrics(), spec == null ? null : EphemeralVolumes.claimSource(pod, spec),
                     spec != null && isLocalEphemeral(spec)));
         }
         return volumes;

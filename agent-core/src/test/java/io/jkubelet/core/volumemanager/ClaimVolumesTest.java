@@ -160,4 +160,47 @@ class ClaimVolumesTest {
         vm.passes();
         assertThat(apiserver.claimReads.get()).isEqualTo(reads + 1);
     }
+
+    /** Pod {@code web} (UID {@code uid}) whose container mounts its generic ephemeral volume {@code scratch} at /scratch. */
+    private static Pod ephemeralPod(String uid) {
+        return new PodBuilder().withNewMetadata().withName("web").withNamespace("default").withUid(uid).endMetadata()
+                .withNewSpec().withContainers(new ContainerBuilder().withName("app").withImage("busybox").addNewVolumeMount()
+                        .withName("scratch").withMountPath("/scratch").endVolumeMount().build())
+                .addNewVolume().withName("scratch").withNewEphemeral().withNewVolumeClaimTemplate().withNewSpec()
+                .withAccessModes("ReadWriteOnce").endSpec().endVolumeClaimTemplate().endEphemeral().endVolume().endSpec().build();
+    }
+
+    /** The ephemeral volume controller's claim for {@code web}'s volume: controlled by the pod of UID {@code ownerUid}. */
+    private static PersistentVolumeClaim ephemeralClaim(String ownerUid) {
+        return new PersistentVolumeClaimBuilder(claim("default", "web-scratch", "pv-e")).editMetadata().addNewOwnerReference()
+                .withApiVersion("v1").withKind("Pod").withName("web").withUid(ownerUid).withController(true).endOwnerReference()
+                .endMetadata().build();
+    }
+
+    @Test
+    void aGenericEphemeralVolumeIsThePodsOwnClaimNamedForPodAndVolumeAndAClaimThePodDoesNotControlIsRefused() throws Exception {
+        ManualVolumeManager vm = manager();
+        String failed = "unmounted volumes=[scratch], unattached volumes=[], failed to process volumes=[scratch]: ";
+        // Until the controller has made it, the claim is missing: the pod waits, as for any claim.
+        assertThat(waitError(vm, ephemeralPod("u1"))).isEqualTo(failed + "error processing PVC default/web-scratch: "
+                + "failed to fetch PVC from API server: persistentvolumeclaims \"web-scratch\" not found");
+
+        // A claim of that name made for an earlier pod named web (or by hand) is not this pod's: its data is not given.
+        apiserver.put(boundTo("pv-e", "default", "web-scratch").editSpec().withNewHostPath().withPath(hostDir("e").toString())
+                .endHostPath().endSpec().build());
+        apiserver.put(ephemeralClaim("u0"));
+        assertThat(waitError(vm, ephemeralPod("u1"))).isEqualTo(failed
+                + "PVC default/web-scratch was not created for pod default/web (pod is not owner)");
+        apiserver.put(claim("default", "web-scratch", "pv-e"));
+        assertThat(waitError(vm, ephemeralPod("u1"))).isEqualTo(failed
+                + "PVC default/web-scratch was not created for pod default/web (pod is not owner)");
+
+        // The pod's own claim, bound: mounted, and named for its claim in the stats.
+        apiserver.put(ephemeralClaim("u1"));
+        assertThat(waitError(vm, ephemeralPod("u1"))).isEqualTo("mounted");
+        VolumeInfo scratch = vm.manager().getMountedVolumesForPod(ephemeralPod("u1")).get("scratch");
+        assertThat(scratch.path()).isEqualTo(hostDir("e"));
+        assertThat(scratch.readOnly()).isFalse();
+        assertThat(scratch.claim().getClaimName()).isEqualTo("web-scratch");
+    }
 }

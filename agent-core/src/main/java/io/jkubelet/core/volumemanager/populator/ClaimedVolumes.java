@@ -2,18 +2,21 @@ package io.jkubelet.core.volumemanager.populator;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Status;
 import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.objects.PersistentVolumeClient;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeSpec;
+import io.jkubelet.core.volume.util.EphemeralVolumes;
 
 import java.util.Map;
 
 /**
  * A pod's claim turned into the spec of the PersistentVolume bound to it (upstream populator's {@code getPVCExtractPV}
  * and {@code getPVSpec}), refused with upstream's messages while it cannot be used: missing, being deleted, not
- * (or no longer: lost) bound, or bound to a volume that is not bound back to it.
+ * (or no longer: lost) bound, bound to a volume that is not bound back to it, or, for a generic ephemeral volume, not
+ * controlled by the pod.
  */
 final class ClaimedVolumes {
     /** Upstream's {@code VolumeGidAnnotationKey}: a group the pod is given to use the volume. */
@@ -29,20 +32,33 @@ final class ClaimedVolumes {
     }
 
     /**
+     * @param ephemeralFor the pod whose generic ephemeral volume the claim is, which must control it (checked between
+     *     reading the claim and its volume, as upstream's populator does); null for a claim the pod names
      * @throws VolumeException e.g. {@code error processing PVC default/data: PVC is not bound}
      */
-    Claimed claimed(String namespace, String claimName, boolean readOnly) throws VolumeException {
+    Claimed claimed(String namespace, String claimName, boolean readOnly, Pod ephemeralFor) throws VolumeException {
         PersistentVolumeClaim pvc;
-        PersistentVolume pv;
         try {
             pvc = extractPv(namespace, claimName);
+        } catch (VolumeException e) {
+            throw processing(namespace, claimName, e);
+        }
+        if (ephemeralFor != null) {
+            EphemeralVolumes.checkVolumeIsForPod(ephemeralFor, pvc);
+        }
+        PersistentVolume pv;
+        try {
             pv = persistentVolume(pvc.getSpec().getVolumeName(), pvc.getMetadata().getUid());
         } catch (VolumeException e) {
-            throw new VolumeException("error processing PVC " + namespace + "/" + claimName + ": " + e.getMessage());
+            throw processing(namespace, claimName, e);
         }
         Map<String, String> annotations = pv.getMetadata().getAnnotations();
         String gid = annotations == null ? "" : annotations.getOrDefault(VOLUME_GID_ANNOTATION, "");
         return new Claimed(pvc, VolumeSpec.of(pv, readOnly), gid);
+    }
+
+    private static VolumeException processing(String namespace, String claimName, VolumeException e) {
+        return new VolumeException("error processing PVC " + namespace + "/" + claimName + ": " + e.getMessage());
     }
 
     /** Upstream {@code getPVCExtractPV}. */

@@ -7,6 +7,7 @@ import io.jkubelet.core.objects.PersistentVolumeClient;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeSpec;
+import io.jkubelet.core.volume.util.EphemeralVolumes;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
 import io.jkubelet.core.volumemanager.cache.ActualStateOfWorld;
 import io.jkubelet.core.volumemanager.cache.DesiredStateOfWorld;
@@ -126,15 +127,19 @@ public final class DesiredStateOfWorldPopulator {
 
     private record Created(VolumeSpec spec, String volumeGidValue) {}
 
-    /** Upstream {@code createVolumeSpec}: a claim is turned into its PersistentVolume; other volumes are their own. */
+    /**
+     * Upstream {@code createVolumeSpec}: a claim, or a generic ephemeral volume's claim, is turned into its
+     * PersistentVolume; other volumes are their own.
+     */
     private Created createVolumeSpec(Volume v, Pod pod, PodVolumeNames used) throws VolumeException {
-        if (v.getPersistentVolumeClaim() == null) {
+        var source = EphemeralVolumes.claimSource(pod, v);
+        if (source == null) {
             // A copy: the pod's object may change under the operations.
             return new Created(VolumeSpec.of(new VolumeBuilder(v).build()), "");
         }
-        var source = v.getPersistentVolumeClaim();
+        boolean ephemeral = v.getPersistentVolumeClaim() == null;
         ClaimedVolumes.Claimed c = claims.claimed(pod.getMetadata().getNamespace(), source.getClaimName(),
-                Boolean.TRUE.equals(source.getReadOnly()));
+                Boolean.TRUE.equals(source.getReadOnly()), ephemeral ? pod : null);
         String mode = c.spec().isBlock() ? "Block" : "Filesystem";
         if (used.mounts().contains(v.getName()) && c.spec().isBlock()) {
             throw new VolumeException("volume " + v.getName() + " has volumeMode " + mode + ", but is specified in volumeMounts");
