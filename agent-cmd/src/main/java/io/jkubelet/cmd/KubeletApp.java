@@ -19,7 +19,6 @@ import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.kubelet.GcSettings;
 import io.jkubelet.core.kubelet.Kubelet;
 import io.jkubelet.core.kubelet.KubeletDeps;
-import io.jkubelet.core.kubelet.KubeletExecutors;
 import io.jkubelet.core.kubelet.KubeletSettings;
 import io.jkubelet.core.kubelet.SecuritySettings;
 import io.jkubelet.core.kuberuntime.NodeContext;
@@ -280,11 +279,14 @@ final class KubeletApp implements AutoCloseable {
                 .security(new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
                         Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())))
                 .build();
-        Kubelet kubelet = new Kubelet(settings, new KubeletDeps(connection.runtime(), connection.images(), recorder,
-                clock, cluster, HostSetup.systemContainers(connection.process()), KubeletExecutors.named(), containerManager,
-                connection.logManager(), new RegistrationServer(DevicePluginServer.KUBELET_SOCKET),
-                new GrpcPluginRegistrationClient(), cpuManager, topologyManager, new GrpcCsiDriverClient(),
-                Optional.of(memoryManager), Optional.of(new LinuxMounts())));
+        KubeletDeps.Builder deps = KubeletDeps.builder(connection.runtime(), connection.images(), recorder, clock)
+                .cluster(cluster).systemContainers(HostSetup.systemContainers(connection.process()))
+                .containerManager(containerManager).logManager(connection.logManager())
+                .devicePlugins(new RegistrationServer(DevicePluginServer.KUBELET_SOCKET))
+                .pluginRegistration(new GrpcPluginRegistrationClient()).topologyManager(topologyManager)
+                .csiDrivers(new GrpcCsiDriverClient()).memoryManager(memoryManager).hostMounts(new LinuxMounts());
+        cpuManager.ifPresent(deps::cpuManager);
+        Kubelet kubelet = new Kubelet(settings, deps.build());
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();
         clientCertificates.ifPresent(m -> certificateMetrics.registerClient(kubelet.views().kubeletMetrics(), m, clock));

@@ -53,95 +53,110 @@ public record KubeletDeps(RuntimeService runtime, ImageService images, EventReco
                           Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers,
                           Optional<MemoryManager> memoryManager, Optional<HostMounts> hostMounts) {
 
-    /** Dependencies that leave the root directory's mount as it is. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager, ContainerLogManager logManager,
-                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                       Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers,
-                       Optional<MemoryManager> memoryManager) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                devicePlugins, pluginRegistration, cpuManager, topologyManager, csiDrivers, memoryManager, Optional.empty());
+    /**
+     * The dependencies of a kubelet on {@code runtime}, each part as a standalone node without cgroups has it until
+     * set: no apiserver, no system containers in the stats summary, the production threads, no container manager
+     * (pods get no cgroups of their own, nothing is reserved), logs rotated by the runtime, no device plugins nor
+     * plugin watcher registrations, the {@code none} CPU, topology and memory managers, no CSI driver, the root
+     * directory's mount left as it is.
+     */
+    public static Builder builder(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock) {
+        return new Builder(runtime, images, recorder, clock);
     }
 
-    /** Dependencies without a memory manager. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager, ContainerLogManager logManager,
-                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                       Optional<CpuManager> cpuManager, TopologyManager topologyManager, CsiDriverClient csiDrivers) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                devicePlugins, pluginRegistration, cpuManager, topologyManager, csiDrivers, Optional.empty());
-    }
+    /** Sets the parts a kubelet is given; {@link #build()} makes the dependencies. */
+    public static final class Builder {
+        private final RuntimeService runtime;
+        private final ImageService images;
+        private final EventRecorder recorder;
+        private final Clock clock;
+        private ClusterSide cluster = ClusterSide.standalone();
+        private SystemContainers systemContainers;
+        private KubeletExecutors executors;
+        private ContainerManager containerManager = ContainerManager.stub();
+        private ContainerLogManager logManager = ContainerLogManager.rotatedByRuntime();
+        private DevicePluginServer devicePlugins = DevicePluginServer.none();
+        private PluginRegistrationClient pluginRegistration = PluginRegistrationClient.none();
+        private Optional<CpuManager> cpuManager = Optional.empty();
+        private TopologyManager topologyManager;
+        private CsiDriverClient csiDrivers = CsiDriverClient.none();
+        private Optional<MemoryManager> memoryManager = Optional.empty();
+        private Optional<HostMounts> hostMounts = Optional.empty();
 
-    /** Dependencies that cannot call CSI drivers: a CSI driver's registration is refused. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager, ContainerLogManager logManager,
-                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                       Optional<CpuManager> cpuManager, TopologyManager topologyManager) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                devicePlugins, pluginRegistration, cpuManager, topologyManager, CsiDriverClient.none());
-    }
+        private Builder(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock) {
+            this.runtime = runtime;
+            this.images = images;
+            this.recorder = recorder;
+            this.clock = clock;
+        }
 
-    /** Dependencies with the {@code none} topology manager policy. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager, ContainerLogManager logManager,
-                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration,
-                       Optional<CpuManager> cpuManager) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                devicePlugins, pluginRegistration, cpuManager, TopologyManager.none());
-    }
+        public Builder cluster(ClusterSide cluster) {
+            this.cluster = cluster;
+            return this;
+        }
 
-    /** Dependencies with the {@code none} CPU manager policy. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager, ContainerLogManager logManager,
-                       DevicePluginServer devicePlugins, PluginRegistrationClient pluginRegistration) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                devicePlugins, pluginRegistration, Optional.empty());
-    }
+        public Builder systemContainers(SystemContainers systemContainers) {
+            this.systemContainers = systemContainers;
+            return this;
+        }
 
-    /** Dependencies whose device plugins can only register on the registration socket, not through the watcher. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager, ContainerLogManager logManager,
-                       DevicePluginServer devicePlugins) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                devicePlugins, PluginRegistrationClient.none());
-    }
+        public Builder executors(KubeletExecutors executors) {
+            this.executors = executors;
+            return this;
+        }
 
-    /** Dependencies without device plugins. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager, ContainerLogManager logManager) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager, logManager,
-                DevicePluginServer.none());
-    }
+        public Builder containerManager(ContainerManager containerManager) {
+            this.containerManager = containerManager;
+            return this;
+        }
 
-    /** Dependencies whose runtime rotates its own logs. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors,
-                       ContainerManager containerManager) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, containerManager,
-                ContainerLogManager.rotatedByRuntime());
-    }
+        public Builder logManager(ContainerLogManager logManager) {
+            this.logManager = logManager;
+            return this;
+        }
 
-    /** Dependencies without a container manager: pods get no cgroups of their own, nothing is reserved. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster, SystemContainers systemContainers, KubeletExecutors executors) {
-        this(runtime, images, recorder, clock, cluster, systemContainers, executors, ContainerManager.stub());
-    }
+        public Builder devicePlugins(DevicePluginServer devicePlugins) {
+            this.devicePlugins = devicePlugins;
+            return this;
+        }
 
-    /** Dependencies without system containers in the stats summary, on the production threads. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock,
-                       ClusterSide cluster) {
-        this(runtime, images, recorder, clock, cluster, null, KubeletExecutors.named());
-    }
+        public Builder pluginRegistration(PluginRegistrationClient pluginRegistration) {
+            this.pluginRegistration = pluginRegistration;
+            return this;
+        }
 
-    /** A standalone node's dependencies: no apiserver. */
-    public KubeletDeps(RuntimeService runtime, ImageService images, EventRecorder recorder, Clock clock) {
-        this(runtime, images, recorder, clock, ClusterSide.standalone());
+        public Builder cpuManager(CpuManager cpuManager) {
+            this.cpuManager = Optional.of(cpuManager);
+            return this;
+        }
+
+        public Builder topologyManager(TopologyManager topologyManager) {
+            this.topologyManager = topologyManager;
+            return this;
+        }
+
+        public Builder csiDrivers(CsiDriverClient csiDrivers) {
+            this.csiDrivers = csiDrivers;
+            return this;
+        }
+
+        public Builder memoryManager(MemoryManager memoryManager) {
+            this.memoryManager = Optional.of(memoryManager);
+            return this;
+        }
+
+        public Builder hostMounts(HostMounts hostMounts) {
+            this.hostMounts = Optional.of(hostMounts);
+            return this;
+        }
+
+        public KubeletDeps build() {
+            // Made here, not as field defaults: threads are not started for a builder given its own, and a topology
+            // manager takes its kubelet's hint providers, so each kubelet needs a new one.
+            return new KubeletDeps(runtime, images, recorder, clock, cluster, systemContainers,
+                    executors != null ? executors : KubeletExecutors.named(), containerManager, logManager, devicePlugins,
+                    pluginRegistration, cpuManager, topologyManager != null ? topologyManager : TopologyManager.none(),
+                    csiDrivers, memoryManager, hostMounts);
+        }
     }
 }

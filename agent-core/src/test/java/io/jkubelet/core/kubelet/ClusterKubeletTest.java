@@ -53,7 +53,7 @@ class ClusterKubeletTest {
                 .create().getMetadata().getUid();
         cluster = ClusterSide.connect(client, "v1.30.0", clock);
         kubelet = new Kubelet(TestSettings.under(root),
-                new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, cluster));
+                KubeletDeps.builder(runtime, runtime, new LoggingEventRecorder(clock), clock).cluster(cluster).build());
         kubelet.start();
         // The apiserver source (not started here: the tests deliver its pods) has listed once, so housekeeping runs.
         kubelet.sourceChannel(io.jkubelet.core.config.PodSources.API)

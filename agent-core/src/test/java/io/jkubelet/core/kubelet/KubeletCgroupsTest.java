@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.CgroupDriver;
 import io.jkubelet.core.cm.FakeCgroupfs;
 import io.jkubelet.core.cm.LinuxContainerManager;
@@ -60,8 +59,7 @@ class KubeletCgroupsTest {
         var cm = LinuxContainerManager.create(config, cgroupfs.manager(CgroupDriver.CGROUPFS),
                 Map.of("cpu", new Quantity("2"), "memory", new Quantity("4Gi")), OptionalLong.of(32768));
         kubelet = new Kubelet(TestSettings.under(root),
-                new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock), clock, ClusterSide.standalone(), null,
-                        KubeletExecutors.named(), cm));
+                KubeletDeps.builder(runtime, runtime, new LoggingEventRecorder(clock), clock).containerManager(cm).build());
         kubelet.start();
     }
 

@@ -6,17 +6,12 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.apis.config.CpuSet;
-import io.jkubelet.core.cluster.ClusterSide;
-import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.cpumanager.CpuTopology;
-import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
 import io.jkubelet.core.config.PodOperation;
 import io.jkubelet.core.config.PodSources;
 import io.jkubelet.core.config.PodUpdate;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.logs.ContainerLogManager;
-import io.jkubelet.core.pluginmanager.PluginRegistrationClient;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
 import io.jkubelet.core.runtime.Labels;
@@ -80,10 +75,8 @@ class KubeletCpuManagerTest {
         CpuTopology twoCpus = CpuTopology.of(Map.of(0, new CpuTopology.CpuInfo(0, 0, 0), 1, new CpuTopology.CpuInfo(0, 0, 1)));
         CpuManager cpus = CpuManager.newStatic(twoCpus, BigDecimal.ONE, CpuSet.parse("0"), Map.of(), root,
                 Duration.ofMillis(50), io.jkubelet.core.cm.topologymanager.TopologyAffinityStore.NONE);
-        kubelet = new Kubelet(TestSettings.under(root), new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock),
-                clock, ClusterSide.standalone(), null, KubeletExecutors.named(), ContainerManager.stub(),
-                ContainerLogManager.rotatedByRuntime(), DevicePluginServer.none(), PluginRegistrationClient.none(),
-                Optional.of(cpus)));
+        kubelet = new Kubelet(TestSettings.under(root), KubeletDeps.builder(runtime, runtime,
+                new LoggingEventRecorder(clock), clock).cpuManager(cpus).build());
         kubelet.start();
 
         Pod guaranteed = pod("guaranteed", Map.of("cpu", new Quantity("1"), "memory", new Quantity("64Mi")));

@@ -1,16 +1,9 @@
 package io.jkubelet.core.kubelet;
 
-import io.jkubelet.core.cluster.ClusterSide;
-import io.jkubelet.core.cm.ContainerManager;
-import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
-import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.events.Event;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.logs.ContainerLogManager;
-import io.jkubelet.core.pluginmanager.PluginRegistrationClient;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
-import io.jkubelet.core.volume.csi.CsiDriverClient;
 import io.jkubelet.core.volume.util.FakeHostMounts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,10 +29,8 @@ class KubeletDataDirsTest {
     private final List<Kubelet> kubelets = new ArrayList<>();
 
     private Kubelet start(FakeHostMounts mounts) {
-        Kubelet kubelet = new Kubelet(TestSettings.under(root), new KubeletDeps(runtime, runtime, events, clock,
-                ClusterSide.standalone(), null, KubeletExecutors.named(), ContainerManager.stub(),
-                ContainerLogManager.rotatedByRuntime(), DevicePluginServer.none(), PluginRegistrationClient.none(),
-                Optional.empty(), TopologyManager.none(), CsiDriverClient.none(), Optional.empty(), Optional.of(mounts)));
+        Kubelet kubelet = new Kubelet(TestSettings.under(root), KubeletDeps.builder(runtime, runtime, events, clock)
+                .hostMounts(mounts).build());
         kubelets.add(kubelet);
         kubelet.start();
         return kubelet;

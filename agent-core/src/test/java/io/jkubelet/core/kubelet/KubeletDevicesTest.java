@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.cm.devicemanager.Device;
 import io.jkubelet.core.cm.devicemanager.FakeDevicePlugin;
 import io.jkubelet.core.cm.devicemanager.FakeDevicePluginServer;
@@ -55,9 +54,8 @@ class KubeletDevicesTest {
 
     private void start() {
         server = new FakeDevicePluginServer(root.resolve("device-plugins"));
-        kubelet = new Kubelet(TestSettings.under(root), new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock),
-                clock, ClusterSide.standalone(), null, KubeletExecutors.named(), io.jkubelet.core.cm.ContainerManager.stub(),
-                io.jkubelet.core.logs.ContainerLogManager.rotatedByRuntime(), server));
+        kubelet = new Kubelet(TestSettings.under(root), KubeletDeps.builder(runtime, runtime,
+                new LoggingEventRecorder(clock), clock).devicePlugins(server).build());
         kubelet.start();
     }
 

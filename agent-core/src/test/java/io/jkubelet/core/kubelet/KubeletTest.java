@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.container.GCPolicy;
 import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageGCPolicy;
@@ -71,7 +70,7 @@ class KubeletTest {
     private void start(KubeletExecutors executors, KubeletSettings settings) {
         events = new LoggingEventRecorder(clock);
         kubelet = new Kubelet(settings,
-                new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null, executors));
+                KubeletDeps.builder(runtime, runtime, events, clock).executors(executors).build());
         kubelet.start();
     }
 
@@ -185,8 +184,7 @@ class KubeletTest {
         KubeletSettings bad = s.toBuilder().security(new SecuritySettings(false, List.of("kernel.panic"))).build();
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Kubelet(bad,
-                        new KubeletDeps(runtime, runtime, events, clock, ClusterSide.standalone(), null,
-                                KubeletExecutors.named())))
+                        KubeletDeps.builder(runtime, runtime, events, clock).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("allowedUnsafeSysctls: the sysctls \"kernel.panic\" are not known to be namespaced");
     }

@@ -6,11 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.apis.config.CpuSet;
-import io.jkubelet.core.cluster.ClusterSide;
-import io.jkubelet.core.cm.ContainerManager;
 import io.jkubelet.core.cm.cpumanager.CpuManager;
 import io.jkubelet.core.cm.cpumanager.CpuTopology;
-import io.jkubelet.core.cm.devicemanager.DevicePluginServer;
 import io.jkubelet.core.cm.memorymanager.MemoryManager;
 import io.jkubelet.core.cm.testing.TwoNumaNodeMachine;
 import io.jkubelet.core.cm.topologymanager.NumaInfo;
@@ -19,8 +16,6 @@ import io.jkubelet.core.config.PodOperation;
 import io.jkubelet.core.config.PodSources;
 import io.jkubelet.core.config.PodUpdate;
 import io.jkubelet.core.events.LoggingEventRecorder;
-import io.jkubelet.core.logs.ContainerLogManager;
-import io.jkubelet.core.pluginmanager.PluginRegistrationClient;
 import io.jkubelet.core.podresources.PodResourcesV1.ContainerMemory;
 import io.jkubelet.core.runtime.ContainerFilter;
 import io.jkubelet.core.runtime.ContainerState;
@@ -28,7 +23,6 @@ import io.jkubelet.core.runtime.Labels;
 import io.jkubelet.core.runtime.LinuxContainerResources;
 import io.jkubelet.core.runtime.testing.FakeRuntime;
 import io.jkubelet.core.testing.FakeClock;
-import io.jkubelet.core.volume.csi.CsiDriverClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,10 +72,11 @@ class KubeletTopologyManagerTest {
     private void start(Optional<CpuManager> cpus, TopologyManager topology, Optional<MemoryManager> memory) {
         runtime.addImage("busybox:1.36");
         runtime.addImage("jkubelet/pause:3.9");
-        kubelet = new Kubelet(TestSettings.under(root), new KubeletDeps(runtime, runtime, new LoggingEventRecorder(clock),
-                clock, ClusterSide.standalone(), null, KubeletExecutors.named(), ContainerManager.stub(),
-                ContainerLogManager.rotatedByRuntime(), DevicePluginServer.none(), PluginRegistrationClient.none(),
-                cpus, topology, CsiDriverClient.none(), memory));
+        KubeletDeps.Builder deps = KubeletDeps.builder(runtime, runtime, new LoggingEventRecorder(clock), clock)
+                .topologyManager(topology);
+        cpus.ifPresent(deps::cpuManager);
+        memory.ifPresent(deps::memoryManager);
+        kubelet = new Kubelet(TestSettings.under(root), deps.build());
         kubelet.start();
     }
 

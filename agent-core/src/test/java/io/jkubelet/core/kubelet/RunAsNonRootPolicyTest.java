@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.jkubelet.core.cluster.ClusterSide;
 import io.jkubelet.core.config.PodOperation;
 import io.jkubelet.core.config.PodUpdate;
 import io.jkubelet.core.events.LoggingEventRecorder;
@@ -49,8 +48,7 @@ class RunAsNonRootPolicyTest {
         runtime.setImageUser("user-1000:1", "1000:1000");
         runtime.setImageUser("user-nobody:1", "nobody");
         events = new LoggingEventRecorder(clock);
-        kubelet = new Kubelet(TestSettings.under(root), new KubeletDeps(runtime, runtime, events, clock,
-                ClusterSide.standalone(), null, KubeletExecutors.named()));
+        kubelet = new Kubelet(TestSettings.under(root), KubeletDeps.builder(runtime, runtime, events, clock).build());
         kubelet.start();
     }
 
