@@ -157,8 +157,11 @@ final class KubeletApp implements AutoCloseable {
         TopologyManager topologyManager = HostSetup.topologyManager(config);
         Optional<CpuManager> cpuManager = HostSetup.cpuManager(config, containerManager,
                 Path.of(server.flags().rootDirectory()), topologyManager);
-        MemoryManager memoryManager = HostSetup.memoryManager(config, containerManager,
-                Path.of(server.flags().rootDirectory()), topologyManager);
+        // Upstream's container manager makes the memory manager only with its gate on.
+        Optional<MemoryManager> memoryManager = FeatureGates.of(config).enabled(FeatureGates.MEMORY_MANAGER)
+                ? Optional.of(HostSetup.memoryManager(config, containerManager, Path.of(server.flags().rootDirectory()),
+                        topologyManager))
+                : Optional.empty();
         RuntimeConnection connection = RuntimeConnection.connect(config);
         running.add("runtime", connection.connection());
         Clock clock = Clock.systemUTC();
@@ -246,7 +249,7 @@ final class KubeletApp implements AutoCloseable {
      */
     private Kubelet createAndStartKubelet(KubeletServer server, Node node, OomScoreAdjuster oom,
                                           ContainerManager containerManager, Optional<CpuManager> cpuManager,
-                                          MemoryManager memoryManager,
+                                          Optional<MemoryManager> memoryManager,
                                           TopologyManager topologyManager, RuntimeConnection connection,
                                           ClusterSide cluster, EventRecorder recorder, ApiserverClient apiserver,
                                           Clock clock) {
@@ -284,8 +287,9 @@ final class KubeletApp implements AutoCloseable {
                 .containerManager(containerManager).logManager(connection.logManager())
                 .devicePlugins(new RegistrationServer(DevicePluginServer.KUBELET_SOCKET))
                 .pluginRegistration(new GrpcPluginRegistrationClient()).topologyManager(topologyManager)
-                .csiDrivers(new GrpcCsiDriverClient()).memoryManager(memoryManager).hostMounts(new LinuxMounts());
+                .csiDrivers(new GrpcCsiDriverClient()).hostMounts(new LinuxMounts());
         cpuManager.ifPresent(deps::cpuManager);
+        memoryManager.ifPresent(deps::memoryManager);
         Kubelet kubelet = new Kubelet(settings, deps.build());
         running.add("kubelet", kubelet::stop);
         Optional<CertificateManager> clientCertificates = apiserver.certificates();

@@ -1,5 +1,6 @@
 package io.jkubelet.cmd;
 
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 
 import java.io.IOException;
@@ -93,6 +94,12 @@ final class UnsupportedSettings {
         if (!c.systemCgroups().isEmpty()) {
             warnings.add("systemCgroups (--system-cgroups) \"" + c.systemCgroups() + "\": jkubelet does not move the "
                     + "host's other processes into that cgroup");
+        }
+        if (!FeatureGates.of(c).enabled(FeatureGates.MEMORY_MANAGER)
+                && (!"None".equals(c.memoryManagerPolicy()) || !empty(c.reservedMemory()))) {
+            warnings.add("memoryManagerPolicy (--memory-manager-policy) \"" + c.memoryManagerPolicy() + "\" and "
+                    + "reservedMemory (--reserved-memory) " + Objects.requireNonNullElse(c.reservedMemory(), List.of())
+                    + ": not used; the MemoryManager feature gate is off, so no memory manager runs (as upstream)");
         }
         if (!empty(c.qosReserved())) {
             warnings.add("qosReserved (--qos-reserved) " + c.qosReserved() + ": not applied; it needs the QOSReserved "

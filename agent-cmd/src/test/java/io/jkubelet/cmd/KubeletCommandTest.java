@@ -793,6 +793,23 @@ class KubeletCommandTest {
     }
 
     @Test
+    void withTheMemoryManagerGateOffItsPolicyAndReservedMemoryAreNamedAsUnused() throws FlagsException {
+        String[] memoryManager = {"--memory-manager-policy=Static", "--reserved-memory=0:memory=100Mi"};
+        KubeletInvocation.Run off = (KubeletInvocation.Run) KubeletCommand.parse(java.util.stream.Stream.concat(
+                java.util.stream.Stream.of("--feature-gates=MemoryManager=false"), java.util.Arrays.stream(memoryManager))
+                .toArray(String[]::new));
+        assertThat(io.jkubelet.core.apis.config.FeatureGates.of(off.server().config())
+                .enabled(io.jkubelet.core.apis.config.FeatureGates.MEMORY_MANAGER)).isFalse();
+        UnsupportedSettings.Host host = new UnsupportedSettings.Host(1_048_576);
+        assertThat(UnsupportedSettings.warnings(off.server().config(), true, host)).filteredOn(w -> w.startsWith("memoryManager"))
+                .singleElement().asString().startsWith("memoryManagerPolicy (--memory-manager-policy) \"Static\" and "
+                        + "reservedMemory (--reserved-memory) [").endsWith("]: not used; the MemoryManager feature gate is "
+                        + "off, so no memory manager runs (as upstream)");
+        KubeletInvocation.Run on = (KubeletInvocation.Run) KubeletCommand.parse(memoryManager);
+        assertThat(UnsupportedSettings.warnings(on.server().config(), true, host)).noneMatch(w -> w.startsWith("memoryManager"));
+    }
+
+    @Test
     void theDeprecatedContainerGcFlagsSetThePolicyWarnAsPflagDoesAndAreMarkedInTheHelp() throws FlagsException {
         KubeletInvocation.Run run = (KubeletInvocation.Run) KubeletCommand.parse(new String[] {
                 "--maximum-dead-containers=100", "--minimum-container-ttl-duration=1m",

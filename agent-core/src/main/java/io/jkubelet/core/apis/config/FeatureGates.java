@@ -21,6 +21,7 @@ public final class FeatureGates {
     public static final String GRACEFUL_NODE_SHUTDOWN_BASED_ON_POD_PRIORITY = "GracefulNodeShutdownBasedOnPodPriority";
     public static final String NODE_SWAP = "NodeSwap";
     public static final String MEMORY_QOS = "MemoryQoS";
+    public static final String MEMORY_MANAGER = "MemoryManager";
     public static final String NODE_LOG_QUERY = "NodeLogQuery";
     public static final String KUBELET_TRACING = "KubeletTracing";
     /** Not a v1.30 gate (v1.32): always off, so its field cannot be set. */

@@ -36,6 +36,9 @@ final class KnownFeatureGates {
         implemented(FeatureGates.KUBELET_TRACING, true, Stage.BETA, "false: the tracing field is refused");
         implemented(FeatureGates.ROTATE_KUBELET_SERVER_CERTIFICATE, true, Stage.BETA, "false: serverTLSBootstrap "
                 + "is refused");
+        implemented(FeatureGates.MEMORY_MANAGER, true, Stage.BETA, "false: no memory manager runs, as upstream's "
+                + "container manager makes none: no memory_manager_state, no NUMA hints for memory, no memory in the pod "
+                + "resources API; memoryManagerPolicy and reservedMemory are then unused (named in one warning when set)");
         implemented("KubeletPodResourcesGet", false, Stage.ALPHA, "true: the pod resources API's Get answers with one "
                 + "pod's resources; false: it answers \"PodResources API Get method disabled\"");
 
@@ -71,7 +74,6 @@ final class KnownFeatureGates {
                 + "file system");
         defaultOnly("LocalStorageCapacityIsolationFSQuotaMonitoring", false, Stage.ALPHA, "project quotas for "
                 + "emptyDir usage");
-        defaultOnly("MemoryManager", true, Stage.BETA, "the memory manager (its None and Static policies)");
         defaultOnly(FeatureGates.MEMORY_QOS, false, Stage.ALPHA, "memory.min/memory.high on cgroup v2");
         defaultOnly(FeatureGates.NODE_LOG_QUERY, false, Stage.BETA, "node log queries (/logs/?query=...)");
         defaultOnly("PodAndContainerStatsFromCRI", false, Stage.ALPHA, "stats from the CRI instead of cAdvisor");
