@@ -12,7 +12,10 @@ import java.time.Duration;
 /**
  * The resource managers' metrics on {@code /metrics}, as upstream v1.30's {@code pkg/kubelet/metrics/metrics.go}
  * defines them (names, HELP texts, labels, buckets; all {@code ALPHA}). Upstream registers them whatever the managers'
- * policies, so an unlabelled counter shows 0 on a node whose CPU manager has the {@code none} policy. Thread-safe.
+ * policies, so an unlabelled counter shows 0 on a node whose CPU manager has the {@code none} policy. The alignment
+ * metrics of later releases ({@code kubelet_container_aligned_compute_resources_*},
+ * {@code kubelet_cpu_manager_exclusive_cpu_allocation_count} and the like) are not v1.30's and are not served.
+ * Thread-safe.
  */
 public final class ResourceManagerMetrics {
     /** Upstream's {@code ExponentialBuckets(.05, 2, 15)}, in milliseconds. */
