@@ -114,6 +114,7 @@ public final class RegistrationServer implements DevicePluginServer, PluginWatch
         @Override
         public void register(DevicePluginApi.RegisterRequest r, StreamObserver<DevicePluginApi.Empty> answer) {
             log.info("Got registration request from device plugin with resource {}", r.getResourceName());
+            handler.registrationRequested(r.getResourceName());
             try {
                 if (!SUPPORTED_VERSIONS.contains(r.getVersion())) {
                     throw new IllegalArgumentException("requested API version \"" + r.getVersion()

@@ -1,6 +1,7 @@
 package io.jkubelet.deviceplugin;
 
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
+import io.jkubelet.core.metrics.KubeletMetrics;
 import io.jkubelet.core.pluginmanager.PluginManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,11 +28,13 @@ class PluginWatcherTest {
     RegistrationServer server;
     DeviceManager manager;
     PluginManager watcher;
+    final KubeletMetrics metrics = new KubeletMetrics("node-a");
 
     @BeforeEach
     void start() throws Exception {
         server = new RegistrationServer(dir.resolve("device-plugins/kubelet.sock"));
         manager = new DeviceManager(server, Clock.systemUTC());
+        manager.observePlugins(metrics.resourceManagers().devicePlugins());
         manager.start(List::of, () -> true, (uid, name) -> false);
         watcher = new PluginManager(dir.resolve("plugins_registry"), new GrpcPluginRegistrationClient(), Clock.systemUTC(),
                 Runnable::run);
@@ -52,6 +55,8 @@ class PluginWatcherTest {
             assertThat(plugin.registrationStatus).containsExactly("true:");
             await().until(() -> manager.getCapacity().allocatable().getOrDefault(RESOURCE, 0L) == 2L);
             assertThat(watcher.registered()).containsEntry(RESOURCE, plugin.socket);
+            // Upstream counts registrations on the kubelet's socket only.
+            assertThat(RegistrationServerTest.registrations(metrics, RESOURCE)).isZero();
 
             // Nothing new: nothing is registered twice.
             watcher.reconcile();

@@ -14,10 +14,12 @@ import io.jkubelet.core.admission.testing.AdmittedPods;
 import io.jkubelet.core.cm.devicemanager.DeviceManager;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.kuberuntime.RunContainerOptions;
+import io.jkubelet.core.metrics.KubeletMetrics;
 import io.jkubelet.core.runtime.KeyValue;
 import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.deviceplugin.v1beta1.DevicePluginApi;
 import io.jkubelet.deviceplugin.v1beta1.DevicePluginGrpc;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,7 @@ class RegistrationServerTest {
     final AdmittedPods admittedPods = new AdmittedPods();
     final List<Pod> active = admittedPods.list();
     final List<AutoCloseable> plugins = new ArrayList<>();
+    final KubeletMetrics metrics = new KubeletMetrics("node-a");
 
     @BeforeEach
     void start() throws IOException {
@@ -65,6 +68,7 @@ class RegistrationServerTest {
     private void startKubelet(Duration callTimeout) throws IOException {
         server = new RegistrationServer(kubeletSocket, callTimeout);
         manager = new DeviceManager(server, Clock.systemUTC());
+        manager.observePlugins(metrics.resourceManagers().devicePlugins());
         manager.start(() -> List.copyOf(active), () -> true, (uid, name) -> false);
         admission = TopologyManager.none(manager);
     }
@@ -94,6 +98,14 @@ class RegistrationServerTest {
         return admittedPods.admit(admission, pod);
     }
 
+    /** {@code kubelet_device_plugin_registration_total} of one resource, as {@code /metrics} shows it; 0 when none. */
+    static double registrations(KubeletMetrics metrics, String resource) {
+        return metrics.registry().scrape(name -> name.equals("kubelet_device_plugin_registration_total")).stream()
+                .flatMap(s -> ((CounterSnapshot) s).getDataPoints().stream())
+                .filter(p -> resource.equals(p.getLabels().get("resource_name")))
+                .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
+    }
+
     private Map<String, Long> allocatable() {
         return manager.getCapacity().allocatable();
     }
@@ -103,6 +115,7 @@ class RegistrationServerTest {
         TestDevicePlugin p = plugin("dp.1", RESOURCE, "Dev-1", "Dev-2");
         p.register(kubeletSocket);
         await().until(() -> allocatable().getOrDefault(RESOURCE, 0L) == 2L);
+        assertThat(registrations(metrics, RESOURCE)).isEqualTo(1);
 
         Pod pod = pod("a", 1);
         assertThat(admit(pod).admit()).isTrue();
@@ -129,6 +142,9 @@ class RegistrationServerTest {
         assertThatThrownBy(() -> bad.register(kubeletSocket)).isInstanceOf(StatusRuntimeException.class)
                 .hasMessage("UNKNOWN: the ResourceName \"resource\" is invalid");
         assertThat(manager.getCapacity().capacity()).isEmpty();
+        // Upstream counts every request before it is checked.
+        assertThat(registrations(metrics, RESOURCE)).isEqualTo(1);
+        assertThat(registrations(metrics, "resource")).isEqualTo(1);
     }
 
     @Test

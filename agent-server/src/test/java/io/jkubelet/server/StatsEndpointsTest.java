@@ -226,7 +226,19 @@ class StatsEndpointsTest {
                 .contains("kubelet_node_name{node=\"node-a\"} 1\n")
                 .contains("# HELP process_start_time_seconds [ALPHA] Start time of the process since unix epoch in seconds.\n")
                 // An unlabelled histogram shows from the start, as Go's does; the first relist has no interval.
-                .contains("kubelet_pleg_relist_interval_seconds_count 0\n");
+                .contains("kubelet_pleg_relist_interval_seconds_count 0\n")
+                // So do the resource managers' counters, whatever their policies (ResourceManagerMetricsTest counts).
+                .contains("""
+                        # HELP kubelet_topology_manager_admission_requests_total [ALPHA] The number of admission requests where resources have to be aligned.
+                        # TYPE kubelet_topology_manager_admission_requests_total counter
+                        kubelet_topology_manager_admission_requests_total 0
+                        """)
+                .contains("kubelet_topology_manager_admission_errors_total 0\n")
+                .contains("kubelet_topology_manager_admission_duration_ms_count 0\n")
+                .contains("kubelet_cpu_manager_pinning_requests_total 0\n")
+                .contains("kubelet_cpu_manager_pinning_errors_total 0\n")
+                .contains("kubelet_memory_manager_pinning_requests_total 0\n")
+                .contains("kubelet_memory_manager_pinning_errors_total 0\n");
     }
 
     @Test

@@ -161,7 +161,7 @@ public final class Kubelet implements AutoCloseable {
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
         this.images = new InstrumentedImageService(deps.images(), metrics);
         this.containerManager = deps.containerManager();
-        this.resourceManagers = new ResourceManagers(deps);
+        this.resourceManagers = new ResourceManagers(deps, metrics.resourceManagers());
         DeviceManager deviceManager = resourceManagers.deviceManager();
         this.pluginWatcher = new PluginWatcher(dirs, deps, nodeName, executors.podWorkers());
         this.node = new KubeletNode(MachineNode.detect(nodeName, settings.maxPods(), settings.rootDir(),

@@ -11,6 +11,7 @@ import io.jkubelet.core.cm.devicemanager.RunningContainers;
 import io.jkubelet.core.cm.memorymanager.MemoryManager;
 import io.jkubelet.core.cm.topologymanager.TopologyManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
+import io.jkubelet.core.metrics.ResourceManagerMetrics;
 import io.jkubelet.core.podresources.CpusProvider;
 import io.jkubelet.core.podresources.MemoryProvider;
 import io.jkubelet.core.podresources.PodResourcesLister;
@@ -39,8 +40,11 @@ final class ResourceManagers {
     /** The memory manager ({@code None} or {@code Static}); empty: none at all, as with upstream's gate off. */
     private final Optional<MemoryManager> memoryManager;
 
-    /** Makes the device manager on {@code deps}' registration server and adds the hint providers to the topology manager. */
-    ResourceManagers(KubeletDeps deps) {
+    /**
+     * Makes the device manager on {@code deps}' registration server, adds the hint providers to the topology manager,
+     * and has every manager count into {@code metrics}.
+     */
+    ResourceManagers(KubeletDeps deps, ResourceManagerMetrics metrics) {
         this.topologyManager = deps.topologyManager();
         this.deviceManager = new DeviceManager(deps.devicePlugins(), deps.clock(), topologyManager.numaNodes(),
                 topologyManager);
@@ -50,6 +54,10 @@ final class ResourceManagers {
         topologyManager.addHintProvider(deviceManager);
         cpuManager.ifPresent(topologyManager::addHintProvider);
         memoryManager.ifPresent(topologyManager::addHintProvider);
+        topologyManager.observeAdmissions(metrics.topologyManagerAdmission(), deps.clock());
+        deviceManager.observePlugins(metrics.devicePlugins());
+        cpuManager.ifPresent(m -> m.observePinning(metrics.cpuManagerPinning()));
+        memoryManager.ifPresent(m -> m.observePinning(metrics.memoryManagerPinning()));
     }
 
     TopologyManager topologyManager() {

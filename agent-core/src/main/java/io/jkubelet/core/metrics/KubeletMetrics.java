@@ -39,6 +39,7 @@ public final class KubeletMetrics {
     private final Counter imageGarbageCollected;
     private final Gauge runningPods;
     private final Gauge runningContainers;
+    private final ResourceManagerMetrics resourceManagers;
 
     public KubeletMetrics(String nodeName) {
         podWorkerDuration = histogram("kubelet_pod_worker_duration_seconds",
@@ -74,6 +75,7 @@ public final class KubeletMetrics {
         GaugeWithCallback.builder().name("process_start_time_seconds")
                 .help("[ALPHA] Start time of the process since unix epoch in seconds.")
                 .callback(cb -> cb.call(start)).register(registry);
+        resourceManagers = new ResourceManagerMetrics(registry);
     }
 
     /**
@@ -107,6 +109,11 @@ public final class KubeletMetrics {
 
     public PrometheusRegistry registry() {
         return registry;
+    }
+
+    /** The CPU, memory, topology and device managers' metrics, registered whatever the managers' policies. */
+    public ResourceManagerMetrics resourceManagers() {
+        return resourceManagers;
     }
 
     /** One pod worker sync ({@code create}, {@code update}, {@code sync} or {@code kill}). */
@@ -149,15 +156,25 @@ public final class KubeletMetrics {
     }
 
     private Histogram histogram(String name, String help, double[] buckets, String... labels) {
+        return histogram(registry, name, help, buckets, labels);
+    }
+
+    private Counter counter(String name, String help, String... labels) {
+        return counter(registry, name, help, labels);
+    }
+
+    /** An {@code ALPHA} histogram with classic buckets only, as component-base registers it. */
+    static Histogram histogram(PrometheusRegistry registry, String name, String help, double[] buckets, String... labels) {
         return Histogram.builder().name(name).help("[ALPHA] " + help).labelNames(labels).classicOnly()
                 .classicUpperBounds(buckets).withoutExemplars().register(registry);
     }
 
-    private Counter counter(String name, String help, String... labels) {
+    /** An {@code ALPHA} counter. */
+    static Counter counter(PrometheusRegistry registry, String name, String help, String... labels) {
         return Counter.builder().name(name).help("[ALPHA] " + help).labelNames(labels).withoutExemplars().register(registry);
     }
 
-    private static double seconds(Duration d) {
+    static double seconds(Duration d) {
         return d.toNanos() / 1e9;
     }
 

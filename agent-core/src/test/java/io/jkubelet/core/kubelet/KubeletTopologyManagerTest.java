@@ -111,6 +111,15 @@ class KubeletTopologyManagerTest {
         return runtime.containerConfig(id).resources();
     }
 
+    /** An unlabelled sample of the kubelet's {@code /metrics}. */
+    private double metric(String name) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create().write(out,
+                kubelet.views().kubeletMetrics().scrape());
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.startsWith(name + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(name.length() + 1))).findFirst().orElseThrow();
+    }
+
     @Test
     void singleNumaNodeRefusesAPodNoOneNodeCanHoldAndRunsOneThatFitsOnItsNodesCpus() throws Exception {
         CpuTopology twoNodes = CpuTopology.of(Map.of(0, new CpuTopology.CpuInfo(0, 0, 0), 1, new CpuTopology.CpuInfo(1, 1, 1),
@@ -124,6 +133,12 @@ class KubeletTopologyManagerTest {
         refused("three");
         send(pod("two", "2", "64Mi"));
         assertThat(running("uid-two").cpusetCpus()).isEqualTo("1,3");
+        // Both admissions counted; the refused pod never reached the CPU manager.
+        assertThat(metric("kubelet_topology_manager_admission_requests_total")).isEqualTo(2);
+        assertThat(metric("kubelet_topology_manager_admission_errors_total")).isEqualTo(1);
+        assertThat(metric("kubelet_topology_manager_admission_duration_ms_count")).isEqualTo(2);
+        assertThat(metric("kubelet_cpu_manager_pinning_requests_total")).isEqualTo(1);
+        assertThat(metric("kubelet_cpu_manager_pinning_errors_total")).isZero();
     }
 
     @Test
@@ -136,6 +151,9 @@ class KubeletTopologyManagerTest {
         refused("big");
         send(pod("small", "1", "5Gi"));
         assertThat(running("uid-small").cpusetMems()).isEqualTo("0");
+        assertThat(metric("kubelet_topology_manager_admission_errors_total")).isEqualTo(1);
+        assertThat(metric("kubelet_memory_manager_pinning_requests_total")).isEqualTo(1);
+        assertThat(metric("kubelet_memory_manager_pinning_errors_total")).isZero();
         // The pod-resources API tells the same block, and each node's 9Gi as allocatable.
         assertThat(kubelet.views().podResources().list()).filteredOn(p -> p.name().equals("small")).singleElement()
                 .satisfies(p -> assertThat(p.containers().get(0).memory())

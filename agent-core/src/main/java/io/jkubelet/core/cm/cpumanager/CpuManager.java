@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.apis.config.CpuSet;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
+import io.jkubelet.core.cm.PinningMetrics;
 import io.jkubelet.core.cm.StaleContainers;
 import io.jkubelet.core.cm.topologymanager.AdmissionError;
 import io.jkubelet.core.cm.topologymanager.HintProvider;
@@ -31,6 +32,7 @@ public final class CpuManager implements HintProvider {
     private final CpuManagerCheckpoint checkpoint;
     private final Duration reconcilePeriod;
     private CpuManagerState state;
+    private volatile PinningMetrics pinning = PinningMetrics.NONE;
 
     private CpuManager(StaticPolicy policy, TopologyAffinityStore affinity, CpuManagerCheckpoint checkpoint,
                        Duration reconcilePeriod) {
@@ -90,14 +92,29 @@ public final class CpuManager implements HintProvider {
         checkpoint.store(state);
     }
 
+    /** Counts each allocation of exclusive CPUs, and each that fails, from now on (the kubelet's metrics). */
+    public void observePinning(PinningMetrics metrics) {
+        this.pinning = metrics;
+    }
+
     /**
      * Allocates the container's exclusive CPUs, if it should have some (upstream's {@code Allocate}), from the NUMA
-     * nodes the topology manager admitted it with first.
+     * nodes the topology manager admitted it with first. As upstream's static policy, every container that should have
+     * CPUs of its own is counted as a pinning request (one that already has them too), and each refusal as an error.
      */
     @Override
     public synchronized void allocate(Pod pod, Container container) throws AdmissionError, IOException {
+        if (StaticPolicy.guaranteedCpus(pod, container) == 0) {
+            return; // the shared pool: nothing to pin, nothing changes
+        }
+        pinning.requested();
         TopologyHint hint = affinity.getAffinity(pod.getMetadata().getUid(), container.getName());
-        policy.allocate(state, pod, container, hint.numaNodeAffinity());
+        try {
+            policy.allocate(state, pod, container, hint.numaNodeAffinity());
+        } catch (AdmissionError | RuntimeException e) {
+            pinning.failed();
+            throw e;
+        }
         checkpoint.store(state);
     }
 

@@ -9,6 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -93,6 +95,9 @@ final class DeviceAllocator {
                 continue;
             }
             needsUpdateCheckpoint = true;
+            // Upstream's kubelet_device_plugin_alloc_duration_seconds: from before the plugin is looked up to its
+            // answer, an error too; a resource without a plugin is not observed.
+            Instant start = m.clock.instant();
             Endpoint endpoint = endpoint(resource);
             if (endpoint == null) {
                 resetAllocated();
@@ -105,6 +110,8 @@ final class DeviceAllocator {
                 // What the manager took for this container goes back to what the containers really hold.
                 resetAllocated();
                 throw new AllocationException(e.getMessage());
+            } finally {
+                m.metrics.allocationTook(resource, Duration.between(start, m.clock.instant()));
             }
             if (responses.isEmpty()) {
                 throw new AllocationException("no containers return in allocation response " + responses);

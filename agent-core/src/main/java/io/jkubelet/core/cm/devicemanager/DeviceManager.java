@@ -56,6 +56,9 @@ public final class DeviceManager implements PluginHandler, HintProvider {
     /** Whether a pod's container was running when the kubelet started (upstream's container map and running set). */
     volatile BiPredicate<String, String> runningAtStart = (uid, name) -> false;
 
+    /** The kubelet's metrics of registrations and {@code Allocate} calls. */
+    volatile DevicePluginMetrics metrics = DevicePluginMetrics.NONE;
+
     private final DeviceAllocator allocator = new DeviceAllocator(this);
     /** The topology manager: the NUMA nodes each container was admitted with, its devices taken from them first. */
     final TopologyAffinityStore affinity;
@@ -112,6 +115,11 @@ public final class DeviceManager implements PluginHandler, HintProvider {
         server.stop();
     }
 
+    /** Counts each registration request and times each plugin's {@code Allocate} from now on (the kubelet's metrics). */
+    public void observePlugins(DevicePluginMetrics metrics) {
+        this.metrics = metrics;
+    }
+
     /** The plugin watcher's handler of device plugins. */
     public io.jkubelet.core.pluginmanager.PluginWatcherHandler watcherHandler() {
         return server.watcherHandler();
@@ -123,6 +131,11 @@ public final class DeviceManager implements PluginHandler, HintProvider {
     @Override
     public void cleanupPluginDirectory(Path dir) throws IOException {
         PluginSockets.removeAll(dir);
+    }
+
+    @Override
+    public void registrationRequested(String resourceName) {
+        metrics.registrationRequested(resourceName);
     }
 
     @Override

@@ -13,6 +13,13 @@ public interface PluginHandler {
     void cleanupPluginDirectory(Path dir) throws IOException;
 
     /**
+     * A plugin asked to register on the kubelet's socket (upstream's {@code Register}), before its request is checked:
+     * what {@code kubelet_device_plugin_registration_total} counts. Registrations through the plugin watcher are not
+     * counted, as upstream's are not.
+     */
+    void registrationRequested(String resourceName);
+
+    /**
      * A plugin registered and its socket answers: the manager asks its options and takes it as its resource's
      * endpoint, in place of any earlier one.
      *

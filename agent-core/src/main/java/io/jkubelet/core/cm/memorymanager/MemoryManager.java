@@ -4,11 +4,13 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.apis.config.MemoryReservation;
 import io.jkubelet.core.checkpointmanager.CheckpointManager;
+import io.jkubelet.core.cm.PinningMetrics;
 import io.jkubelet.core.cm.StaleContainers;
 import io.jkubelet.core.cm.topologymanager.HintProvider;
 import io.jkubelet.core.cm.topologymanager.TopologyAffinityStore;
 import io.jkubelet.core.cm.topologymanager.TopologyHint;
 import io.jkubelet.core.podutil.PodSpecs;
+import io.jkubelet.core.qos.QosClass;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +46,7 @@ public final class MemoryManager implements HintProvider {
     private MemoryManagerState state = new MemoryManagerState();
     private Supplier<List<Pod>> activePods = List::of;
     private BooleanSupplier sourcesReady = () -> false;
+    private volatile PinningMetrics pinning = PinningMetrics.NONE;
 
     private MemoryManager(StaticPolicy policy, TopologyAffinityStore affinity, MemoryManagerCheckpoint checkpoint) {
         this.policy = policy;
@@ -99,8 +102,18 @@ public final class MemoryManager implements HintProvider {
     }
 
     /**
+     * Counts each Guaranteed container's memory pinning, and each that fails, from now on (the kubelet's metrics); under
+     * {@code None} nothing is pinned and nothing counted, as upstream's none policy counts nothing.
+     */
+    public void observePinning(PinningMetrics metrics) {
+        this.pinning = metrics;
+    }
+
+    /**
      * Upstream's {@code Allocate}: the memory of containers no longer active given back ({@link #removeStaleState}), then
-     * this container's pinned to the NUMA nodes the topology manager admitted it with.
+     * this container's pinned to the NUMA nodes the topology manager admitted it with. As upstream's static policy,
+     * every container of a Guaranteed pod is counted as a pinning request (one that already has its blocks too), and
+     * each that cannot be pinned as an error.
      */
     @Override
     public synchronized void allocate(Pod pod, Container container) throws IOException {
@@ -108,7 +121,16 @@ public final class MemoryManager implements HintProvider {
             return;
         }
         removeStaleState(pod);
-        policy.allocate(state, pod, container, affinity.getAffinity(pod.getMetadata().getUid(), container.getName()));
+        if (QosClass.of(pod) != QosClass.GUARANTEED) {
+            return; // nothing pinned: the container's memory is on every node
+        }
+        pinning.requested();
+        try {
+            policy.allocate(state, pod, container, affinity.getAffinity(pod.getMetadata().getUid(), container.getName()));
+        } catch (RuntimeException e) {
+            pinning.failed();
+            throw e;
+        }
         checkpoint.store(state);
     }
 

@@ -41,11 +41,13 @@ final class ContainerScope extends Scope {
             Policy.Result best = policy.merge(providersHints);
             log.info("Best TopologyHint {} for pod {} container {}", best.hint(), PodSpecs.format(pod), c.getName());
             if (!best.admit()) {
+                metrics.failed();
                 return topologyAffinityError();
             }
             setTopologyHints(uid, c.getName(), best.hint());
             PodAdmitResult allocated = allocateAlignedResources(pod, c);
             if (!allocated.admit()) {
+                metrics.failed();
                 return allocated;
             }
         }

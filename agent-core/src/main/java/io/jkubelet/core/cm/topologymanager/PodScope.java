@@ -39,12 +39,14 @@ final class PodScope extends Scope {
         Policy.Result best = policy.merge(providersHints);
         log.info("Best TopologyHint {} for pod {}", best.hint(), PodSpecs.format(pod));
         if (!best.admit()) {
+            metrics.failed();
             return topologyAffinityError();
         }
         for (Container c : containersInOrder(pod)) {
             setTopologyHints(pod.getMetadata().getUid(), c.getName(), best.hint());
             PodAdmitResult allocated = allocateAlignedResources(pod, c);
             if (!allocated.admit()) {
+                metrics.failed();
                 return allocated;
             }
         }

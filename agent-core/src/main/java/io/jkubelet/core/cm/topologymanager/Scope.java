@@ -23,6 +23,8 @@ abstract class Scope implements TopologyAffinityStore {
 
     final Policy policy;
     final List<HintProvider> hintProviders = new CopyOnWriteArrayList<>();
+    /** Told of each refusal by the {@code container} and {@code pod} scopes, where upstream counts admission errors. */
+    volatile AdmissionMetrics metrics = AdmissionMetrics.NONE;
     /** Pod UID → container name → its admitted hint. */
     private final Map<String, Map<String, TopologyHint>> podTopologyHints = new HashMap<>();
 

@@ -7,6 +7,9 @@ import io.jkubelet.core.podutil.PodSpecs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +33,8 @@ public final class TopologyManager implements PodAdmitHandler, TopologyAffinityS
 
     private final Scope scope;
     private final List<Integer> numaNodes;
+    private volatile AdmissionMetrics metrics = AdmissionMetrics.NONE;
+    private volatile Clock clock = Clock.systemUTC();
 
     private TopologyManager(Scope scope, List<Integer> numaNodes) {
         this.scope = scope;
@@ -95,6 +100,16 @@ public final class TopologyManager implements PodAdmitHandler, TopologyAffinityS
         return numaNodes;
     }
 
+    /**
+     * Counts each admission, each refusal of the {@code container} and {@code pod} scopes, and times each decision on
+     * {@code clock}, from now on (the kubelet's metrics).
+     */
+    public void observeAdmissions(AdmissionMetrics metrics, Clock clock) {
+        this.clock = clock;
+        this.metrics = metrics;
+        scope.metrics = metrics;
+    }
+
     /** The policy's name. */
     public String policyName() {
         return scope.policy.name();
@@ -121,6 +136,12 @@ public final class TopologyManager implements PodAdmitHandler, TopologyAffinityS
         otherPods.forEach(p -> active.add(p.getMetadata().getUid()));
         active.add(pod.getMetadata().getUid());
         scope.retainPods(active);
-        return scope.admit(pod);
+        // Upstream counts and times every pod, whatever the policy; only the scope's decision is timed.
+        AdmissionMetrics m = metrics;
+        m.requested();
+        Instant start = clock.instant();
+        PodAdmitResult result = scope.admit(pod);
+        m.took(Duration.between(start, clock.instant()));
+        return result;
     }
 }

@@ -19,6 +19,8 @@ public final class FakeDevicePlugin implements DevicePlugin {
     public volatile String preStartError;
     public volatile List<String> preferred = List.of();
     public volatile boolean noContainerResponses;
+    /** Runs in each {@code Allocate} call before it answers: a test's clock moves on here. */
+    public volatile Runnable duringAllocate = () -> { };
 
     public FakeDevicePlugin(String resource, String socket, DevicePluginOptions options) {
         this.resource = resource;
@@ -54,6 +56,7 @@ public final class FakeDevicePlugin implements DevicePlugin {
     @Override
     public synchronized List<ContainerAllocateResponse> allocate(List<String> devices) throws DevicePluginException {
         allocateCalls.add(List.copyOf(devices));
+        duringAllocate.run();
         if (allocateError != null) {
             throw new DevicePluginException(allocateError);
         }
