@@ -274,4 +274,11 @@ class ResourceManagerMetricsTest {
             clock.advance(took);
         }
     }
+
+    @Test
+    void withTheMemoryManagerGateOffItsMetricsAreNotShownAsUpstreamRegistersThemOnlyWithIt() {
+        assertThat(scrape(new KubeletMetrics("node-c", false))).doesNotContain("kubelet_memory_manager")
+                .contains("kubelet_cpu_manager_pinning_requests_total 0\n");
+        assertThat(scrape()).contains("kubelet_memory_manager_pinning_requests_total 0\n");
+    }
 }

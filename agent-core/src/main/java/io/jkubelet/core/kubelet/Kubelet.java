@@ -1,6 +1,7 @@
 package io.jkubelet.core.kubelet;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.admission.MachineNode;
 import io.jkubelet.cadvisor.ProcNode;
 import io.jkubelet.core.cm.CgroupException;
@@ -156,7 +157,7 @@ public final class Kubelet implements AutoCloseable {
         this.nodeName = settings.node().nodeName();
         this.executors = deps.executors();
         this.dirs = new PodDirs(settings.rootDir());
-        this.metrics = new KubeletMetrics(nodeName);
+        this.metrics = new KubeletMetrics(nodeName, settings.featureGates().enabled(FeatureGates.MEMORY_MANAGER));
         // Every runtime call the kubelet makes is counted and timed (upstream's instrumented services).
         this.runtime = new InstrumentedRuntimeService(deps.runtime(), metrics);
         this.images = new InstrumentedImageService(deps.images(), metrics);

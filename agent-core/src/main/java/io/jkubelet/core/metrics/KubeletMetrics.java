@@ -41,7 +41,16 @@ public final class KubeletMetrics {
     private final Gauge runningContainers;
     private final ResourceManagerMetrics resourceManagers;
 
+    /** The metrics of a kubelet whose {@code MemoryManager} gate is on (its default). */
     public KubeletMetrics(String nodeName) {
+        this(nodeName, true);
+    }
+
+    /**
+     * @param memoryManager whether the {@code MemoryManager} gate is on, without which upstream shows no memory
+     *     manager metrics
+     */
+    public KubeletMetrics(String nodeName, boolean memoryManager) {
         podWorkerDuration = histogram("kubelet_pod_worker_duration_seconds",
                 "Duration in seconds to sync a single pod. Broken down by operation type: create, update, or sync",
                 DEF_BUCKETS, "operation_type");
@@ -75,7 +84,7 @@ public final class KubeletMetrics {
         GaugeWithCallback.builder().name("process_start_time_seconds")
                 .help("[ALPHA] Start time of the process since unix epoch in seconds.")
                 .callback(cb -> cb.call(start)).register(registry);
-        resourceManagers = new ResourceManagerMetrics(registry);
+        resourceManagers = new ResourceManagerMetrics(registry, memoryManager);
     }
 
     /**

@@ -26,16 +26,21 @@ public final class ResourceManagerMetrics {
     private final Admission topologyManagerAdmission;
     private final DevicePlugins devicePlugins;
 
-    ResourceManagerMetrics(PrometheusRegistry registry) {
+    /**
+     * @param memoryManager whether the {@code MemoryManager} gate is on: upstream registers the memory manager's
+     *     metrics only then; with it off they are counted nowhere and not shown
+     */
+    ResourceManagerMetrics(PrometheusRegistry registry, boolean memoryManager) {
         cpuManagerPinning = new Pinning(
                 KubeletMetrics.counter(registry, "kubelet_cpu_manager_pinning_requests_total",
                         "The number of cpu core allocations which required pinning."),
                 KubeletMetrics.counter(registry, "kubelet_cpu_manager_pinning_errors_total",
                         "The number of cpu core allocations which required pinning failed."));
+        PrometheusRegistry memoryRegistry = memoryManager ? registry : new PrometheusRegistry();
         memoryManagerPinning = new Pinning(
-                KubeletMetrics.counter(registry, "kubelet_memory_manager_pinning_requests_total",
+                KubeletMetrics.counter(memoryRegistry, "kubelet_memory_manager_pinning_requests_total",
                         "The number of memory pages allocations which required pinning."),
-                KubeletMetrics.counter(registry, "kubelet_memory_manager_pinning_errors_total",
+                KubeletMetrics.counter(memoryRegistry, "kubelet_memory_manager_pinning_errors_total",
                         "The number of memory pages allocations which required pinning that failed."));
         topologyManagerAdmission = new Admission(
                 KubeletMetrics.counter(registry, "kubelet_topology_manager_admission_requests_total",
