@@ -29,6 +29,14 @@ public interface HostMounts {
     Optional<MountPoint> mountAt(Path path);
 
     /**
+     * Upstream's {@code GetMountRefs}: the other mount points that show the same directory as {@code path} (the bind
+     * mounts of it, or of the file system mounted there), or none when {@code path} does not exist.
+     *
+     * @throws MountException when the mount that holds {@code path} cannot be told
+     */
+    List<Path> mountRefs(Path path) throws MountException;
+
+    /**
      * Runs {@code mount -t fsType -o options source target}.
      *
      * @throws MountException mount-utils' {@code mount failed: ...} with the command, its arguments and its output
