@@ -75,8 +75,9 @@ public final class ApiVolumes {
     /**
      * The volume's files, read afresh from the objects and the pod.
      *
-     * @param args the pod's {@code fsGroup}, which makes a projected service account token {@code 0600} (the group's
-     *     read is added when the volume is given to it)
+     * @param args the pod's {@code fsGroup} and its containers' one user, either of which makes a projected service
+     *     account token {@code 0600} (the group's read is added when the volume is given to it); the token is given to
+     *     the user
      * @throws VolumeException {@code configmap "y" not found} and the like
      */
     Map<String, FileProjection> payload(Pod pod, Volume v, MounterArgs args) throws VolumeException {
@@ -217,10 +218,11 @@ public final class ApiVolumes {
                     payload.putAll(downwardPayload(pod, src.getDownwardAPI().getItems(), defaultMode));
                 } else if (src.getServiceAccountToken() != null) {
                     ServiceAccountTokenProjection t = src.getServiceAccountToken();
-                    // Upstream's: with an fsGroup the token is the owner's alone, and the group's read comes from the
-                    // ownership change (0640), never the world's.
-                    int mode = args.fsGroup() != null ? 0600 : defaultMode;
-                    payload.put(t.getPath(), new FileProjection(token(pod, t).getBytes(StandardCharsets.UTF_8), mode));
+                    // Upstream's: for a user or a group of the pod the token is the owner's alone, the group's read
+                    // coming from the ownership change (0640), never the world's.
+                    int mode = args.fsUser() != null || args.fsGroup() != null ? 0600 : defaultMode;
+                    payload.put(t.getPath(), new FileProjection(token(pod, t).getBytes(StandardCharsets.UTF_8), mode,
+                            args.fsUser()));
                 } else {
                     errors.add("unsupported projected volume source");
                 }

@@ -93,6 +93,13 @@ public final class AtomicWriter {
             Files.createDirectories(file.getParent());
             Files.write(file, e.getValue().data());
             Files.setPosixFilePermissions(file, permissions(e.getValue().mode()));
+            if (e.getValue().fsUser() != null) {
+                try {
+                    Files.setAttribute(file, "unix:uid", e.getValue().fsUser().intValue());
+                } catch (IOException | RuntimeException ex) {
+                    throw new IOException("unable to change file " + file + " with owner " + e.getValue().fsUser() + ": " + ex, ex);
+                }
+            }
         }
         setPerms.apply(tsDir);
         Path tmpLink = targetDir.resolve(NEW_DATA_DIR);

@@ -178,6 +178,34 @@ class FsGroupVolumesTest {
         assertThat(stat(none.get("settings"))).isEqualTo("0 777");
     }
 
+    /**
+     * Upstream's e2e "ServiceAccounts should set ownership and permission when RunAsUser or FsGroup is present": the
+     * token is the containers' one user's (0600), the group's read with an fsGroup (0640), the world's with neither.
+     */
+    @Test
+    void aProjectedTokenIsTheUserAllContainersRunAsAndTheFsGroups() throws Exception {
+        record Case(Long runAsUser, Long fsGroup, Long otherContainersUser, String owner, String stat) {}
+        int n = 0;
+        for (Case c : List.of(
+                new Case(1000L, null, null, "1000", "0 600"),
+                new Case(null, FS_GROUP, null, "0", FS_GROUP + " 640"),
+                new Case(1000L, FS_GROUP, null, "1000", FS_GROUP + " 640"),
+                new Case(null, null, null, "0", "0 644"),
+                new Case(1000L, null, 2000L, "0", "0 644"))) {
+            Pod pod = pod("u-" + ++n, c.fsGroup(), projected());
+            var spec = pod.getSpec();
+            spec.getSecurityContext().setRunAsUser(c.runAsUser());
+            if (c.otherContainersUser() != null) {
+                // Two users: the token is nobody's in particular (upstream's FsUserFrom gives none).
+                spec.getInitContainers().add(new ContainerBuilder().withName("init").withImage("busybox")
+                        .withNewSecurityContext().withRunAsUser(c.otherContainersUser()).endSecurityContext().build());
+            }
+            Path token = volumes.mountVolumes(pod).get("all").resolve("token");
+            assertThat(Files.getAttribute(token, "unix:uid").toString() + " / " + stat(token)).as(c.toString())
+                    .isEqualTo(c.owner() + " / " + c.stat());
+        }
+    }
+
     @Test
     void anUpdatedConfigMapsNewFilesAreTheGroupsAndAnUnchangedOneIsNotWrittenAgain() throws Exception {
         Pod pod = pod("u-1", FS_GROUP, configMap(0400));
