@@ -83,9 +83,10 @@ final class CsiNode implements AutoCloseable {
     ManualVolumeManager volumeManager() {
         CsiVolumePlugin csi = new CsiVolumePlugin(dirs, mounts, NODE, drivers, new GrpcCsiDriverClient(),
                 new Fabric8CsiObjects(client));
+        LoggingEventRecorder events = new LoggingEventRecorder(Clock.systemUTC());
         return new ManualVolumeManager(dirs, mounts, VolumePlugins.probe(dirs, mounts,
-                new ApiVolumes(PodObjects.standalone(), NODE, List::of, Clock.systemUTC()), csi),
-                new Fabric8ObjectClient(client), new LoggingEventRecorder(Clock.systemUTC()));
+                new ApiVolumes(PodObjects.standalone(), NODE, List::of, Clock.systemUTC()), csi, events),
+                new Fabric8ObjectClient(client), events);
     }
 
     /** The driver's CSIDriver, with the apiserver's default {@code fsGroupPolicy}. */

@@ -84,6 +84,51 @@ class ApiserverPodsIT extends RealClusterBase {
                 exec("volumes", "cat /etc/settings/mode").equals("slow"));
     }
 
+    /**
+     * The pod's {@code fsGroup} on its volumes, as its non-root container sees them (upstream's e2e "EmptyDir volumes when
+     * FSGroup is specified", "ConfigMap should be consumable from pods in volume with defaultMode and fsGroup set",
+     * "ServiceAccounts should set ownership and permission when RunAsUser or FsGroup is present"): the emptyDirs setgid
+     * and the group's (a tmpfs's root also sticky), a new file the group's, a subPath made as its volume, a 0400
+     * configMap file readable through the group, the projected token the user's and the group's only.
+     */
+    @Test
+    void aPodsFsGroupOwnsItsEmptyDirConfigMapAndTokenVolumes() {
+        kubectl.run("create", "configmap", "owned", "--from-literal=key=value").ok();
+        createPod("owned", """
+                  nodeName: %s
+                  securityContext: {runAsUser: 1000, fsGroup: 1234}
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sleep", "3600"]
+                    volumeMounts:
+                    - {name: cache, mountPath: /cache}
+                    - {name: cache, mountPath: /sub, subPath: made/here}
+                    - {name: shm, mountPath: /shm}
+                    - {name: cfg, mountPath: /etc/cfg}
+                    - {name: token, mountPath: /etc/token}
+                  volumes:
+                  - {name: cache, emptyDir: {}}
+                  - {name: shm, emptyDir: {medium: Memory}}
+                  - {name: cfg, configMap: {name: owned, defaultMode: 256}}
+                  - name: token
+                    projected: {sources: [{serviceAccountToken: {path: token, expirationSeconds: 3600}}]}
+                """.formatted(agent.nodeName, IMAGE));
+        awaitRunning("owned");
+        assertThat(exec("owned", "id -G").trim().split(" ")).contains("1234");
+        assertThat(exec("owned", "touch /cache/new; stat -L -c '%n %u %g %a' /cache /cache/new /sub /shm /etc/cfg/key "
+                + "/etc/token/token")).isEqualTo("""
+                /cache 0 1234 2777
+                /cache/new 1000 1234 644
+                /sub 0 1234 2777
+                /shm 0 1234 3777
+                /etc/cfg/key 0 1234 440
+                /etc/token/token 1000 1234 640
+                """);
+        assertThat(exec("owned", "cat /etc/cfg/key")).isEqualTo("value");
+    }
+
     static TokenReview review(String token, String audience) {
         var spec = new TokenReviewBuilder().withNewSpec().withToken(token);
         if (audience != null) {

@@ -53,7 +53,7 @@ final class ContainerMounts {
                     host = host.resolve(subPath);
                     try {
                         if (!Files.exists(host)) {
-                            Files.createDirectories(host);
+                            makeSubPathDir(volume.path(), host);
                         }
                     } catch (IOException e) {
                         throw new ConfigException("failed to create subPath directory for volumeMount \"" + vm.getName()
@@ -82,5 +82,22 @@ final class ContainerMounts {
             mounts.add(new Mount(tmPath, terminationMessageFile.toString(), false));
         }
         return mounts;
+    }
+
+    /**
+     * Upstream's {@code SafeMakeDir} with the volume root's mode: each directory made between the root and the subPath
+     * gets the root's mode, its setgid and sticky bits too, whatever the umask, so that the subPath of an emptyDir is
+     * as writable as the volume, and the {@code fsGroup}'s (the group comes from the setgid root).
+     */
+    private static void makeSubPathDir(Path root, Path dir) throws IOException {
+        int mode = (Integer) Files.getAttribute(root, "unix:mode") & 07777;
+        Path p = root;
+        for (Path name : root.relativize(dir)) {
+            p = p.resolve(name);
+            if (!Files.exists(p)) {
+                Files.createDirectory(p);
+                Files.setAttribute(p, "unix:mode", mode);
+            }
+        }
     }
 }

@@ -15,8 +15,10 @@ import java.util.function.Predicate;
  * What the configMap, secret, downwardAPI and projected plugins share (upstream's four wrap an emptyDir and write
  * through the atomic writer): each SetUp writes the payload {@link ApiVolumes} builds into the volume's directory,
  * memory-backed for all but configMap; they require a remount, so that each sync of their pod refreshes the files; the
- * kubelet owns the files, so containers mount them read-only. On a standalone node only downwardAPI volumes can be
- * set up: the others say they need the apiserver.
+ * kubelet owns the files, so containers mount them read-only. Each version written is given to the pod's
+ * {@code fsGroup} before containers see it, read-only and whatever the pod's {@code fsGroupChangePolicy} (upstream's
+ * {@code setPerms}: the group's read is added to each file's mode, {@code defaultMode: 0400} becomes {@code 0440}). On a
+ * standalone node only downwardAPI volumes can be set up: the others say they need the apiserver.
  */
 public abstract class ApiVolumePlugin implements VolumePlugin {
     private final String name;
@@ -61,17 +63,18 @@ public abstract class ApiVolumePlugin implements VolumePlugin {
     @Override
     public Mounter newMounter(VolumeSpec spec, Pod pod) {
         Path dir = dirs.volumeDir(pod.getMetadata().getUid(), name, spec.name());
-        return Mounter.of(dir, true, VolumeMetrics.DU, () -> {
+        return Mounter.of(dir, true, VolumeMetrics.DU, args -> {
             // A standalone node still serves downwardAPI volumes: they need nothing but the pod.
             if (!api.fromApiserver() && spec.volume().getDownwardAPI() == null) {
                 throw new VolumeException("volume type " + sourceField + " needs the apiserver, and this node runs standalone");
             }
-            var payload = api.payload(pod, spec.volume());
-            if (memoryBacked) {
-                MemoryBackedDirs.setUp(mounts, dir, true);
-            }
+            var payload = api.payload(pod, spec.volume(), args);
+            // Upstream's wrapped emptyDir: a 0777 directory, or a tmpfs.
+            MemoryBackedDirs.setUp(mounts, dir, memoryBacked);
             try {
-                new AtomicWriter(dir, api.clock()).write(payload);
+                // The whole volume, not only the new version: the first write makes files outside it too.
+                new AtomicWriter(dir, api.clock()).write(payload,
+                        tsDir -> VolumeOwnership.setVolumeOwnership(dir, args.fsGroup(), null, true));
             } catch (IOException | IllegalArgumentException e) {
                 throw new VolumeException("failed to write the volume's files in " + dir + ": " + e.getMessage());
             }

@@ -75,9 +75,12 @@ public final class ApiVolumes {
     /**
      * The volume's files, read afresh from the objects and the pod.
      *
+     * @param args the pod's {@code fsGroup} and its containers' one user, either of which makes a projected service
+     *     account token {@code 0600} (the group's read is added when the volume is given to it); the token is given to
+     *     the user
      * @throws VolumeException {@code configmap "y" not found} and the like
      */
-    Map<String, FileProjection> payload(Pod pod, Volume v) throws VolumeException {
+    Map<String, FileProjection> payload(Pod pod, Volume v, MounterArgs args) throws VolumeException {
         try {
             if (v.getConfigMap() != null) {
                 var src = v.getConfigMap();
@@ -90,7 +93,7 @@ public final class ApiVolumes {
             } else if (v.getDownwardAPI() != null) {
                 return downwardPayload(pod, v.getDownwardAPI().getItems(), mode(v.getDownwardAPI().getDefaultMode()));
             }
-            return projectedPayload(pod, v.getProjected().getSources(), mode(v.getProjected().getDefaultMode()));
+            return projectedPayload(pod, v.getProjected().getSources(), mode(v.getProjected().getDefaultMode()), args);
         } catch (ObjectException | IllegalArgumentException e) {
             throw new VolumeException(e.getMessage());
         }
@@ -194,8 +197,8 @@ public final class ApiVolumes {
         return payload;
     }
 
-    private Map<String, FileProjection> projectedPayload(Pod pod, List<VolumeProjection> sources, int defaultMode)
-            throws ObjectException {
+    private Map<String, FileProjection> projectedPayload(Pod pod, List<VolumeProjection> sources, int defaultMode,
+                                                         MounterArgs args) throws ObjectException {
         Map<String, FileProjection> payload = new LinkedHashMap<>();
         if (sources == null) {
             return payload;
@@ -215,7 +218,11 @@ public final class ApiVolumes {
                     payload.putAll(downwardPayload(pod, src.getDownwardAPI().getItems(), defaultMode));
                 } else if (src.getServiceAccountToken() != null) {
                     ServiceAccountTokenProjection t = src.getServiceAccountToken();
-                    payload.put(t.getPath(), new FileProjection(token(pod, t).getBytes(StandardCharsets.UTF_8), defaultMode));
+                    // Upstream's: for a user or a group of the pod the token is the owner's alone, the group's read
+                    // coming from the ownership change (0640), never the world's.
+                    int mode = args.fsUser() != null || args.fsGroup() != null ? 0600 : defaultMode;
+                    payload.put(t.getPath(), new FileProjection(token(pod, t).getBytes(StandardCharsets.UTF_8), mode,
+                            args.fsUser()));
                 } else {
                     errors.add("unsupported projected volume source");
                 }

@@ -28,10 +28,12 @@ import java.util.concurrent.ThreadLocalRandom;
  *   ..data -> ..2026_01_01_00_00_00.123456789
  *   key -> ..data/key                   one link per top-level name of the payload
  * </pre>
- * An update writes a new timestamped directory, points a temporary link {@code ..data_tmp} at it and renames that
- * over {@code ..data} (one atomic {@code rename(2)}), then removes the old directory and the links of names no longer
- * in the payload. A payload equal to what is on disk writes nothing. Not thread-safe for one directory: the
- * caller (the pod's worker) serializes.
+ * An update writes a new timestamped directory, lets the caller set the volume's permissions (upstream's
+ * {@code setPerms}: the pod's {@code fsGroup}), points a temporary link {@code ..data_tmp} at it and renames that over
+ * {@code ..data} (one atomic {@code rename(2)}), then removes the old directory and the links of names no longer in the
+ * payload. A payload whose files are on disk with the same content writes nothing (upstream's
+ * {@code shouldWritePayload}: the content is compared, not the mode, which {@code fsGroup} changes). Not thread-safe
+ * for one directory: the caller (the pod's worker) serializes.
  */
 public final class AtomicWriter {
     static final String DATA_DIR = "..data";
@@ -47,13 +49,30 @@ public final class AtomicWriter {
         this.clock = clock;
     }
 
+    /** What sets the volume's permissions once a new version is written, before containers see it. */
+    @FunctionalInterface
+    public interface SetPerms {
+        /**
+         * @param tsDir the new version's timestamped directory, in the volume's directory
+         * @throws IOException when the permissions cannot be set: the new version is not made visible
+         */
+        void apply(Path tsDir) throws IOException;
+    }
+
+    /** Makes the directory show exactly {@code payload}, its permissions as written. */
+    public boolean write(Map<String, FileProjection> payload) throws IOException {
+        return write(payload, tsDir -> { });
+    }
+
     /**
      * Makes the directory show exactly {@code payload} (relative path -> file).
      *
+     * @param setPerms run after a new version's files are written and before {@code ..data} points at them; not run
+     *     when nothing is written
      * @return true when something was written, false when the payload was already there
      * @throws IOException with the path that failed; a bad path in the payload is an {@link IllegalArgumentException}
      */
-    public boolean write(Map<String, FileProjection> payload) throws IOException {
+    public boolean write(Map<String, FileProjection> payload, SetPerms setPerms) throws IOException {
         Map<String, FileProjection> clean = new TreeMap<>();
         for (var e : payload.entrySet()) {
             clean.put(validatePath(e.getKey()), e.getValue());
@@ -74,7 +93,15 @@ public final class AtomicWriter {
             Files.createDirectories(file.getParent());
             Files.write(file, e.getValue().data());
             Files.setPosixFilePermissions(file, permissions(e.getValue().mode()));
+            if (e.getValue().fsUser() != null) {
+                try {
+                    Files.setAttribute(file, "unix:uid", e.getValue().fsUser().intValue());
+                } catch (IOException | RuntimeException ex) {
+                    throw new IOException("unable to change file " + file + " with owner " + e.getValue().fsUser() + ": " + ex, ex);
+                }
+            }
         }
+        setPerms.apply(tsDir);
         Path tmpLink = targetDir.resolve(NEW_DATA_DIR);
         Files.deleteIfExists(tmpLink);
         Files.createSymbolicLink(tmpLink, tsDir.getFileName());
@@ -134,9 +161,7 @@ public final class AtomicWriter {
             return false;
         }
         for (var e : payload.entrySet()) {
-            Path f = tsDir.resolve(e.getKey());
-            if (!Arrays.equals(Files.readAllBytes(f), e.getValue().data())
-                    || !Files.getPosixFilePermissions(f).equals(permissions(e.getValue().mode()))) {
+            if (!Arrays.equals(Files.readAllBytes(tsDir.resolve(e.getKey())), e.getValue().data())) {
                 return false;
             }
         }

@@ -3,7 +3,7 @@ package io.jkubelet.core.volume;
 import java.nio.file.Path;
 
 /**
- * Sets up one volume for one pod (upstream {@code volume.Mounter}). {@link #setUp()} is idempotent: it is called again
+ * Sets up one volume for one pod (upstream {@code volume.Mounter}). {@link #setUp(MounterArgs)} is idempotent: it is called again
  * for a volume already set up (a remount, a volume found after a restart) and must leave it working.
  */
 public interface Mounter {
@@ -20,19 +20,21 @@ public interface Mounter {
     VolumeMetrics metrics();
 
     /**
-     * Mounts or writes the volume at {@link #path()}.
+     * Mounts or writes the volume at {@link #path()}, and gives its files to the pod's {@code fsGroup} where the plugin
+     * does (upstream's {@code SetUp(mounterArgs)}).
      *
+     * @param args what the mount operation read from the pod
      * @throws VolumeException with what failed; the operation's event prefixes it with the volume's name
      */
-    void setUp() throws VolumeException;
+    void setUp(MounterArgs args) throws VolumeException;
 
     /** What sets a volume up. */
     @FunctionalInterface
     interface SetUp {
-        void run() throws VolumeException;
+        void run(MounterArgs args) throws VolumeException;
     }
 
-    /** A mounter of {@code path} whose {@link #setUp()} runs {@code setUp}. */
+    /** A mounter of {@code path} whose {@link #setUp(MounterArgs)} runs {@code setUp}. */
     static Mounter of(Path path, boolean readOnly, VolumeMetrics metrics, SetUp setUp) {
         return new Mounter() {
             @Override
@@ -51,8 +53,8 @@ public interface Mounter {
             }
 
             @Override
-            public void setUp() throws VolumeException {
-                setUp.run();
+            public void setUp(MounterArgs args) throws VolumeException {
+                setUp.run(args);
             }
         };
     }

@@ -4,7 +4,8 @@ import java.nio.file.Path;
 
 /**
  * The kubelet's directory layout under {@code --root-dir} (upstream {@code kubelet_getters.go}):
- * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/containers/<name>/}, {@code pods/<uid>/etc-hosts}.
+ * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/plugins/<plugin>/}, {@code pods/<uid>/containers/<name>/},
+ * {@code pods/<uid>/etc-hosts}.
  */
 public record PodDirs(Path rootDir) {
     public Path podsDir() {
@@ -32,6 +33,14 @@ public record PodDirs(Path rootDir) {
     /** Plugin names are escaped as upstream does: {@code kubernetes.io/empty-dir} -> {@code kubernetes.io~empty-dir}. */
     public Path volumeDir(String uid, String pluginName, String volumeName) {
         return volumesDir(uid).resolve(pluginName.replace('/', '~')).resolve(volumeName);
+    }
+
+    /**
+     * A plugin's own directory for one pod ({@code pods/<uid>/plugins/<plugin>}, escaped as volume directories are;
+     * upstream's {@code GetPodPluginDir}): what the plugin keeps about the pod's volumes beside them.
+     */
+    public Path podPluginDir(String uid, String pluginName) {
+        return podDir(uid).resolve("plugins").resolve(pluginName.replace('/', '~'));
     }
 
     /** A plugin's own directory for the node ({@code <root-dir>/plugins/<plugin name>}, upstream's {@code GetPluginDir}). */

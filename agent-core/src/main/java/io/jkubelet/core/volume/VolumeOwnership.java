@@ -18,7 +18,8 @@ import java.nio.file.Path;
  * target). With {@code fsGroupChangePolicy: OnRootMismatch} nothing is done when the volume's root already has the
  * group, those bits and {@code setgid}. A file whose group or mode cannot be changed is logged and passed over, as
  * upstream's; only a tree that cannot be walked fails. Upstream's warning after 30 s ("could be slow") and its
- * operation-duration metric are not made. Used by the volume plugins that apply {@code fsGroup} (CSI).
+ * operation-duration metric are not made. Used by the volume plugins that apply {@code fsGroup}, as upstream's: emptyDir,
+ * configMap, secret, downwardAPI and projected (with no change policy: always every file), local and CSI.
  */
 public final class VolumeOwnership {
     private static final Logger log = LoggerFactory.getLogger(VolumeOwnership.class);
@@ -39,12 +40,16 @@ public final class VolumeOwnership {
 
     /**
      * @param dir the volume's root, as the pod's containers see it
+     * @param fsGroup the pod's {@code fsGroup}; null changes nothing
      * @param fsGroupChangePolicy the pod's {@code fsGroupChangePolicy}; null (or {@code Always}) changes every file
      * @param readOnly the volume is mounted read-only: the group gets read, not write
      * @throws IOException when a directory of the volume cannot be read or one of its entries cannot be looked at
      */
-    public static void setVolumeOwnership(Path dir, long fsGroup, String fsGroupChangePolicy, boolean readOnly)
+    public static void setVolumeOwnership(Path dir, Long fsGroup, String fsGroupChangePolicy, boolean readOnly)
             throws IOException {
+        if (fsGroup == null) {
+            return;
+        }
         if (ON_ROOT_MISMATCH.equals(fsGroupChangePolicy) && !requiresPermissionChange(dir, fsGroup, readOnly)) {
             log.debug("Skipping permission and ownership change for volume path={}", dir);
             return;

@@ -116,7 +116,7 @@ public final class VolumeManager {
             P pods, PersistentVolumeClient persistentVolumes, CsiVolumePlugin csi, EventRecorder recorder, Clock clock,
             ExecutorService executor) {
         LinuxMounts mounts = new LinuxMounts();
-        return new VolumeManager(VolumePlugins.probe(dirs, mounts, apiVolumes, csi), dirs, mounts, pods, pods,
+        return new VolumeManager(VolumePlugins.probe(dirs, mounts, apiVolumes, csi, recorder), dirs, mounts, pods, pods,
                 persistentVolumes, recorder, clock, executor, Pause.REAL);
     }
 

@@ -1,5 +1,6 @@
 package io.jkubelet.core.volumemanager;
 
+import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumePlugin;
@@ -22,19 +23,25 @@ import java.util.List;
 public final class VolumePlugins {
     private VolumePlugins() {}
 
-    /** The in-tree plugins without CSI (for tests of the volume manager that need no CSI driver). */
-    public static VolumePluginMgr probe(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes) {
-        return new VolumePluginMgr(inTree(dirs, mounts, apiVolumes));
+    /**
+     * The in-tree plugins without CSI (for tests of the volume manager that need no CSI driver).
+     *
+     * @param recorder the plugins' own events (upstream's volume host's recorder)
+     */
+    public static VolumePluginMgr probe(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes, EventRecorder recorder) {
+        return new VolumePluginMgr(inTree(dirs, mounts, apiVolumes, recorder));
     }
 
     /** The in-tree plugins and the CSI plugin, as upstream's kubelet probes them. */
-    public static VolumePluginMgr probe(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes, CsiVolumePlugin csi) {
-        List<VolumePlugin> plugins = new ArrayList<>(inTree(dirs, mounts, apiVolumes));
+    public static VolumePluginMgr probe(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes, CsiVolumePlugin csi,
+                                        EventRecorder recorder) {
+        List<VolumePlugin> plugins = new ArrayList<>(inTree(dirs, mounts, apiVolumes, recorder));
         plugins.add(csi);
         return new VolumePluginMgr(plugins);
     }
 
-    private static List<VolumePlugin> inTree(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes) {
+    private static List<VolumePlugin> inTree(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes,
+                                             EventRecorder recorder) {
         return List.of(
                 new EmptyDirPlugin(dirs, mounts),
                 new HostPathPlugin(),
@@ -42,7 +49,7 @@ public final class VolumePlugins {
                 new SecretPlugin(apiVolumes, dirs, mounts),
                 new DownwardApiPlugin(apiVolumes, dirs, mounts),
                 new ProjectedPlugin(apiVolumes, dirs, mounts),
-                new LocalVolumePlugin(dirs, mounts),
+                new LocalVolumePlugin(dirs, mounts, recorder),
                 new NfsPlugin(dirs, mounts));
     }
 }

@@ -13,10 +13,12 @@ import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PortMapping;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.jkubelet.core.volume.VolumeMetrics;
 import io.jkubelet.core.volumemanager.VolumeInfo;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ContainerConfigFactoryTest {
+    @TempDir Path tmp;
     private final NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), Path.of("/var/log/pods"),
             Path.of("/var/log/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
     private final ContainerConfigFactory factory = new ContainerConfigFactory(node, (p, c) -> -997);
@@ -142,7 +145,7 @@ class ContainerConfigFactoryTest {
                 .addNewVolumeMount().withName("data").withMountPath("/data").withReadOnly(true).endVolumeMount()
                 .addNewVolumeMount().withName("data").withMountPath("/sub").withSubPath("nested/dir").endVolumeMount()
                 .build();
-        Path data = Path.of(System.getProperty("java.io.tmpdir"), "jk-cfg-test-" + System.nanoTime());
+        Path data = Files.createDirectories(tmp.resolve("data"));
         ContainerConfig cfg = factory.containerConfig(pod(c), c, 3, "10.1.2.3", Map.of("data", volume("data", data)),
                 Path.of("/var/lib/kubelet/pods/u1/etc-hosts"), Path.of("/var/lib/kubelet/pods/u1/containers/app/abcd"),
                 ImageUser.ROOT);
@@ -161,6 +164,23 @@ class ContainerConfigFactoryTest {
                 new Mount("/etc/hosts", "/var/lib/kubelet/pods/u1/etc-hosts", false),
                 new Mount("/dev/termination-log", "/var/lib/kubelet/pods/u1/containers/app/abcd", false));
         assertThat(data.resolve("nested/dir")).isDirectory();
+    }
+
+    @Test
+    void aSubPathThatIsNotThereIsMadeWithItsVolumesModeAndGroup() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "other groups need root");
+        // An emptyDir given to the pod's fsGroup: setgid, the group's.
+        Path data = Files.createDirectories(tmp.resolve("data"));
+        Files.setAttribute(data, "unix:gid", 4321);
+        Files.setAttribute(data, "unix:mode", 02777);
+        Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
+                .addNewVolumeMount().withName("data").withMountPath("/sub").withSubPath("a/b").endVolumeMount().build();
+        factory.containerConfig(pod(c), c, 0, "", Map.of("data", volume("data", data)), null, null, ImageUser.ROOT);
+        for (Path made : List.of(data.resolve("a"), data.resolve("a/b"))) {
+            assertThat(Files.getAttribute(made, "unix:gid")).as(made.toString()).isEqualTo(4321);
+            assertThat(Integer.toOctalString((Integer) Files.getAttribute(made, "unix:mode") & 07777)).as(made.toString())
+                    .isEqualTo("2777");
+        }
     }
 
     @Test

@@ -87,9 +87,40 @@ class AtomicWriterTest {
         clock.advance(Duration.ofMinutes(5));
         assertThat(w.write(Map.of("a", file("1", 0644)))).isFalse();
         assertThat(timestampedDirs()).containsExactly(first);
-        // A changed mode alone is an update.
-        assertThat(w.write(Map.of("a", file("1", 0444)))).isTrue();
-        assertThat(mode(dir.resolve("a"))).isEqualTo("r--r--r--");
+        // Upstream's shouldWritePayload compares the content only: a mode that an fsGroup changed is no update.
+        Files.setPosixFilePermissions(dir.resolve("a"), PosixFilePermissions.fromString("rw-rw-r--"));
+        assertThat(w.write(Map.of("a", file("1", 0644)))).isFalse();
+        assertThat(timestampedDirs()).containsExactly(first);
+    }
+
+    @Test
+    void permissionsAreSetOnceTheNewVersionIsWrittenAndBeforeItIsVisible() throws Exception {
+        AtomicWriter w = new AtomicWriter(dir, clock);
+        w.write(Map.of("a", file("1", 0644)));
+        String first = timestampedDirs().get(0);
+        clock.advance(Duration.ofSeconds(1));
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        w.write(Map.of("a", file("2", 0644)), tsDir -> {
+            seen.add(Files.readString(tsDir.resolve("a")));
+            seen.add(Files.readString(dir.resolve("a")));
+            seen.add(Files.readSymbolicLink(dir.resolve("..data")).toString());
+        });
+        assertThat(seen).containsExactly("2", "1", first);
+        // Nothing written, nothing to set.
+        w.write(Map.of("a", file("2", 0644)), tsDir -> {
+            throw new AssertionError("nothing was written");
+        });
+    }
+
+    @Test
+    void aFailureToSetThePermissionsLeavesTheOldVersionVisible() throws Exception {
+        AtomicWriter w = new AtomicWriter(dir, clock);
+        w.write(Map.of("a", file("1", 0644)));
+        clock.advance(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> w.write(Map.of("a", file("2", 0644)), tsDir -> {
+            throw new java.io.IOException("cannot chown");
+        })).hasMessage("cannot chown");
+        assertThat(read(dir.resolve("a"))).isEqualTo("1");
     }
 
     @Test

@@ -54,12 +54,17 @@ class LocalAndNfsVolumesTest {
     private ManualVolumeManager manager(HostMounts hostMounts) {
         PodDirs dirs = new PodDirs(root.resolve("kubelet"));
         return new ManualVolumeManager(dirs, hostMounts, VolumePlugins.probe(dirs, hostMounts,
-                new ApiVolumes(PodObjects.standalone(), "node-a", List::of, Clock.systemUTC())), apiserver, events);
+                new ApiVolumes(PodObjects.standalone(), "node-a", List::of, Clock.systemUTC()), events), apiserver, events);
     }
 
     private static Pod pod(String uid, String claimName, boolean readOnly) {
+        return pod(uid, claimName, readOnly, null);
+    }
+
+    /** @param fsGroup the pod's {@code securityContext.fsGroup}, or null for none */
+    private static Pod pod(String uid, String claimName, boolean readOnly, Long fsGroup) {
         return new PodBuilder().withNewMetadata().withName("pod-" + uid).withNamespace("default").withUid(uid).endMetadata()
-                .withNewSpec().withContainers(new ContainerBuilder().withName("app").withImage("busybox")
+                .withNewSpec().withNewSecurityContext().withFsGroup(fsGroup).endSecurityContext().withContainers(new ContainerBuilder().withName("app").withImage("busybox")
                         .addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().build())
                 .addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName(claimName)
                 .withReadOnly(readOnly).endPersistentVolumeClaim().endVolume().endSpec().build();
@@ -109,6 +114,50 @@ class LocalAndNfsVolumesTest {
         cleanups.add(() -> unmountQuietly(ro));
         assertThat(vm.manager().getMountedVolumesForPod(pod("a", "shared", true)).get("data").readOnly()).isTrue();
         assertThatThrownBy(() -> Files.writeString(ro.resolve("x"), "no")).hasMessageContaining("Read-only file system");
+    }
+
+    /** The group and permission bits of {@code p}, as {@code stat -c '%g %a'} prints them. */
+    private static String stat(Path p) throws Exception {
+        return Files.getAttribute(p, "unix:gid") + " " + Integer.toOctalString((Integer) Files.getAttribute(p, "unix:mode") & 07777);
+    }
+
+    @Test
+    void theFirstPodToMountAWritableLocalVolumeGivesItToItsFsGroupAndTheNextOneIsWarned() throws Exception {
+        assumeTrue(root(), "bind mounts and other groups need root");
+        Path source = Files.createDirectories(root.resolve("disks/vol1"));
+        Files.setAttribute(source, "unix:mode", 0755);
+        Path data = Files.writeString(source.resolve("data"), "x");
+        Files.setAttribute(data, "unix:mode", 0644);
+        localVolume("local-pv", "shared", source.toString());
+        ManualVolumeManager vm = manager();
+
+        Path a = vm.mountVolumes(pod("a", "shared", false, 1111L)).get("data");
+        cleanups.add(() -> unmountQuietly(a));
+        assertThat(stat(a)).isEqualTo("1111 2775");
+        assertThat(stat(a.resolve("data"))).isEqualTo("1111 664");
+
+        // Another pod with another group shares the volume as it is, and is told.
+        Path b = vm.mountVolumes(pod("b", "shared", false, 2222L)).get("data");
+        cleanups.add(() -> unmountQuietly(b));
+        assertThat(stat(b.resolve("data"))).isEqualTo("1111 664");
+        assertThat(events.events()).filteredOn(e -> e.reason().equals("AlreadyMountedVolume")).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.type()).isEqualTo("Warning");
+                    assertThat(e.involvedObject().getName()).isEqualTo("pod-b");
+                    assertThat(e.message()).isEqualTo("The requested fsGroup is 2222, but the volume local-pv has GID 1111. "
+                            + "The volume may not be shareable.");
+                });
+    }
+
+    @Test
+    void aReadOnlyClaimOfALocalVolumeIsNotGivenToTheFsGroup() throws Exception {
+        assumeTrue(root(), "bind mounts need root");
+        Path source = Files.createDirectories(root.resolve("disks/vol1"));
+        Files.setAttribute(source, "unix:mode", 0755);
+        localVolume("local-pv", "shared", source.toString());
+        Path ro = manager().mountVolumes(pod("a", "shared", true, 1111L)).get("data");
+        cleanups.add(() -> unmountQuietly(ro));
+        assertThat(stat(ro)).isEqualTo("0 755");
     }
 
     @Test
@@ -202,8 +251,13 @@ class LocalAndNfsVolumesTest {
         }
 
         @Override
+<<<<<<< HEAD
         public Optional<MountPoint> mountHolding(Path path) {
             return Optional.empty();
+=======
+        public List<Path> mountRefs(Path path) {
+            return List.of();
+>>>>>>> issue32-fsgroup
         }
 
         @Override

@@ -44,7 +44,8 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
 
     public ManualVolumeManager(PodDirs dirs, ApiVolumes apiVolumes, PersistentVolumeClient persistentVolumes,
                                EventRecorder recorder) {
-        this(dirs, new LinuxMounts(), VolumePlugins.probe(dirs, new LinuxMounts(), apiVolumes), persistentVolumes, recorder);
+        this(dirs, new LinuxMounts(), VolumePlugins.probe(dirs, new LinuxMounts(), apiVolumes, recorder), persistentVolumes,
+                recorder);
     }
 
     public ManualVolumeManager(PodDirs dirs, HostMounts mounts, VolumePluginMgr plugins,

@@ -1,8 +1,8 @@
 package io.jkubelet.core.volume.csi;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.MounterArgs;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
 import io.jkubelet.core.volume.VolumeOwnership;
@@ -59,7 +59,7 @@ final class CsiMounter implements Mounter {
     }
 
     @Override
-    public void setUp() throws VolumeException {
+    public void setUp(MounterArgs args) throws VolumeException {
         CsiNodeClient csi;
         try {
             csi = CsiNodeClient.of(plugin.drivers(), plugin.client(), src.driver());
@@ -127,7 +127,7 @@ final class CsiMounter implements Mounter {
             CsiMountDirs.removeMountDir(mounts, dir);
             throw e;
         }
-        applyFsGroup(fsGroupPolicy, volumeMountGroup);
+        applyFsGroup(args, fsGroupPolicy, volumeMountGroup);
         log.debug("{}mounter.SetUp successfully requested NodePublish [{}]", PREFIX, dir);
     }
 
@@ -140,9 +140,8 @@ final class CsiMounter implements Mounter {
      *     try publishes it again (idempotent); upstream also marks it uncertain, so that it is torn down if its pod goes
      *     first, which this kubelet's set-up errors cannot say yet
      */
-    private void applyFsGroup(String fsGroupPolicy, boolean volumeMountGroup) throws VolumeException {
-        PodSecurityContext sc = pod.getSpec() == null ? null : pod.getSpec().getSecurityContext();
-        Long fsGroup = sc == null ? null : sc.getFsGroup();
+    private void applyFsGroup(MounterArgs args, String fsGroupPolicy, boolean volumeMountGroup) throws VolumeException {
+        Long fsGroup = args.fsGroup();
         if (fsGroup != null && volumeMountGroup) {
             plugin.warnFsGroupNotDelegated(src.driver(), fsGroupPolicy);
         }
@@ -151,7 +150,7 @@ final class CsiMounter implements Mounter {
             return;
         }
         try {
-            VolumeOwnership.setVolumeOwnership(dir, fsGroup, sc.getFsGroupChangePolicy(), src.readOnly());
+            VolumeOwnership.setVolumeOwnership(dir, fsGroup, args.fsGroupChangePolicy(), src.readOnly());
         } catch (IOException e) {
             throw new VolumeException("applyFSGroup failed for vol " + src.volumeHandle() + ": " + e);
         }

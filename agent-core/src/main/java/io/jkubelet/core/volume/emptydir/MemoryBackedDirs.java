@@ -28,8 +28,9 @@ public final class MemoryBackedDirs {
         try {
             Files.createDirectories(dir);
             mounted = memory && mounts.isLikelyMountPoint(dir);
-            if (!mounted) {
-                // World-writable as upstream's (0777), so that any container user can use it.
+            // World-writable as upstream's (0777), so that any container user can use it. Changed only when those bits
+            // differ (upstream's setupDir), so that the setgid bit an fsGroup gave the directory stays.
+            if (!mounted && ((Integer) Files.getAttribute(dir, "unix:mode") & 0777) != 0777) {
                 Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
             }
         } catch (IOException e) {

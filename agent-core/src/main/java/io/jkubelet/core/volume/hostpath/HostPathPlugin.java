@@ -39,8 +39,9 @@ public final class HostPathPlugin implements VolumePlugin {
                 : spec.persistentVolume().getSpec().getHostPath();
         Path path = Path.of(src.getPath());
         String type = src.getType() == null ? "" : src.getType();
-        // The host's directory is not measured: upstream's MetricsNil.
-        return Mounter.of(path, spec.readOnly(), VolumeMetrics.NONE, () -> {
+        // The host's directory is not measured: upstream's MetricsNil. Nor given to the pod's fsGroup (args): upstream's
+        // hostPath leaves the host's files as they are.
+        return Mounter.of(path, spec.readOnly(), VolumeMetrics.NONE, args -> {
             if (HostUtil.hasBacksteps(src.getPath())) {
                 throw new VolumeException("invalid HostPath `" + src.getPath() + "`: must not contain '..'");
             }

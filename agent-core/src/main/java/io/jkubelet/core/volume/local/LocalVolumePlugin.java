@@ -3,12 +3,15 @@ package io.jkubelet.core.volume.local;
 import io.fabric8.kubernetes.api.model.LocalVolumeSource;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.events.References;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
+import io.jkubelet.core.volume.VolumeOwnership;
 import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.HostMounts;
@@ -18,6 +21,8 @@ import io.jkubelet.core.volume.util.MountOptions;
 import io.jkubelet.core.volume.util.MountPoints;
 import io.jkubelet.core.volume.util.SafeFormatAndMount;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,19 +32,26 @@ import java.util.Optional;
  * Upstream {@code pkg/volume/local}: a {@code local} PersistentVolume, a directory of the node (or a block device,
  * formatted if need be and mounted once at {@code <root-dir>/plugins/kubernetes.io/local-volume/mounts/<pv>}),
  * bind-mounted into each pod that claims it, read-only when the claim is. The volume is named for itself, so that the
- * pods sharing it share one volume; tearing a pod's mount down never touches the data.
+ * pods sharing it share one volume; tearing a pod's mount down never touches the data. The first pod to mount a
+ * writable claim gives the volume to its {@code fsGroup}, as its {@code fsGroupChangePolicy} says; a pod that mounts it
+ * while another pod has it changes nothing, and is told with a warning event when the volume's group is not its own.
  */
 public final class LocalVolumePlugin implements VolumePlugin {
     public static final String NAME = "kubernetes.io/local-volume";
+    /** Upstream's {@code events.WarnAlreadyMountedVolume}. */
+    public static final String ALREADY_MOUNTED_VOLUME = "AlreadyMountedVolume";
 
     private final PodDirs dirs;
     private final HostMounts mounts;
     private final SafeFormatAndMount formatter;
+    private final EventRecorder recorder;
 
-    public LocalVolumePlugin(PodDirs dirs, HostMounts mounts) {
+    /** @param recorder where the warning that a shared volume's group is not the pod's {@code fsGroup} goes */
+    public LocalVolumePlugin(PodDirs dirs, HostMounts mounts, EventRecorder recorder) {
         this.dirs = dirs;
         this.mounts = mounts;
         this.formatter = new SafeFormatAndMount(mounts);
+        this.recorder = recorder;
     }
 
     @Override
@@ -64,14 +76,58 @@ public final class LocalVolumePlugin implements VolumePlugin {
         Path globalPath = globalLocalPath(spec);
         Path dir = dirs.volumeDir(pod.getMetadata().getUid(), NAME, spec.name());
         List<String> options = MountOptions.fromSpec(spec, spec.readOnly() ? new String[] {"ro"} : new String[0]);
-        return Mounter.of(dir, spec.readOnly(), VolumeMetrics.STATFS, () -> {
+        return Mounter.of(dir, spec.readOnly(), VolumeMetrics.STATFS, args -> {
             if (HostUtil.hasBacksteps(globalPath.toString())) {
                 throw new VolumeException("invalid path: " + globalPath + " must not contain '..'");
             }
-            if (!mounts.isMountPoint(dir)) {
-                MountPoints.bindMount(mounts, globalPath, dir, options);
+            if (mounts.isMountPoint(dir)) {
+                return;
+            }
+            List<Path> otherPods = args.fsGroup() == null ? List.of() : otherPodsMounts(spec, pod, globalPath, args.fsGroup());
+            MountPoints.bindMount(mounts, globalPath, dir, options);
+            // Upstream's "volume owner will be written only once on the first volume mount".
+            if (!spec.readOnly() && otherPods.isEmpty()) {
+                try {
+                    VolumeOwnership.setVolumeOwnership(dir, args.fsGroup(), args.fsGroupChangePolicy(), false);
+                } catch (IOException e) {
+                    throw new VolumeException("setting the volume's ownership for fsGroup " + args.fsGroup() + " failed: "
+                            + e);
+                }
             }
         });
+    }
+
+    /**
+     * Upstream's mount refs of the volume that are pods' (under {@code <root-dir>/pods}); when there are some and the
+     * volume's group is not {@code fsGroup}, the pod is told that it may not share it.
+     *
+     * @throws VolumeException when the mounts or the volume's group cannot be read
+     */
+    private List<Path> otherPodsMounts(VolumeSpec spec, Pod pod, Path globalPath, long fsGroup) throws VolumeException {
+        List<Path> refs = new ArrayList<>();
+        try {
+            for (Path ref : mounts.mountRefs(globalPath)) {
+                if (ref.startsWith(dirs.podsDir().toAbsolutePath())) {
+                    refs.add(ref);
+                }
+            }
+        } catch (MountException e) {
+            throw new VolumeException(e.getMessage());
+        }
+        if (refs.isEmpty()) {
+            return refs;
+        }
+        int gid;
+        try {
+            gid = (Integer) Files.getAttribute(globalPath, "unix:gid");
+        } catch (IOException e) {
+            throw new VolumeException("failed to check fsGroup for " + globalPath + " (" + e + ")");
+        }
+        if (gid != fsGroup) {
+            recorder.event(References.pod(pod), EventRecorder.WARNING, ALREADY_MOUNTED_VOLUME, "The requested fsGroup is "
+                    + fsGroup + ", but the volume " + spec.name() + " has GID " + gid + ". The volume may not be shareable.");
+        }
+        return refs;
     }
 
     /**

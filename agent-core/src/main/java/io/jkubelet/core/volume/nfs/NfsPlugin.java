@@ -54,7 +54,8 @@ public final class NfsPlugin implements VolumePlugin {
         boolean readOnly = spec.volume() != null ? Boolean.TRUE.equals(src.getReadOnly()) : spec.readOnly();
         Path dir = dirs.volumeDir(pod.getMetadata().getUid(), NAME, spec.name());
         List<String> options = MountOptions.fromSpec(spec, readOnly ? new String[] {"ro"} : new String[0]);
-        return Mounter.of(dir, readOnly, VolumeMetrics.STATFS, () -> {
+        // The export's files are the server's: upstream's NFS plugin gives them to no fsGroup (args).
+        return Mounter.of(dir, readOnly, VolumeMetrics.STATFS, args -> {
             if (!mounts.isMountPoint(dir)) {
                 MountPoints.mount(mounts, source(src), dir, "nfs", options);
             }

@@ -74,17 +74,73 @@ public final class LinuxMounts implements HostMounts {
 
     /** Every mount, in the table's order; empty when the table cannot be read. */
     List<MountPoint> list() {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(mountInfo, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return List.of();
-        }
         List<MountPoint> mounts = new ArrayList<>();
-        for (String line : lines) {
+        for (String line : lines()) {
             parse(line).ifPresent(mounts::add);
         }
         return mounts;
+    }
+
+    private List<String> lines() {
+        try {
+            return Files.readAllLines(mountInfo, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    @Override
+    public List<Path> mountRefs(Path path) throws MountException {
+        if (!Files.exists(path)) {
+            return List.of();
+        }
+        Path real;
+        try {
+            real = path.toRealPath();
+        } catch (IOException e) {
+            throw new MountException("error checking path " + path + ": " + e);
+        }
+        List<MountInfo> table = new ArrayList<>();
+        for (String line : lines()) {
+            MountInfo.parse(line).ifPresent(table::add);
+        }
+        return searchMountPoints(real, table);
+    }
+
+    /** One line of mountinfo as {@link #mountRefs} needs it: the mount's id, device, root within it and mount point. */
+    record MountInfo(String id, String device, String root, Path mountPoint) {
+        static Optional<MountInfo> parse(String line) {
+            String[] f = line.split(" ");
+            if (f.length < 5) {
+                return Optional.empty();
+            }
+            return Optional.of(new MountInfo(f[0], f[2], unescape(f[3]), Path.of(unescape(f[4]))));
+        }
+    }
+
+    /**
+     * mount-utils' {@code SearchMountPoints}: the last mount that holds {@code hostSource} tells the directory's root
+     * within its file system and the file system's device; every other mount of that root of that device is a ref.
+     */
+    static List<Path> searchMountPoints(Path hostSource, List<MountInfo> table) throws MountException {
+        MountInfo holder = null;
+        // Backwards: a later mount may overlap an earlier one.
+        for (int i = table.size() - 1; i >= 0 && holder == null; i--) {
+            if (hostSource.startsWith(table.get(i).mountPoint())) {
+                holder = table.get(i);
+            }
+        }
+        if (holder == null) {
+            throw new MountException("failed to get root path and major:minor for " + hostSource);
+        }
+        String rootPath = Path.of(holder.root()).resolve(holder.mountPoint().relativize(hostSource)).toString();
+        List<Path> refs = new ArrayList<>();
+        for (MountInfo m : table) {
+            if (!m.id().equals(holder.id()) && m.root().equals(rootPath) && m.device().equals(holder.device())) {
+                refs.add(m.mountPoint());
+            }
+        }
+        return refs;
     }
 
     /** One line of mountinfo: {@code id parent dev root mountpoint options [optional...] - fstype source superoptions}. */

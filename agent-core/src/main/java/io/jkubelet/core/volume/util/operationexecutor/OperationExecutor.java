@@ -4,6 +4,7 @@ import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.MounterArgs;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumePlugin;
@@ -76,7 +77,7 @@ public final class OperationExecutor {
             asw.markDeviceAsMounted(volume.volumeName(), deviceMounter.deviceMountPath(volume.spec()));
         }
         try {
-            mounter.setUp();
+            mounter.setUp(MounterArgs.of(volume.pod()));
         } catch (VolumeException e) {
             markVolumeErrorState(volume, asw);
             throw failed(volume, "MountVolume.SetUp failed", e);
