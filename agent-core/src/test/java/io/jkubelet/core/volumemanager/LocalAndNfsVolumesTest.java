@@ -251,13 +251,13 @@ class LocalAndNfsVolumesTest {
         }
 
         @Override
-<<<<<<< HEAD
         public Optional<MountPoint> mountHolding(Path path) {
             return Optional.empty();
-=======
+        }
+
+        @Override
         public List<Path> mountRefs(Path path) {
             return List.of();
->>>>>>> issue32-fsgroup
         }
 
         @Override

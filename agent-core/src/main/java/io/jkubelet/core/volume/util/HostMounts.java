@@ -43,20 +43,19 @@ public interface HostMounts {
     Optional<MountPoint> mountAt(Path path);
 
     /**
-<<<<<<< HEAD
      * The mount {@code path} lives on (upstream's {@code findMountInfo}): of the mounts at {@code path} or at one of its
      * ancestors (whole path segments: {@code /var/lib/kubelet2} is not below {@code /var/lib/kubelet}), the one the table
      * lists last, which is the one that shows there. Empty when none does (the table could not be read).
      */
     Optional<MountPoint> mountHolding(Path path);
-=======
+
+    /**
      * Upstream's {@code GetMountRefs}: the other mount points that show the same directory as {@code path} (the bind
      * mounts of it, or of the file system mounted there), or none when {@code path} does not exist.
      *
      * @throws MountException when the mount that holds {@code path} cannot be told
      */
     List<Path> mountRefs(Path path) throws MountException;
->>>>>>> issue32-fsgroup
 
     /**
      * Runs {@code mount -t fsType -o options source target}.

@@ -60,6 +60,11 @@ public final class FakeHostMounts implements HostMounts {
     }
 
     @Override
+    public List<Path> mountRefs(Path path) throws MountException {
+        return reader.mountRefs(path);
+    }
+
+    @Override
     public void mount(String source, Path target, String fsType, List<String> options) throws MountException {
         run("mount", "mount -t " + fsType + " -o " + String.join(",", options) + " " + source + " " + target);
         add(source, target, fsType, "");
