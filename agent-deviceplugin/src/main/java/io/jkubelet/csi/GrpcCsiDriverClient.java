@@ -23,8 +23,10 @@ import java.util.concurrent.TimeUnit;
  * The CSI spec v1 Node service of a driver, over its unix socket (upstream csi's {@code csiDriverClient} with
  * {@code newV1NodeClient}: {@code NodeGetInfo}, {@code NodeGetCapabilities}, {@code NodeStageVolume},
  * {@code NodeUnstageVolume}, {@code NodePublishVolume}, {@code NodeUnpublishVolume}, {@code NodeGetVolumeStats}):
- * each call dials the endpoint, makes one RPC within the caller's timeout and closes the connection. As grpc-go's non-blocking dial, the call does not wait for a socket that is not there: it fails at once
- * with {@code Unavailable}.
+ * each call dials the endpoint, makes one RPC within the caller's timeout (its gRPC deadline) and closes the connection.
+ * As grpc-go's non-blocking dial, the call does not wait for a socket that is not there: it fails at once with
+ * {@code Unavailable}; a driver that never answers fails the call with {@code DeadlineExceeded} at its deadline, and one
+ * that goes during the call fails it at once with the connection's end.
  */
 public final class GrpcCsiDriverClient implements CsiDriverClient {
     private static final Logger log = LoggerFactory.getLogger(GrpcCsiDriverClient.class);
@@ -156,13 +158,16 @@ public final class GrpcCsiDriverClient implements CsiDriverClient {
         T call(NodeGrpc.NodeBlockingStub node);
     }
 
-    /** One RPC on a connection of its own, within {@code timeout}; its error in grpc-go's words. */
-    private static <T> T call(String endpoint, Duration timeout, Rpc<T> rpc) throws Exception {
+    /**
+     * One RPC on a connection of its own, with {@code timeout} as its deadline (none left: it fails at once, as a call
+     * on an expired context); its error in grpc-go's words and code.
+     */
+    private static <T> T call(String endpoint, Duration timeout, Rpc<T> rpc) throws RpcException {
         ManagedChannel ch = UnixSockets.channel(Path.of(endpoint));
         try {
-            return rpc.call(NodeGrpc.newBlockingStub(ch).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            return rpc.call(NodeGrpc.newBlockingStub(ch).withDeadlineAfter(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS));
         } catch (StatusRuntimeException e) {
-            throw new Exception(message(e, endpoint), e);
+            throw new RpcException(GrpcErrors.codeName(e.getStatus().getCode()), message(e, endpoint), e);
         } finally {
             UnixSockets.close(ch);
         }

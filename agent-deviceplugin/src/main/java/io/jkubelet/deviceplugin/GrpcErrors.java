@@ -25,7 +25,7 @@ public final class GrpcErrors {
     }
 
     /** grpc-go's {@code codes.Code.String()}: CamelCase, and "Canceled" with one l. */
-    static String codeName(Status.Code code) {
+    public static String codeName(Status.Code code) {
         if (code == Status.Code.CANCELLED) {
             return "Canceled";
         }

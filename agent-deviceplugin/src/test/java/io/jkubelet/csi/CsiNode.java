@@ -17,6 +17,7 @@ import io.jkubelet.core.cluster.fabric8.Fabric8ObjectClient;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pluginmanager.PluginManager;
+import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.csi.CsiDrivers;
@@ -31,12 +32,15 @@ import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A node with a CSI driver, for the tests that mount volumes through it in the core: a hostpath-style driver
@@ -57,22 +61,33 @@ final class CsiNode implements AutoCloseable {
     final CsiDrivers drivers = new CsiDrivers();
     final TestCsiDriver driver;
     final LinuxMounts mounts = new LinuxMounts();
+    /** The events the volume managers recorded, as "{@code <reason> <message>}". */
+    final List<String> events = new CopyOnWriteArrayList<>();
 
     private CsiNode(KubernetesClient client, Path dir) throws Exception {
         this.client = client;
         this.dir = dir;
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
+        // createOr: fabric8 sends a POST again when the first answer is slow, which a busy machine can make it.
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
+                .createOr(n -> n.update());
         dirs = new PodDirs(dir.resolve("kubelet"));
+        FakeClock watcherClock = new FakeClock();
         PluginManager watcher = new PluginManager(dirs.pluginsRegistrationDir(), new GrpcPluginRegistrationClient(),
-                Clock.systemUTC(), Runnable::run);
+                watcherClock, Runnable::run);
         watcher.createDirectory();
         watcher.addHandler(PluginManager.CSI_PLUGIN, new CsiRegistrationHandler(drivers, new GrpcCsiDriverClient(),
                 NodeInfoManager.connected(NODE, new Fabric8NodeClient(client), new Fabric8CsiNodes(client), d -> {})));
         Path pluginDir = Files.createDirectories(dir.resolve("kubelet/plugins/" + DRIVER));
         driver = new TestCsiDriver(DRIVER, pluginDir.resolve("csi.sock"),
                 dirs.pluginsRegistrationDir().resolve(DRIVER + "-reg.sock"), List.of("1.2.0"), NODE, 0, Map.of(), true);
-        watcher.reconcile();
-        assertThat(driver.registrationStatus).containsExactly("true:");
+        // As the plugin manager does, a registration that failed is tried again after its back-off: a cold JVM on a
+        // busy machine can miss GetInfo's 1 s deadline.
+        await().atMost(Duration.ofMinutes(1)).until(() -> {
+            watcher.reconcile();
+            watcherClock.advance(Duration.ofMinutes(3));
+            return driver.registrationStatus.contains("true:");
+        });
+        assertThat(driver.registrationStatus).last().isEqualTo("true:");
     }
 
     /** The node under {@code dir}, its driver registered. */
@@ -81,12 +96,24 @@ final class CsiNode implements AutoCloseable {
     }
 
     ManualVolumeManager volumeManager() {
+        return volumeManager(CsiVolumePlugin.CSI_TIMEOUT);
+    }
+
+    /**
+     * A volume manager whose CSI operations each have {@code csiTimeout} for their calls to the driver, and whose
+     * events go to {@link #events}.
+     */
+    ManualVolumeManager volumeManager(Duration csiTimeout) {
         CsiVolumePlugin csi = new CsiVolumePlugin(dirs, mounts, NODE, drivers, new GrpcCsiDriverClient(),
-                new Fabric8CsiObjects(client));
-        LoggingEventRecorder events = new LoggingEventRecorder(Clock.systemUTC());
+                new Fabric8CsiObjects(client), csiTimeout);
+        LoggingEventRecorder logged = new LoggingEventRecorder(Clock.systemUTC());
+        io.jkubelet.core.events.EventRecorder recorder = (involved, type, reason, message) -> {
+            events.add(reason + " " + message);
+            logged.event(involved, type, reason, message);
+        };
         return new ManualVolumeManager(dirs, mounts, VolumePlugins.probe(dirs, mounts,
-                new ApiVolumes(PodObjects.standalone(), NODE, List::of, Clock.systemUTC()), csi, events),
-                new Fabric8ObjectClient(client), events);
+                new ApiVolumes(PodObjects.standalone(), NODE, List::of, Clock.systemUTC()), csi, recorder),
+                new Fabric8ObjectClient(client), recorder);
     }
 
     /** The driver's CSIDriver, with the apiserver's default {@code fsGroupPolicy}. */
@@ -125,12 +152,15 @@ final class CsiNode implements AutoCloseable {
                 .create();
     }
 
-    static Pod pod(String uid, Volume volume) {
+    /** A pod whose container mounts each volume at {@code /<name>}. */
+    static Pod pod(String uid, Volume... volumes) {
+        ContainerBuilder app = new ContainerBuilder().withName("app").withImage("busybox");
+        for (Volume v : volumes) {
+            app.addNewVolumeMount().withName(v.getName()).withMountPath("/" + v.getName()).endVolumeMount();
+        }
         return new PodBuilder().withNewMetadata().withName("pod-" + uid).withNamespace("default").withUid(uid).endMetadata()
-                .withNewSpec().withServiceAccountName("sa-" + uid).withContainers(new ContainerBuilder().withName("app")
-                        .withImage("busybox").addNewVolumeMount().withName(volume.getName()).withMountPath("/data")
-                        .endVolumeMount().build())
-                .withVolumes(volume).endSpec().build();
+                .withNewSpec().withServiceAccountName("sa-" + uid).withContainers(app.build())
+                .withVolumes(volumes).endSpec().build();
     }
 
     static Pod claimingPod(String uid, String claim) {

@@ -119,7 +119,7 @@ class CsiPluginWatcherTest {
     void aDriverWhoseNodeGetInfoFailsIsRefusedAndTheDriverRegisteredBeforeIsUnharmed() throws Exception {
         try (TestCsiDriver good = driver("good.csi", List.of("1.0.0"), true);
              TestCsiDriver bad = driver("bad.csi", List.of("1.0.0"), true)) {
-            bad.nodeGetInfoError = Status.INTERNAL.withDescription("no node id yet");
+            bad.failIn.put("NodeGetInfo", Status.INTERNAL.withDescription("no node id yet"));
             watcher.reconcile();
 
             assertThat(good.registrationStatus).containsExactly("true:");

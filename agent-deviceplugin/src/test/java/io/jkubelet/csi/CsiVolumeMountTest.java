@@ -214,7 +214,7 @@ class CsiVolumeMountTest {
     void aFailingNodePublishIsTheMountsEventAndLeavesNoDirectory() throws Exception {
         node.csiDriver(false, null);
         node.csiClaim("data", DRIVER, "vol-1");
-        driver.nodePublishError = Status.INTERNAL.withDescription("disk on fire");
+        driver.failIn.put("NodePublishVolume", Status.INTERNAL.withDescription("disk on fire"));
         ManualVolumeManager vm = node.volumeManager();
 
         assertThatThrownBy(() -> vm.mountVolumes(claimingPod("a", "data"))).hasMessage(

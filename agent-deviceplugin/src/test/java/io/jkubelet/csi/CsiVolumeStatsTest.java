@@ -1,6 +1,8 @@
 package io.jkubelet.csi;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -15,6 +17,7 @@ import io.jkubelet.core.stats.StatsProvider;
 import io.jkubelet.core.stats.summary.PodStats;
 import io.jkubelet.core.stats.summary.PvcReference;
 import io.jkubelet.core.stats.summary.VolumeStats;
+import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.util.DaemonThreads;
 import io.jkubelet.core.volumemanager.ManualVolumeManager;
 import io.jkubelet.csi.v1.CsiApi;
@@ -34,9 +37,16 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
 
 import static io.jkubelet.csi.CsiNode.claimingPod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -77,15 +87,20 @@ class CsiVolumeStatsTest {
         }
     }
 
-    /** One stats round of the node, whose runtime has the pod's sandbox. */
+    /** The node's stats, whose runtime has the pod's sandbox, its volumes measured in place (at once). */
     private StatsProvider statsProvider(Pod pod) {
-        var meta = pod.getMetadata();
-        PodSandboxStats sandbox = new PodSandboxStats("s1", new PodSandboxMetadata(meta.getName(), meta.getUid(),
-                meta.getNamespace(), 0), Map.of(), NOW.minusSeconds(60), null, null, List.of());
+        return statsProvider(Clock.fixed(NOW, ZoneOffset.UTC), Runnable::run, pod);
+    }
+
+    /** The node's stats, whose runtime has the pods' sandboxes, their volumes measured on {@code measurements}. */
+    private StatsProvider statsProvider(Clock clock, Executor measurements, Pod... pods) {
+        List<PodSandboxStats> sandboxes = Stream.of(pods).map(Pod::getMetadata).map(meta -> new PodSandboxStats(
+                "s-" + meta.getUid(), new PodSandboxMetadata(meta.getName(), meta.getUid(), meta.getNamespace(), 0),
+                Map.of(), NOW.minusSeconds(60), null, null, List.<io.jkubelet.core.runtime.ContainerStats>of())).toList();
         RuntimeService runtime = (RuntimeService) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {RuntimeService.class}, (p, m, args) -> {
                     if (m.getName().equals("listPodSandboxStats")) {
-                        return List.of(sandbox);
+                        return sandboxes;
                     }
                     throw new UnsupportedOperationException(m.getName());
                 });
@@ -94,9 +109,9 @@ class CsiVolumeStatsTest {
                     throw new UnsupportedOperationException(m.getName());
                 });
         return new StatsProvider(runtime, images, CsiNode.NODE, new StatsProvider.NodePaths(node.dirs.rootDir(),
-                dir.resolve("logs"), new ProcNode(Path.of("/proc"))), Clock.fixed(NOW, ZoneOffset.UTC),
+                dir.resolve("logs"), new ProcNode(Path.of("/proc"))), clock,
                 Duration.ofSeconds(10), Duration.ofMinutes(1), new PodVolumeStats(vm::get, vm.manager()), null,
-                DaemonThreads.scheduler("stats"));
+                DaemonThreads.scheduler("stats"), measurements);
     }
 
     private static Map<String, Double> volumeStatsMetrics(StatsProvider stats) {
@@ -146,5 +161,51 @@ class CsiVolumeStatsTest {
             assertThat(driver.volumeStatsRequests).as("the driver is not asked").isEmpty();
             assertThat(volumeStatsMetrics(stats)).isEmpty();
         }
+    }
+
+    /** When each pod's volume, as "{@code <pod uid>/<volume>}", was last measured, as a summary shows them. */
+    private static Map<String, Instant> measuredAt(StatsProvider stats) {
+        Map<String, Instant> measured = new TreeMap<>();
+        for (PodStats pod : stats.summary(true).orElseThrow().pods()) {
+            pod.volume().forEach(v -> measured.put(pod.podRef().uid() + "/" + v.name(), v.fs().time()));
+        }
+        return measured;
+    }
+
+    @Test
+    void aDriverThatHangsInNodeGetVolumeStatsHoldsUpOnlyThatVolumeWhoseLastStatsAreServed() throws Exception {
+        driver.volumeStats = true;
+        node.csiClaim("more", CsiNode.DRIVER, "vol-2");
+        node.csiClaim("other", CsiNode.DRIVER, "vol-3");
+        Pod a = CsiNode.pod("a", claim("data", "data"), claim("more", "more"));
+        Pod b = claimingPod("b", "other");
+        vm.mountVolumes(a);
+        vm.mountVolumes(b);
+        FakeClock clock = new FakeClock(NOW);
+        // A kubelet's threads: a virtual one per measurement. The driver's deadline is upstream's 2 minutes.
+        try (StatsProvider stats = statsProvider(clock, Executors.newVirtualThreadPerTaskExecutor(), a, b)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> measuredAt(stats), is(Map.of("a/data", NOW, "a/more", NOW,
+                    "b/data", NOW)));
+
+            driver.hangIn.add("NodeGetVolumeStats vol-1");
+            clock.advance(Duration.ofMinutes(1));
+            Instant later = clock.instant();
+            stats.summary(true);
+            await().atMost(Duration.ofSeconds(30)).until(() -> driver.hung, hasItem("NodeGetVolumeStats vol-1"));
+
+            // The round does not wait for it: the pod's other volume and the other pod's are measured again, the hung
+            // volume shows what it showed, in the summary and the claims' metrics.
+            await().atMost(Duration.ofSeconds(30)).until(() -> measuredAt(stats), is(Map.of("a/data", NOW,
+                    "a/more", later, "b/data", later)));
+            assertThat(volumeStatsMetrics(stats)).containsKeys("kubelet_volume_stats_used_bytes{default/data}",
+                    "kubelet_volume_stats_used_bytes{default/more}", "kubelet_volume_stats_used_bytes{default/other}");
+            assertThat(driver.hung).as("asked once: a volume is not measured again while its measurement runs")
+                    .containsExactly("NodeGetVolumeStats vol-1");
+        }
+    }
+
+    private static Volume claim(String name, String claim) {
+        return new VolumeBuilder().withName(name).withNewPersistentVolumeClaim().withClaimName(claim)
+                .endPersistentVolumeClaim().build();
     }
 }

@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -28,7 +30,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * each target; without, the directory at each target, read-only when asked. Mounts are real (the tests run as root);
  * publish and stage are idempotent as the spec requires. With {@code GET_VOLUME_STATS} ({@link #volumeStats}) it answers
  * {@code NodeGetVolumeStats} with the published directory's file system, as csi-driver-host-path does. Each request is
- * recorded.
+ * recorded. A call can be made to answer an error ({@link #failIn}) or never to answer ({@link #hangIn}), for every
+ * volume or one; {@link #stop()} makes the driver go as a driver process that dies does, its socket with it.
  *
  * <p>Shared with agent-cmd's end-to-end tests (agent-deviceplugin's test-jar), where it is the node plugin of a real
  * cluster's node, jkubelet's or the upstream kubelet's.
@@ -39,10 +42,18 @@ public final class TestCsiDriver implements AutoCloseable {
     public final Path registrationSocket;
     /** What the kubelet told the registrar through {@code NotifyRegistrationStatus}, as "registered:error". */
     public final List<String> registrationStatus = new CopyOnWriteArrayList<>();
-    /** {@code NodeGetInfo} fails with this status while it is set. */
-    public volatile Status nodeGetInfoError;
-    /** {@code NodePublishVolume} fails with this status while it is set. */
-    public volatile Status nodePublishError;
+    /**
+     * The calls that answer an error instead, by the RPC's name for every volume ({@code "NodePublishVolume"}) or with
+     * a volume ID for one ({@code "NodeGetVolumeStats vol-1"}).
+     */
+    public final Map<String, Status> failIn = new ConcurrentHashMap<>();
+    /**
+     * The calls that never answer (a driver that hangs), named as in {@link #failIn}: the call stays open until the
+     * caller's deadline ends it or the driver goes.
+     */
+    public final Set<String> hangIn = ConcurrentHashMap.newKeySet();
+    /** The calls left unanswered, as "{@code <rpc> <volume id>}", in the order they came. */
+    public final List<String> hung = new CopyOnWriteArrayList<>();
     /** Whether {@code NodeGetCapabilities} announces {@code STAGE_UNSTAGE_VOLUME}. */
     public volatile boolean stageUnstage;
     /** Whether {@code NodeGetCapabilities} announces {@code GET_VOLUME_STATS}. */
@@ -98,9 +109,7 @@ public final class TestCsiDriver implements AutoCloseable {
     private final class Node extends NodeGrpc.NodeImplBase {
         @Override
         public void nodeGetInfo(CsiApi.NodeGetInfoRequest request, StreamObserver<CsiApi.NodeGetInfoResponse> answer) {
-            Status error = nodeGetInfoError;
-            if (error != null) {
-                answer.onError(error.asRuntimeException());
+            if (misbehaves("NodeGetInfo", "", answer)) {
                 return;
             }
             answer.onNext(nodeInfo);
@@ -110,6 +119,9 @@ public final class TestCsiDriver implements AutoCloseable {
         @Override
         public void nodeGetCapabilities(CsiApi.NodeGetCapabilitiesRequest request,
                                         StreamObserver<CsiApi.NodeGetCapabilitiesResponse> answer) {
+            if (misbehaves("NodeGetCapabilities", "", answer)) {
+                return;
+            }
             var res = CsiApi.NodeGetCapabilitiesResponse.newBuilder();
             if (stageUnstage) {
                 res.addCapabilities(rpc(CsiApi.NodeServiceCapability.RPC.Type.STAGE_UNSTAGE_VOLUME_VALUE));
@@ -137,6 +149,9 @@ public final class TestCsiDriver implements AutoCloseable {
         public void nodeGetVolumeStats(CsiApi.NodeGetVolumeStatsRequest r,
                                        StreamObserver<CsiApi.NodeGetVolumeStatsResponse> answer) {
             volumeStatsRequests.add(r.getVolumeId() + " " + r.getVolumePath());
+            if (misbehaves("NodeGetVolumeStats", r.getVolumeId(), answer)) {
+                return;
+            }
             Path path = Path.of(r.getVolumePath());
             if (!mounts.isMountPoint(path)) {
                 answer.onError(Status.NOT_FOUND.withDescription("Could not get file information from "
@@ -158,6 +173,9 @@ public final class TestCsiDriver implements AutoCloseable {
         @Override
         public void nodeStageVolume(CsiApi.NodeStageVolumeRequest r, StreamObserver<CsiApi.NodeStageVolumeResponse> answer) {
             stages.add(r);
+            if (misbehaves("NodeStageVolume", r.getVolumeId(), answer)) {
+                return;
+            }
             reply(answer, CsiApi.NodeStageVolumeResponse.getDefaultInstance(), () ->
                     bind(volumeDir(r.getVolumeId()), Path.of(r.getStagingTargetPath()), false));
         }
@@ -166,6 +184,9 @@ public final class TestCsiDriver implements AutoCloseable {
         public void nodeUnstageVolume(CsiApi.NodeUnstageVolumeRequest r,
                                       StreamObserver<CsiApi.NodeUnstageVolumeResponse> answer) {
             teardowns.add("NodeUnstageVolume " + r.getVolumeId() + " " + r.getStagingTargetPath());
+            if (misbehaves("NodeUnstageVolume", r.getVolumeId(), answer)) {
+                return;
+            }
             reply(answer, CsiApi.NodeUnstageVolumeResponse.getDefaultInstance(), () -> unmount(Path.of(r.getStagingTargetPath()), false));
         }
 
@@ -173,9 +194,7 @@ public final class TestCsiDriver implements AutoCloseable {
         public void nodePublishVolume(CsiApi.NodePublishVolumeRequest r,
                                       StreamObserver<CsiApi.NodePublishVolumeResponse> answer) {
             publishes.add(r);
-            Status error = nodePublishError;
-            if (error != null) {
-                answer.onError(error.asRuntimeException());
+            if (misbehaves("NodePublishVolume", r.getVolumeId(), answer)) {
                 return;
             }
             Path source = r.getStagingTargetPath().isEmpty() ? volumeDir(r.getVolumeId()) : Path.of(r.getStagingTargetPath());
@@ -187,8 +206,29 @@ public final class TestCsiDriver implements AutoCloseable {
         public void nodeUnpublishVolume(CsiApi.NodeUnpublishVolumeRequest r,
                                         StreamObserver<CsiApi.NodeUnpublishVolumeResponse> answer) {
             teardowns.add("NodeUnpublishVolume " + r.getVolumeId() + " " + r.getTargetPath());
+            if (misbehaves("NodeUnpublishVolume", r.getVolumeId(), answer)) {
+                return;
+            }
             reply(answer, CsiApi.NodeUnpublishVolumeResponse.getDefaultInstance(), () -> unmount(Path.of(r.getTargetPath()), true));
         }
+    }
+
+    /**
+     * Whether the call is told to fail (then answered with its status) or to hang (then left open, recorded in
+     * {@link #hung}), for this volume or every one.
+     */
+    private boolean misbehaves(String rpc, String volumeId, StreamObserver<?> answer) {
+        String one = rpc + " " + volumeId;
+        Status error = failIn.getOrDefault(one, failIn.get(rpc));
+        if (error != null) {
+            answer.onError(error.asRuntimeException());
+            return true;
+        }
+        if (hangIn.contains(one) || hangIn.contains(rpc)) {
+            hung.add(one);
+            return true;
+        }
+        return false;
     }
 
     private interface Work {
@@ -243,6 +283,17 @@ public final class TestCsiDriver implements AutoCloseable {
             answer.onNext(PluginRegistrationApi.RegistrationStatusResponse.getDefaultInstance());
             answer.onCompleted();
         }
+    }
+
+    /**
+     * The driver's process dies: its server goes at once, the calls it has open fail, and its socket is removed (the
+     * registrar's stays, as node-driver-registrar's container outlives the driver's).
+     */
+    public void stop() throws java.io.IOException {
+        if (driver != null) {
+            driver.shutdownNow();
+        }
+        Files.deleteIfExists(endpoint);
     }
 
     @Override

@@ -225,7 +225,7 @@ public final class Kubelet implements AutoCloseable {
                 new PodVolumeStats(podManager::get, volumeManager),
                 deps.systemContainers() == null ? null
                         : containerManager.podCgroupRoot().map(deps.systemContainers()::withPods).orElse(deps.systemContainers()),
-                executors.stats());
+                executors.stats(), executors.volumeStats());
         metrics.registerVolumeStats(stats::latest);
         this.imageGc = new ImageGCManager(images, runtime, settings.node().podInfraImage(), settings.gc().imagePolicy(),
                 recorder, nodeName, deps.clock(), metrics::observeImageCollected);

@@ -24,11 +24,13 @@ import java.util.concurrent.TimeUnit;
  * @param eviction the eviction manager's cycles: one thread, as a cycle may wait for an evicted pod's kill
  * @param volumes the volume manager's populator and reconciler loops and one virtual thread per mount or unmount, so
  *     that a mount that hangs holds only its own
+ * @param volumeStats one virtual thread per volume measurement of the stats, so that a volume whose CSI driver hangs
+ *     holds only its own
  */
 public record KubeletExecutors(ExecutorService podWorkers, ScheduledExecutorService timers,
                                ScheduledExecutorService pleg, ScheduledExecutorService probeTicker,
                                ExecutorService probes, ScheduledExecutorService stats,
-                               ScheduledExecutorService eviction, ExecutorService volumes) {
+                               ScheduledExecutorService eviction, ExecutorService volumes, ExecutorService volumeStats) {
 
     /**
      * Stops the pod workers' threads, interrupted rather than waited for to the end of a kill (the containers keep
@@ -49,12 +51,13 @@ public record KubeletExecutors(ExecutorService podWorkers, ScheduledExecutorServ
                 Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("probe-", 0).factory()),
                 DaemonThreads.scheduler("stats-provider"),
                 DaemonThreads.scheduler("eviction-manager"),
-                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("volume-manager-", 0).factory()));
+                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("volume-manager-", 0).factory()),
+                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("volume-stats-", 0).factory()));
     }
 
     /** Interrupts whatever still runs on any of them; for parts built but never started or stopped in time. */
     void shutdownNow() {
-        for (ExecutorService e : List.of(podWorkers, timers, pleg, probeTicker, probes, stats, eviction, volumes)) {
+        for (ExecutorService e : List.of(podWorkers, timers, pleg, probeTicker, probes, stats, eviction, volumes, volumeStats)) {
             e.shutdownNow();
         }
     }

@@ -11,10 +11,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
- * A pod's storage (upstream's {@code makePodStorageStats}): its mounted volumes, measured by {@link PodVolumeUsage} at
- * most once every {@code volumeStatsAggPeriod}, each with the claim the pod names for it ({@code pvcRef}), and its
+ * A pod's storage (upstream's {@code makePodStorageStats}): its mounted volumes, measured in the background by
+ * {@link PodVolumeUsage} at most once every {@code volumeStatsAggPeriod} (their last readings), each with the claim the pod names for it ({@code pvcRef}), and its
  * ephemeral storage, what it takes of the node's file systems ({@code calcEphemeralStorage}: its local ephemeral
  * volumes only). Used by the collector's rounds only.
  */
@@ -24,9 +25,10 @@ final class PodStorageStats {
     /**
      * @param volumeStatsAggPeriod how often each pod's volumes are measured again; zero or less disables volume stats
      * @param volumes each pod's mounted volumes
+     * @param measurements where the volumes' measurements run (see {@link PodVolumeUsage})
      */
-    PodStorageStats(Duration volumeStatsAggPeriod, PodVolumeLister volumes) {
-        this.volumeUsage = new PodVolumeUsage(volumeStatsAggPeriod, volumes);
+    PodStorageStats(Duration volumeStatsAggPeriod, PodVolumeLister volumes, Executor measurements) {
+        this.volumeUsage = new PodVolumeUsage(volumeStatsAggPeriod, volumes, measurements);
     }
 
     /**

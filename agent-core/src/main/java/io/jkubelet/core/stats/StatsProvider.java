@@ -22,6 +22,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 
@@ -35,6 +37,8 @@ import java.util.stream.Collectors;
  * the node ({@link NodeStatsProvider}: {@code /proc}, file systems, system containers), the pods
  * ({@link CriStatsProvider}, with {@link PodStorageStats} and {@link HostStatsProvider}), and the CPU rates of what is
  * read as a cumulative counter ({@link CpuUsageCache}). {@link StatsRounds} schedules the rounds and keeps the latest.
+ * The pods' volumes are measured apart ({@link PodVolumeUsage}): a round reads their last readings, so that a volume
+ * whose measurement hangs holds up neither the round nor any other volume.
  *
  * <p>Thread-safe: one collector thread writes, any thread reads {@link #latest()}.
  */
@@ -57,6 +61,7 @@ public final class StatsProvider implements AutoCloseable {
     private final PodStorageStats storage;
     private final NodeStatsProvider node;
     private final CriStatsProvider pods;
+    private final Executor volumeMeasurements;
 
     /**
      * @param systemContainers the kubelet's and the runtime's cgroups for {@code systemContainers}; null for none
@@ -74,25 +79,31 @@ public final class StatsProvider implements AutoCloseable {
     public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
                          Duration period, Duration volumeStatsAggPeriod, SystemContainers systemContainers,
                          ScheduledExecutorService scheduler) {
+        // Without a volume manager: only emptyDirs on the node's disk, which the kubelet walks itself, in the round.
         this(runtime, images, nodeName, paths, clock, period, volumeStatsAggPeriod,
-                uid -> PodVolumeLister.emptyDirsOnDisk(paths.rootDir()).volumes(uid), systemContainers, scheduler);
+                uid -> PodVolumeLister.emptyDirsOnDisk(paths.rootDir()).volumes(uid), systemContainers, scheduler,
+                Runnable::run);
     }
 
     /**
      * @param volumeStatsAggPeriod {@code volumeStatsAggPeriod}: how often each pod's volumes are measured again (they are
      *     kept in between); zero or less disables volume stats
      * @param volumes each pod's mounted volumes (the volume manager's)
+     * @param volumeMeasurements where each volume is measured, apart from the rounds, so that a measurement that hangs
+     *     (a CSI driver that does not answer) holds no round and no other volume: a thread per measurement; shut down by
+     *     {@link #close()} when it is an {@link ExecutorService}
      */
     public StatsProvider(RuntimeService runtime, ImageService images, String nodeName, NodePaths paths, Clock clock,
                          Duration period, Duration volumeStatsAggPeriod, PodVolumeLister volumes,
-                         SystemContainers systemContainers, ScheduledExecutorService scheduler) {
+                         SystemContainers systemContainers, ScheduledExecutorService scheduler, Executor volumeMeasurements) {
         this.rounds = new StatsRounds(scheduler, period, this::round);
+        this.volumeMeasurements = volumeMeasurements;
         this.runtime = runtime;
         this.images = images;
         this.nodeName = nodeName;
         this.rootDir = paths.rootDir();
         this.clock = clock;
-        this.storage = new PodStorageStats(volumeStatsAggPeriod, volumes);
+        this.storage = new PodStorageStats(volumeStatsAggPeriod, volumes, volumeMeasurements);
         this.node = new NodeStatsProvider(nodeName, paths.proc(), systemContainers, cpuUsage);
         this.pods = new CriStatsProvider(new HostStatsProvider(paths.podLogsDir()), storage, cpuUsage);
     }
@@ -181,5 +192,8 @@ public final class StatsProvider implements AutoCloseable {
     @Override
     public void close() {
         rounds.close();
+        if (volumeMeasurements instanceof ExecutorService measurements) {
+            measurements.shutdownNow();
+        }
     }
 }

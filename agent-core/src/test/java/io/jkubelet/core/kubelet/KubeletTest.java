@@ -516,7 +516,7 @@ class KubeletTest {
         CountingExecutor workers = new CountingExecutor(Executors.newVirtualThreadPerTaskExecutor());
         KubeletExecutors named = KubeletExecutors.named();
         KubeletExecutors given = new KubeletExecutors(workers, named.timers(), named.pleg(), named.probeTicker(),
-                named.probes(), named.stats(), named.eviction(), named.volumes());
+                named.probes(), named.stats(), named.eviction(), named.volumes(), named.volumeStats());
         start(given);
         kubelet.deliver(new PodUpdate(List.of(pod("web", sleeper("a"))), PodOperation.ADD, "test"));
         await().atMost(Duration.ofSeconds(10)).until(() -> containers(ContainerState.CONTAINER_RUNNING).size() == 1);
@@ -524,7 +524,7 @@ class KubeletTest {
 
         kubelet.close();
         assertThat(List.of(given.podWorkers(), given.timers(), given.pleg(), given.probeTicker(), given.probes(),
-                given.stats(), given.eviction(), given.volumes())).allMatch(ExecutorService::isShutdown);
+                given.stats(), given.eviction(), given.volumes(), given.volumeStats())).allMatch(ExecutorService::isShutdown);
         // As upstream, stopping the kubelet leaves the pod's containers running for the next start.
         assertThat(containers(ContainerState.CONTAINER_RUNNING)).hasSize(1);
         start();

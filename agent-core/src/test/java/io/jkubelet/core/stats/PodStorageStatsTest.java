@@ -47,7 +47,7 @@ class PodStorageStatsTest {
         PodStorageStats storage = new PodStorageStats(Duration.ofMinutes(1), uid -> List.of(
                 new PodVolume("data", claimed, VolumeMetrics.STATFS, new PvcReference("data-db-0", "shop"), false),
                 new PodVolume("host", dir, VolumeMetrics.NONE, null, false),
-                new PodVolume("cache", cache, VolumeMetrics.DU, null, true)));
+                new PodVolume("cache", cache, VolumeMetrics.DU, null, true)), Runnable::run);
 
         PodStorageStats.Volumes volumes = storage.volumeStats("u1", NOW, ROOT_FS);
 
@@ -75,7 +75,7 @@ class PodStorageStatsTest {
         PodStorageStats storage = new PodStorageStats(Duration.ofMinutes(1), uid -> List.of(
                 new PodVolume("data", dir, driver, new PvcReference("data", "shop"), false),
                 new PodVolume("plain", dir, notSupported, null, false),
-                new PodVolume("broken", dir, failing, null, false)));
+                new PodVolume("broken", dir, failing, null, false)), Runnable::run);
 
         PodStorageStats.Volumes volumes = storage.volumeStats("u1", NOW, ROOT_FS);
 

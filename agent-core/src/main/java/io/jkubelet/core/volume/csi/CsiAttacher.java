@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
 import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.PodDirs;
+import io.jkubelet.core.volume.TransientOperationException;
+import io.jkubelet.core.volume.UncertainProgressException;
 import io.jkubelet.core.volume.VolumeAttacher;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeSpec;
@@ -15,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -34,15 +37,18 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
     private final CsiDrivers drivers;
     private final CsiDriverClient client;
     private final CsiDriverPolicies policies;
+    /** Upstream's {@code watchTimeout}, which its plugin sets to {@code csiTimeout}: each operation's deadline. */
+    private final Duration watchTimeout;
 
     CsiAttacher(PodDirs dirs, HostMounts mounts, String nodeName, CsiDrivers drivers, CsiDriverClient client,
-                CsiDriverPolicies policies) {
+                CsiDriverPolicies policies, Duration watchTimeout) {
         this.dirs = dirs;
         this.mounts = mounts;
         this.nodeName = nodeName;
         this.drivers = drivers;
         this.client = client;
         this.policies = policies;
+        this.watchTimeout = watchTimeout;
     }
 
     /**
@@ -110,7 +116,15 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
         return CsiNames.deviceMountPath(dirs, src.getDriver(), src.getVolumeHandle());
     }
 
-    /** Upstream {@code MountDevice}. */
+    /**
+     * Upstream {@code MountDevice}: every driver call within one {@code watchTimeout}.
+     *
+     * @throws TransientOperationException the driver is not registered, or the attachment or the secret could not be
+     *     read: the volume's state stays as it was
+     * @throws UncertainProgressException {@code NodeStageVolume} gave no final answer (its deadline passed, its connection
+     *     broke): the global mount is kept and the volume held as perhaps staged, so that it is unstaged once no pod
+     *     wants it
+     */
     @Override
     public void mountDevice(VolumeSpec spec) throws VolumeException {
         Path deviceMountPath = deviceMountPath(spec);
@@ -120,19 +134,26 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
         CsiSource src = CsiSource.of(spec, "", "");
         CsiNodeClient csi;
         try {
-            csi = CsiNodeClient.of(drivers, client, src.driver());
+            csi = CsiNodeClient.of(drivers, client, src.driver(), watchTimeout);
         } catch (VolumeException e) {
-            throw new VolumeException(PREFIX + "attacher.MountDevice failed to create newCsiDriverClient: " + e.getMessage());
+            // Upstream issue 120268: a driver not registered (yet) is expected to come.
+            throw new TransientOperationException(PREFIX + "attacher.MountDevice failed to create newCsiDriverClient: "
+                    + e.getMessage());
         }
         boolean stage = csi.nodeSupportsStageUnstage();
-        Map<String, String> publishContext = publishContext(src);
+        Map<String, String> publishContext;
+        try {
+            publishContext = publishContext(src);
+        } catch (VolumeException e) {
+            throw new TransientOperationException(e.getMessage());
+        }
         Map<String, String> secrets = Map.of();
         if (src.nodeStageSecretRef() != null && stage) {
             try {
                 secrets = policies.credentials(src.nodeStageSecretRef());
             } catch (VolumeException e) {
-                throw new VolumeException("fetching NodeStageSecretRef " + src.nodeStageSecretRef().getNamespace() + "/"
-                        + src.nodeStageSecretRef().getName() + " failed: " + e.getMessage());
+                throw new TransientOperationException("fetching NodeStageSecretRef " + src.nodeStageSecretRef().getNamespace()
+                        + "/" + src.nodeStageSecretRef().getName() + " failed: " + e.getMessage());
             }
         }
         try {
@@ -152,7 +173,10 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
                     deviceMountPath.toString(), new CsiDriverClient.MountCapability(src.fsType(), src.mountOptions(),
                     src.accessMode()), secrets, src.volumeAttributes()));
         } catch (VolumeException e) {
-            CsiMountDirs.removeMountDir(mounts, deviceMountPath);
+            // Only a stage that surely failed leaves nothing behind: an uncertain one may have mounted there.
+            if (VolumeException.isOperationFinished(e)) {
+                CsiMountDirs.removeMountDir(mounts, deviceMountPath);
+            }
             throw e;
         }
     }
@@ -172,7 +196,7 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
         }
         CsiNodeClient csi;
         try {
-            csi = CsiNodeClient.of(drivers, client, data.getOrDefault(VolumeData.DRIVER_NAME, ""));
+            csi = CsiNodeClient.of(drivers, client, data.getOrDefault(VolumeData.DRIVER_NAME, ""), watchTimeout);
         } catch (VolumeException e) {
             throw new VolumeException(PREFIX + "attacher.UnmountDevice failed to create newCsiDriverClient: " + e.getMessage());
         }

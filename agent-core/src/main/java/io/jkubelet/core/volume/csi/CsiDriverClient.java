@@ -10,10 +10,31 @@ import java.util.Set;
 /**
  * The CSI calls the kubelet makes on a driver's Node service (upstream csi's {@code csiClient}), over the driver's unix
  * socket; the adapter (agent-deviceplugin) speaks CSI spec v1 over gRPC. Thread-safe; each call dials and closes its
- * own connection, as upstream's {@code newV1NodeClient}. Every call fails with the driver's or the connection's error,
- * as grpc-go prints it ({@code rpc error: code = ... desc = ...}), when it does not succeed within {@code timeout}.
+ * own connection, as upstream's {@code newV1NodeClient}. Each call has {@code timeout} to succeed (its deadline, as
+ * upstream's context): one that does not fails with {@link RpcException} {@code DeadlineExceeded}, the driver's own
+ * error or a broken connection with theirs; a request the call refuses before any RPC (an empty volume ID) fails with a
+ * plain exception in upstream's words.
  */
 public interface CsiDriverClient {
+    /**
+     * A call that reached gRPC and failed: the driver's error, the deadline, or the connection's end. The message is
+     * grpc-go's ({@code rpc error: code = DeadlineExceeded desc = context deadline exceeded}), since upstream puts it
+     * in the pod's events as its client prints it.
+     */
+    final class RpcException extends Exception {
+        private final String code;
+
+        /** @param code grpc-go's name of the status code ({@code codes.Code.String()}), e.g. {@code Unavailable} */
+        public RpcException(String code, String message, Throwable cause) {
+            super(message, cause);
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
     /**
      * What {@code NodeGetInfo} answered.
      *

@@ -3,6 +3,8 @@ package io.jkubelet.core.volume.csi;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.MounterArgs;
+import io.jkubelet.core.volume.TransientOperationException;
+import io.jkubelet.core.volume.UncertainProgressException;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
 import io.jkubelet.core.volume.VolumeOwnership;
@@ -20,7 +22,8 @@ import java.util.Map;
  * {@code <root-dir>/pods/<uid>/volumes/kubernetes.io~csi/<volume>/mount}, from its global mount when the driver staged
  * it, with the attachment's publish context, the {@code nodePublishSecretRef}'s secret and, when the CSIDriver asks
  * ({@code podInfoOnMount}), the pod's details in the volume context; then the pod's {@code fsGroup} applied to its files
- * when the CSIDriver's {@code fsGroupPolicy} says so. A publish that fails leaves no directory. The
+ * when the CSIDriver's {@code fsGroupPolicy} says so. A publish that surely failed leaves no directory; one without a
+ * final answer from the driver leaves it, the volume perhaps mounted. The
  * driver must make {@code NodePublishVolume} idempotent (the CSI spec's rule): a volume found mounted after a restart
  * is published again. Thread-safe.
  */
@@ -55,22 +58,33 @@ final class CsiMounter implements Mounter {
     /** Upstream's {@code NewMetricsCsi}: the driver's {@code NodeGetVolumeStats} at the publish path. */
     @Override
     public VolumeMetrics metrics() {
-        return new CsiMetrics(plugin.drivers(), plugin.client(), src.driver(), src.volumeHandle(), dir);
+        return new CsiMetrics(plugin.drivers(), plugin.client(), src.driver(), src.volumeHandle(), dir, plugin.csiTimeout());
     }
 
+    /**
+     * Upstream {@code SetUpAt}: every driver call within one {@code csiTimeout}.
+     *
+     * @throws TransientOperationException the driver is not registered, or what the publish needs from the apiserver
+     *     could not be read: the volume's state stays as it was
+     * @throws UncertainProgressException {@code NodePublishVolume} gave no final answer (its deadline passed, its
+     *     connection broke), or the volume was published but its {@code fsGroup} could not be applied: the directory is
+     *     kept and the volume held as perhaps mounted, so that it is unpublished if its pod goes first
+     */
     @Override
     public void setUp(MounterArgs args) throws VolumeException {
         CsiNodeClient csi;
         try {
-            csi = CsiNodeClient.of(plugin.drivers(), plugin.client(), src.driver());
+            csi = CsiNodeClient.of(plugin.drivers(), plugin.client(), src.driver(), plugin.csiTimeout());
         } catch (VolumeException e) {
-            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to get CSI client: " + e.getMessage());
+            // Upstream issue 120268: a driver not registered (yet) is expected to come.
+            throw new TransientOperationException(PREFIX + "mounter.SetUpAt failed to get CSI client: " + e.getMessage());
         }
         String fsGroupPolicy;
         try {
             fsGroupPolicy = plugin.policies().fsGroupPolicy(src.driver());
         } catch (VolumeException e) {
-            throw new VolumeException(PREFIX + "mounter.SetupAt failed to check fsGroup policy: " + e.getMessage());
+            throw new TransientOperationException(PREFIX + "mounter.SetupAt failed to check fsGroup policy: "
+                    + e.getMessage());
         }
         String deviceMountPath = "";
         Map<String, String> publishContext = Map.of();
@@ -88,7 +102,8 @@ final class CsiMounter implements Mounter {
             try {
                 publishContext = plugin.attacher().publishContext(src);
             } catch (VolumeException e) {
-                throw new VolumeException(PREFIX + "mounter.SetUpAt failed to fetch publishContext: " + e.getMessage());
+                throw new TransientOperationException(PREFIX + "mounter.SetUpAt failed to fetch publishContext: "
+                        + e.getMessage());
             }
         }
         try {
@@ -101,21 +116,23 @@ final class CsiMounter implements Mounter {
             try {
                 secrets = plugin.policies().credentials(src.nodePublishSecretRef());
             } catch (VolumeException e) {
-                throw new VolumeException("fetching NodePublishSecretRef " + src.nodePublishSecretRef().getNamespace() + "/"
-                        + src.nodePublishSecretRef().getName() + " failed: " + e.getMessage());
+                throw new TransientOperationException("fetching NodePublishSecretRef "
+                        + src.nodePublishSecretRef().getNamespace() + "/" + src.nodePublishSecretRef().getName()
+                        + " failed: " + e.getMessage());
             }
         }
         Map<String, String> volumeContext = new LinkedHashMap<>(src.volumeAttributes());
         try {
             volumeContext.putAll(plugin.policies().podAttributes(src.driver(), pod, src.ephemeral()));
         } catch (VolumeException e) {
-            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to assemble volume attributes: " + e.getMessage());
+            throw new TransientOperationException(PREFIX + "mounter.SetUpAt failed to assemble volume attributes: "
+                    + e.getMessage());
         }
         boolean volumeMountGroup;
         try {
             volumeMountGroup = csi.nodeSupportsVolumeMountGroup();
         } catch (VolumeException e) {
-            throw new VolumeException(PREFIX + "mounter.SetUpAt failed to determine if the node service has "
+            throw new TransientOperationException(PREFIX + "mounter.SetUpAt failed to determine if the node service has "
                     + "VOLUME_MOUNT_GROUP capability: " + e.getMessage());
         }
         try {
@@ -123,8 +140,10 @@ final class CsiMounter implements Mounter {
                     deviceMountPath, dir.toString(), new CsiDriverClient.MountCapability(src.fsType(), src.mountOptions(),
                     src.accessMode()), src.readOnly(), secrets, volumeContext));
         } catch (VolumeException e) {
-            // Upstream keeps the directory on an error that leaves the publish uncertain (a timeout); not told apart here.
-            CsiMountDirs.removeMountDir(mounts, dir);
+            // Only a publish that surely failed leaves nothing behind: an uncertain one may have mounted there.
+            if (VolumeException.isOperationFinished(e)) {
+                CsiMountDirs.removeMountDir(mounts, dir);
+            }
             throw e;
         }
         applyFsGroup(args, fsGroupPolicy, volumeMountGroup);
@@ -136,9 +155,9 @@ final class CsiMounter implements Mounter {
      * CSIDriver's policy says so. Upstream delegates it to a driver with {@code VOLUME_MOUNT_GROUP} instead; spec v1.2.0
      * cannot, so such a driver is named in one warning and the kubelet applies it as to any other.
      *
-     * @throws VolumeException {@code applyFSGroup failed for vol <handle>: ...}: the volume stays published and the next
-     *     try publishes it again (idempotent); upstream also marks it uncertain, so that it is torn down if its pod goes
-     *     first, which this kubelet's set-up errors cannot say yet
+     * @throws UncertainProgressException {@code applyFSGroup failed for vol <handle>: ...}: the volume stays published,
+     *     perhaps mounted for the pod, so that the next try publishes it again (idempotent) or, if its pod goes first,
+     *     it is unpublished
      */
     private void applyFsGroup(MounterArgs args, String fsGroupPolicy, boolean volumeMountGroup) throws VolumeException {
         Long fsGroup = args.fsGroup();
@@ -152,7 +171,7 @@ final class CsiMounter implements Mounter {
         try {
             VolumeOwnership.setVolumeOwnership(dir, fsGroup, args.fsGroupChangePolicy(), src.readOnly());
         } catch (IOException e) {
-            throw new VolumeException("applyFSGroup failed for vol " + src.volumeHandle() + ": " + e);
+            throw new UncertainProgressException("applyFSGroup failed for vol " + src.volumeHandle() + ": " + e);
         }
         log.debug("{}mounter.SetupAt fsGroup [{}] applied successfully to {}", PREFIX, fsGroup, src.volumeHandle());
     }

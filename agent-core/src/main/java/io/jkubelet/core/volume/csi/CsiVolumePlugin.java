@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,8 @@ public final class CsiVolumePlugin implements VolumePlugin {
     private static final Logger log = LoggerFactory.getLogger(CsiVolumePlugin.class);
     public static final String NAME = CsiNames.PLUGIN_NAME;
     private static final String PREFIX = CsiRegistrationHandler.CSI_PLUGIN_NAME + ": ";
+    /** Upstream {@code csiTimeout}: how long the calls of one operation on a driver have, all together. */
+    public static final Duration CSI_TIMEOUT = CsiRegistrationHandler.CSI_TIMEOUT;
 
     private final PodDirs dirs;
     private final HostMounts mounts;
@@ -50,6 +53,7 @@ public final class CsiVolumePlugin implements VolumePlugin {
     private final CsiDriverClient client;
     private final CsiDriverPolicies policies;
     private final CsiAttacher attacher;
+    private final Duration csiTimeout;
     private final Set<String> notDelegatedWarned = ConcurrentHashMap.newKeySet();
 
     /**
@@ -59,13 +63,23 @@ public final class CsiVolumePlugin implements VolumePlugin {
      */
     public CsiVolumePlugin(PodDirs dirs, HostMounts mounts, String nodeName, CsiDrivers drivers, CsiDriverClient client,
                            CsiObjects objects) {
+        this(dirs, mounts, nodeName, drivers, client, objects, CSI_TIMEOUT);
+    }
+
+    /**
+     * @param csiTimeout how long each operation's calls have to answer, all together: upstream's {@code csiTimeout}
+     *     (2 min) for a kubelet; tests that make a driver hang give a shorter one
+     */
+    public CsiVolumePlugin(PodDirs dirs, HostMounts mounts, String nodeName, CsiDrivers drivers, CsiDriverClient client,
+                           CsiObjects objects, Duration csiTimeout) {
         this.dirs = dirs;
         this.mounts = mounts;
         this.nodeName = nodeName;
         this.drivers = drivers;
         this.client = client;
+        this.csiTimeout = csiTimeout;
         this.policies = new CsiDriverPolicies(objects);
-        this.attacher = new CsiAttacher(dirs, mounts, nodeName, drivers, client, policies);
+        this.attacher = new CsiAttacher(dirs, mounts, nodeName, drivers, client, policies, csiTimeout);
     }
 
     @Override
@@ -182,7 +196,7 @@ public final class CsiVolumePlugin implements VolumePlugin {
     private void tearDown(String driver, String handle, Path dir) throws VolumeException {
         CsiNodeClient csi;
         try {
-            csi = CsiNodeClient.of(drivers, client, driver);
+            csi = CsiNodeClient.of(drivers, client, driver, csiTimeout);
         } catch (VolumeException e) {
             // Upstream's words, its TearDownAt reusing SetUpAt's message.
             throw new VolumeException(PREFIX + "mounter.SetUpAt failed to get CSI client: " + e.getMessage());
@@ -240,5 +254,10 @@ public final class CsiVolumePlugin implements VolumePlugin {
 
     CsiAttacher attacher() {
         return attacher;
+    }
+
+    /** Upstream {@code csiTimeout}: each operation's deadline. */
+    Duration csiTimeout() {
+        return csiTimeout;
     }
 }

@@ -16,8 +16,10 @@ import java.util.Map;
 /**
  * The volumes the node has, and for which pods each is mounted (upstream {@code cache.ActualStateOfWorld}): written by
  * the operations as they finish and by the reconstruction after a restart, read by the reconciler, the pods' syncs and
- * the stats. A pod's mount is mounted or uncertain (found on disk after a restart, or a teardown failed): an uncertain
- * one is set up again if its pod wants it, torn down if not. Each change wakes whoever waits on {@link #changes()}.
+ * the stats. A pod's mount is mounted or uncertain (found on disk after a restart, a set-up without a final answer, or
+ * a teardown that failed): an uncertain one is set up again if its pod wants it, torn down if not. A volume's global
+ * mount is mounted or uncertain alike (a stage without a final answer): mounted again for a pod, unmounted once no pod
+ * wants the volume. Each change wakes whoever waits on {@link #changes()}.
  * Thread-safe.
  */
 public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdater {
@@ -56,7 +58,9 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         final VolumeSpec spec;
         final VolumePlugin plugin;
         final boolean attachable;
+        /** Where its global mount is (or perhaps is); null when it has none. */
         Path deviceMountPath;
+        boolean deviceUncertain;
         final Map<String, PodMount> pods = new LinkedHashMap<>();
 
         AttachedVolume(String volumeName, VolumeSpec spec, VolumePlugin plugin, boolean attachable) {
@@ -67,7 +71,11 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         }
     }
 
-    /** A volume on the node with no pod mounting it (upstream {@code AttachedVolume}), for its global unmount. */
+    /**
+     * A volume on the node with no pod mounting it (upstream {@code AttachedVolume}), for its global unmount.
+     *
+     * @param deviceMountPath where its global mount is or perhaps is; null when it has none
+     */
     public record UnmountedVolume(String volumeName, VolumeSpec spec, VolumePlugin plugin, Path deviceMountPath) {}
 
     private final Map<String, AttachedVolume> attachedVolumes = new LinkedHashMap<>();
@@ -96,12 +104,27 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
 
     @Override
     public void markVolumeAsMounted(VolumeToMount volume, Mounter mounter) {
+        putPodMount(volume, mounter, false);
+    }
+
+    /** Only a volume not mounted for the pod becomes uncertain: a mounted one stays as it is. */
+    @Override
+    public void markVolumeMountAsUncertain(VolumeToMount volume, Mounter mounter) {
+        putPodMount(volume, mounter, true);
+    }
+
+    private void putPodMount(VolumeToMount volume, Mounter mounter, boolean uncertain) {
         synchronized (this) {
             AttachedVolume v = attachedVolumes.computeIfAbsent(volume.volumeName(),
                     n -> new AttachedVolume(n, volume.spec(), volume.plugin(), volume.pluginIsAttachable()));
             PodMount m = new PodMount(volume.podName(), volume.outerVolumeSpecName(), volume.spec(), mounter,
                     volume.volumeGidValue());
-            v.pods.put(volume.podName(), m);
+            m.uncertain = uncertain;
+            if (uncertain) {
+                v.pods.putIfAbsent(volume.podName(), m);
+            } else {
+                v.pods.put(volume.podName(), m);
+            }
         }
         changes.signal();
     }
@@ -146,10 +169,20 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
 
     @Override
     public void markDeviceAsMounted(String volumeName, Path deviceMountPath) {
+        setDeviceMount(volumeName, deviceMountPath, false);
+    }
+
+    @Override
+    public void markDeviceAsUncertain(String volumeName, Path deviceMountPath) {
+        setDeviceMount(volumeName, deviceMountPath, true);
+    }
+
+    private void setDeviceMount(String volumeName, Path deviceMountPath, boolean uncertain) {
         synchronized (this) {
             AttachedVolume v = attachedVolumes.get(volumeName);
             if (v != null) {
                 v.deviceMountPath = deviceMountPath;
+                v.deviceUncertain = uncertain;
             }
         }
         changes.signal();
@@ -161,9 +194,12 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
     }
 
     @Override
-    public synchronized boolean isDeviceGloballyMounted(String volumeName) {
+    public synchronized DeviceMountState getDeviceMountState(String volumeName) {
         AttachedVolume v = attachedVolumes.get(volumeName);
-        return v != null && v.deviceMountPath != null;
+        if (v == null || v.deviceMountPath == null) {
+            return DeviceMountState.NOT_MOUNTED;
+        }
+        return v.deviceUncertain ? DeviceMountState.UNCERTAIN : DeviceMountState.GLOBALLY_MOUNTED;
     }
 
     @Override
@@ -173,9 +209,12 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
     }
 
     @Override
-    public synchronized boolean isVolumeMountUncertain(String podName, String volumeName) {
+    public synchronized VolumeMountState getVolumeMountState(String volumeName, String podName) {
         PodMount m = podMount(podName, volumeName);
-        return m != null && m.uncertain;
+        if (m == null) {
+            return VolumeMountState.NOT_MOUNTED;
+        }
+        return m.uncertain ? VolumeMountState.UNCERTAIN : VolumeMountState.MOUNTED;
     }
 
     /** Upstream {@code MarkRemountRequired}: the pod's volumes whose content follows objects are written again. */

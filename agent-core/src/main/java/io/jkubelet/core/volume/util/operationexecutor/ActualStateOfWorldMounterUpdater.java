@@ -6,11 +6,23 @@ import java.nio.file.Path;
 
 /** What the operations write to the actual state of the world (upstream {@code ActualStateOfWorldMounterUpdater}). */
 public interface ActualStateOfWorldMounterUpdater {
+    /** Upstream's {@code VolumeMountState} of a pod's volume. */
+    enum VolumeMountState { NOT_MOUNTED, UNCERTAIN, MOUNTED }
+
+    /** Upstream's {@code DeviceMountState} of a volume's global mount. */
+    enum DeviceMountState { NOT_MOUNTED, UNCERTAIN, GLOBALLY_MOUNTED }
+
     /** The volume is mounted for the pod. */
     void markVolumeAsMounted(VolumeToMount volume, Mounter mounter);
 
     /** The volume may or may not be mounted for the pod: a teardown failed half-way. */
     void markVolumeMountAsUncertain(String podName, String volumeName);
+
+    /**
+     * The volume may or may not be mounted for the pod: a set-up failed without knowing (upstream
+     * {@code MarkVolumeMountAsUncertain} of a volume not mounted).
+     */
+    void markVolumeMountAsUncertain(VolumeToMount volume, Mounter mounter);
 
     /** The volume is no longer mounted for the pod. */
     void markVolumeAsUnmounted(String podName, String volumeName);
@@ -18,15 +30,18 @@ public interface ActualStateOfWorldMounterUpdater {
     /** The volume's global mount is there. */
     void markDeviceAsMounted(String volumeName, Path deviceMountPath);
 
+    /** The volume's global mount may or may not be there: its mount failed without knowing. */
+    void markDeviceAsUncertain(String volumeName, Path deviceMountPath);
+
     /** The volume's global mount is gone: the volume leaves the node's state. */
     void markDeviceAsUnmounted(String volumeName);
 
-    /** Whether the volume may or may not be mounted for the pod. */
-    boolean isVolumeMountUncertain(String podName, String volumeName);
+    /** Upstream {@code GetVolumeMountState}. */
+    VolumeMountState getVolumeMountState(String volumeName, String podName);
 
     /** Whether the pod's mount of the volume was found on disk after a restart and is not yet known to be good. */
     boolean isVolumeReconstructed(String podName, String volumeName);
 
-    /** Upstream {@code GetDeviceMountState} is {@code DeviceGloballyMounted}: the volume's global mount is made. */
-    boolean isDeviceGloballyMounted(String volumeName);
+    /** Upstream {@code GetDeviceMountState}. */
+    DeviceMountState getDeviceMountState(String volumeName);
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.Executor;
  * Upstream {@code nestedpendingoperations}: at most one operation at a time on a volume for a pod (an operation with
  * no pod, such as a volume's global mount, excludes every other operation on that volume), and an operation that failed
  * is not started again before its exponential back-off ends: 500 ms, doubled at each failure up to 2 min 2 s, reset by
- * a success. Thread-safe.
+ * a success, or by another operation on the same volume and pod (an unmount after a failed mount starts at once, as
+ * upstream's). Thread-safe.
  */
 public final class NestedPendingOperations {
     private static final Logger log = LoggerFactory.getLogger(NestedPendingOperations.class);
@@ -70,9 +71,15 @@ public final class NestedPendingOperations {
             Instant now = clock.instant();
             if (existing != null && existing.lastErrorTime != null
                     && now.isBefore(existing.lastErrorTime.plus(existing.durationBeforeRetry))) {
-                log.trace("Operation {} for {} of pod {} not retried before {}", operationName, volumeName, podName,
-                        existing.lastErrorTime.plus(existing.durationBeforeRetry));
-                return false;
+                if (operationName.equals(existing.name)) {
+                    log.trace("Operation {} for {} of pod {} not retried before {}", operationName, volumeName, podName,
+                            existing.lastErrorTime.plus(existing.durationBeforeRetry));
+                    return false;
+                }
+                // Upstream's: another operation (the unmount of a mount that failed) is not held by the failed one's
+                // back-off; it starts with a back-off of its own.
+                existing.lastErrorTime = null;
+                existing.durationBeforeRetry = null;
             }
             Operation o = existing == null ? new Operation() : existing;
             o.pending = true;

@@ -5,9 +5,12 @@ import io.jkubelet.core.events.References;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.MounterArgs;
+import io.jkubelet.core.volume.UncertainProgressException;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumePlugin;
+import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.DeviceMountState;
+import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.VolumeMountState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,11 +70,13 @@ public final class OperationExecutor {
             }
         }
         // Once for the node: a volume another pod has mounted is globally mounted already (upstream's device mount state).
-        if (plugin.deviceMounter().isPresent() && !asw.isDeviceGloballyMounted(volume.volumeName())) {
+        if (plugin.deviceMounter().isPresent()
+                && asw.getDeviceMountState(volume.volumeName()) != DeviceMountState.GLOBALLY_MOUNTED) {
             DeviceMounter deviceMounter = plugin.deviceMounter().get();
             try {
                 deviceMounter.mountDevice(volume.spec());
             } catch (VolumeException e) {
+                markDeviceErrorState(volume, deviceMounter.deviceMountPath(volume.spec()), e, asw);
                 throw failed(volume, "MountVolume.MountDevice failed", e);
             }
             asw.markDeviceAsMounted(volume.volumeName(), deviceMounter.deviceMountPath(volume.spec()));
@@ -79,7 +84,7 @@ public final class OperationExecutor {
         try {
             mounter.setUp(MounterArgs.of(volume.pod()));
         } catch (VolumeException e) {
-            markVolumeErrorState(volume, asw);
+            markVolumeErrorState(volume, mounter, e, asw);
             throw failed(volume, "MountVolume.SetUp failed", e);
         }
         String done = volume.detailedMessage("MountVolume.SetUp succeeded", "");
@@ -92,13 +97,35 @@ public final class OperationExecutor {
     }
 
     /**
-     * Upstream {@code markVolumeErrorState}: a mount that failed leaves a volume found after a restart as it was (perhaps
-     * mounted: it is torn down if its pod is gone); one left uncertain by a failed teardown is taken as not mounted.
+     * Upstream {@code markDeviceErrorState}: a global mount that surely failed is not there (unless it was uncertain
+     * before, it was not); one without a final answer may be, and is unmounted once no pod wants the volume. A
+     * transient failure changes nothing.
      */
-    private static void markVolumeErrorState(VolumeToMount volume, ActualStateOfWorldMounterUpdater asw) {
-        if (asw.isVolumeMountUncertain(volume.podName(), volume.volumeName())
+    private static void markDeviceErrorState(VolumeToMount volume, Path deviceMountPath, VolumeException e,
+                                             ActualStateOfWorldMounterUpdater asw) {
+        DeviceMountState state = asw.getDeviceMountState(volume.volumeName());
+        if (VolumeException.isOperationFinished(e) && state == DeviceMountState.UNCERTAIN) {
+            asw.markDeviceAsUnmounted(volume.volumeName());
+        } else if (e instanceof UncertainProgressException && state == DeviceMountState.NOT_MOUNTED
+                && deviceMountPath != null) {
+            asw.markDeviceAsUncertain(volume.volumeName(), deviceMountPath);
+        }
+    }
+
+    /**
+     * Upstream {@code markVolumeErrorState}: a set-up that surely failed leaves a volume found after a restart as it was
+     * (perhaps mounted: it is torn down if its pod is gone), and one left uncertain otherwise is taken as not mounted; a
+     * set-up without a final answer leaves the volume perhaps mounted, torn down if its pod goes first. A transient
+     * failure changes nothing.
+     */
+    private static void markVolumeErrorState(VolumeToMount volume, Mounter mounter, VolumeException e,
+                                             ActualStateOfWorldMounterUpdater asw) {
+        VolumeMountState state = asw.getVolumeMountState(volume.volumeName(), volume.podName());
+        if (VolumeException.isOperationFinished(e) && state == VolumeMountState.UNCERTAIN
                 && !asw.isVolumeReconstructed(volume.podName(), volume.volumeName())) {
             asw.markVolumeAsUnmounted(volume.podName(), volume.volumeName());
+        } else if (e instanceof UncertainProgressException && state == VolumeMountState.NOT_MOUNTED) {
+            asw.markVolumeMountAsUncertain(volume, mounter);
         }
     }
 
