@@ -18,7 +18,8 @@ import static org.awaitility.Awaitility.await;
  * The memory manager's {@code Static} policy through the built jar, as an operator sees it in
  * {@code <root-dir>/memory_manager_state}: a Guaranteed pod's container is given its memory on NUMA node 0 (this
  * machine has one), which the node's machine state counts as reserved; the assignment survives an agent restart and is
- * released when the pod goes; a BestEffort pod gets none. With the {@code MemoryManager} gate off no memory manager
+ * released at the next admission after the pod went (upstream's {@code removeStaleState}, not when its container
+ * stops); a BestEffort pod gets none. With the {@code MemoryManager} gate off no memory manager
  * runs: no state file, and the policy that was set is named in one warning. The upstream kubelet v1.20.2 has no memory
  * manager (alpha in v1.21), so this story has no side-by-side run.
  */
@@ -62,12 +63,17 @@ class MemoryManagerIT extends AgentTestBase {
         assertThat(state(root).path("entries").path(uid).path("app").get(0).path("size").asLong()).isEqualTo(POD_MEMORY);
         assertThat(Files.readString(root.resolve("memory_manager_state"))).isEqualTo(before);
 
-        // The pod goes: its memory is free again.
+        // The pod goes. As upstream's, the memory manager gives its memory back at the next admission (its
+        // removeStaleState), not when the container stops: the next pod's admission shows only the next pod's.
         agent.removeManifest("guaranteed.yaml");
         await().atMost(Duration.ofSeconds(60)).until(() -> agent.pod("guaranteed").isEmpty());
-        await().atMost(Duration.ofSeconds(30)).until(() -> !state(root).path("entries").has(uid));
-        assertThat(state(root).path("machineState").path("0").path("memoryMap").path("memory").path("reserved").asLong())
-                .isZero();
+        agent.writeManifest("next.yaml", CgroupsIT.QOS_PODS.formatted(IMAGE, "next", "{limits: {cpu: 100m, memory: 64Mi}}"));
+        String next = awaitPod("next", Duration.ofSeconds(60), AgentTestBase::running).getMetadata().getUid();
+        JsonNode after = state(root);
+        assertThat(after.path("entries").has(uid)).as(after.toString()).isFalse();
+        assertThat(after.path("entries").path(next).path("app").get(0).path("size").asLong()).isEqualTo(POD_MEMORY);
+        assertThat(after.path("machineState").path("0").path("memoryMap").path("memory").path("reserved").asLong())
+                .isEqualTo(POD_MEMORY);
 
         // The gate off: the same settings make no memory manager, and say so.
         agent.stop();
