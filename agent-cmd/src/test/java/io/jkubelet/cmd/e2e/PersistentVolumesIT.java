@@ -112,22 +112,22 @@ class PersistentVolumesIT extends RealClusterBase {
         podOnThisNode(name, script, """
                     - {name: data, mountPath: /mine, subPathExpr: $(POD_NAME)}
                     - {name: shm, mountPath: /shm}
-                """, "{claimName: " + claim + "}", """
+                """, "persistentVolumeClaim: {claimName: " + claim + "}", """
                   - {name: shm, emptyDir: {medium: Memory}}
                 """);
     }
 
     /** A pod on this node that mounts claim {@code claim} read-only (the claim's {@code readOnly}) at /data and /sub. */
     private void readOnlyClaimPod(String name, String claim, String script) {
-        podOnThisNode(name, script, "", "{claimName: " + claim + ", readOnly: true}", "");
+        podOnThisNode(name, script, "", "persistentVolumeClaim: {claimName: " + claim + ", readOnly: true}", "");
     }
 
     /**
-     * A pod on this node running {@code script} with its claim as volume {@code data} ({@code claimSource}: the
-     * {@code persistentVolumeClaim} in YAML flow style) at /data and its {@code db} directory at /sub; more mounts and
-     * volumes as YAML lines indented for their lists.
+     * A pod on this node running {@code script} with volume {@code data} ({@code dataSource}: its source as a YAML
+     * field in flow style, e.g. {@code persistentVolumeClaim: {claimName: c}}) at /data and its {@code db} directory
+     * at /sub; more mounts and volumes as YAML lines indented for their lists.
      */
-    private void podOnThisNode(String name, String script, String moreMounts, String claimSource, String moreVolumes) {
+    private void podOnThisNode(String name, String script, String moreMounts, String dataSource, String moreVolumes) {
         apply("pod", name, """
                 apiVersion: v1
                 kind: Pod
@@ -145,8 +145,8 @@ class PersistentVolumesIT extends RealClusterBase {
                     - {name: data, mountPath: /data}
                     - {name: data, mountPath: /sub, subPath: db}
                 %s  volumes:
-                  - {name: data, persistentVolumeClaim: %s}
-                %s""".formatted(name, agent.nodeName, IMAGE, quote(script), moreMounts, claimSource, moreVolumes));
+                  - {name: data, %s}
+                %s""".formatted(name, agent.nodeName, IMAGE, quote(script), moreMounts, dataSource, moreVolumes));
     }
 
     private void awaitBound(String claim) {
@@ -202,34 +202,17 @@ class PersistentVolumesIT extends RealClusterBase {
 
     /**
      * A generic ephemeral volume: the control plane's ephemeral volume controller (its {@code GenericEphemeralVolume}
-     * gate on, as the test control plane has it) makes the claim {@code <pod>-scratch} from the pod's template, owned by
+     * gate on, as the test control plane has it) makes the claim {@code <pod>-data} from the pod's template, owned by
      * the pod. No provisioner runs here: the test does its part, a local volume bound in advance to that claim.
      */
     @Test
     void aGenericEphemeralVolumeIsThePodsOwnClaimUsedAsAnyAndGoneWithThePod() throws Exception {
         Path disk = Files.createDirectories(dir.resolve("disks/" + prefix() + "ephemeral"));
         String pod = prefix() + "scratch-user";
-        String claim = pod + "-scratch";
+        String claim = pod + "-data";
         localVolume(prefix() + "local-ephemeral", disk, claim);
-        apply("pod", pod, """
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: %s, namespace: default}
-                spec:
-                  nodeName: %s
-                  terminationGracePeriodSeconds: 2
-                  containers:
-                  - name: app
-                    image: %s
-                    imagePullPolicy: Never
-                    command: ["sh", "-c", "echo scratch > /scratch/f; sleep 3600"]
-                    volumeMounts: [{name: scratch, mountPath: /scratch}]
-                  volumes:
-                  - name: scratch
-                    ephemeral:
-                      volumeClaimTemplate:
-                        spec: {storageClassName: "", accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Mi}}}
-                """.formatted(pod, agent.nodeName, IMAGE));
+        podOnThisNode(pod, "echo scratch > /data/f; sleep 3600", "", "ephemeral: {volumeClaimTemplate: {spec: "
+                + "{storageClassName: \"\", accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Mi}}}}}", "");
         made.add(new String[] {"pvc", claim});
         awaitRunning(pod);
         assertThat(kubectl.run("get", "pvc", claim, "-o", "jsonpath={.metadata.ownerReferences[0].kind}/"
@@ -244,7 +227,7 @@ class PersistentVolumesIT extends RealClusterBase {
                     p.path("volume").forEach(v -> claims.add(v.path("name").asText() + "=" + v.path("pvcRef").path("name").asText()));
                 }
             }
-            assertThat(claims).as("the volume's claim in /stats/summary").contains("scratch=" + claim);
+            assertThat(claims).as("the volume's claim in /stats/summary").contains("data=" + claim);
         });
 
         deletePod(pod);
