@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.cadvisor.CgroupReader;
 import io.jkubelet.cadvisor.MemInfo;
 import io.jkubelet.core.apis.config.CpuSet;
+import io.jkubelet.core.apis.config.FeatureGates;
 import io.jkubelet.core.apis.config.KubeletConfiguration;
 import io.jkubelet.core.cm.CgroupException;
 import io.jkubelet.core.cm.CgroupMounts;
@@ -107,17 +108,21 @@ final class HostSetup {
     /**
      * Upstream's {@code memorymanager.NewManager}, which its container manager makes after the CPU manager: the
      * configured policy on the machine's NUMA nodes' memory ({@code /sys}), {@code reservedMemory} checked against node
-     * allocatable's reservation.
+     * allocatable's reservation; none with the {@code MemoryManager} gate off, as upstream's container manager makes
+     * none then.
      *
      * @throws StartupException with upstream's message for an unknown policy or a {@code reservedMemory} it refuses
      */
-    static MemoryManager memoryManager(KubeletConfiguration config, ContainerManager containerManager, Path rootDir,
-                                       TopologyAffinityStore topologyManager) throws StartupException {
+    static Optional<MemoryManager> memoryManager(KubeletConfiguration config, ContainerManager containerManager,
+                                                 Path rootDir, TopologyAffinityStore topologyManager) throws StartupException {
+        if (!FeatureGates.of(config).enabled(FeatureGates.MEMORY_MANAGER)) {
+            return Optional.empty();
+        }
         try {
-            return MemoryManager.create(config.memoryManagerPolicy(),
+            return Optional.of(MemoryManager.create(config.memoryManagerPolicy(),
                     SysfsMachineMemory.read(Path.of("/sys"), Path.of("/proc/meminfo")),
                     containerManager.nodeAllocatableReservation(machineCapacity()),
-                    Objects.requireNonNullElse(config.reservedMemory(), List.of()), rootDir, topologyManager);
+                    Objects.requireNonNullElse(config.reservedMemory(), List.of()), rootDir, topologyManager));
         } catch (IOException | IllegalArgumentException e) {
             throw new StartupException("Failed to initialize memory manager: " + e.getMessage());
         }

@@ -157,11 +157,8 @@ final class KubeletApp implements AutoCloseable {
         TopologyManager topologyManager = HostSetup.topologyManager(config);
         Optional<CpuManager> cpuManager = HostSetup.cpuManager(config, containerManager,
                 Path.of(server.flags().rootDirectory()), topologyManager);
-        // Upstream's container manager makes the memory manager only with its gate on.
-        Optional<MemoryManager> memoryManager = FeatureGates.of(config).enabled(FeatureGates.MEMORY_MANAGER)
-                ? Optional.of(HostSetup.memoryManager(config, containerManager, Path.of(server.flags().rootDirectory()),
-                        topologyManager))
-                : Optional.empty();
+        Optional<MemoryManager> memoryManager = HostSetup.memoryManager(config, containerManager,
+                Path.of(server.flags().rootDirectory()), topologyManager);
         RuntimeConnection connection = RuntimeConnection.connect(config);
         running.add("runtime", connection.connection());
         Clock clock = Clock.systemUTC();
