@@ -101,6 +101,7 @@ public final class DeviceManager implements PluginHandler, HintProvider {
         this.activePods = activePods;
         this.sourcesReady = sourcesReady;
         this.runningAtStart = runningAtStart;
+        checkpoint.open();
         try {
             checkpoint.read();
         } catch (CheckpointException | IOException e) {
@@ -110,9 +111,13 @@ public final class DeviceManager implements PluginHandler, HintProvider {
         server.start(this);
     }
 
-    /** Upstream {@code Stop}: the registration server stops and every plugin is disconnected. */
+    /**
+     * Upstream {@code Stop}: the registration server stops and every plugin is disconnected; then the checkpoint is
+     * closed, so that nothing in the socket directory changes after this returns.
+     */
     public void stop() {
         server.stop();
+        checkpoint.close();
     }
 
     /** Counts each registration request and times each plugin's {@code Allocate} from now on (the kubelet's metrics). */

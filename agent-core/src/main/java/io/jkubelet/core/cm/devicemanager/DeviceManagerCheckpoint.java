@@ -23,6 +23,13 @@ final class DeviceManagerCheckpoint {
 
     private final DeviceManager m;
     private final CheckpointManager checkpoints;
+    /**
+     * Held from a write's snapshot to its rename, so that the last write holds the newest state (two plugins' updates
+     * on two gRPC threads would otherwise race), and so that {@link #close} waits for the write in flight. Taken before
+     * the manager's lock, never while holding it.
+     */
+    private final Object writing = new Object();
+    private boolean closed;
 
     DeviceManagerCheckpoint(DeviceManager m, CheckpointManager checkpoints) {
         this.m = m;
@@ -34,6 +41,14 @@ final class DeviceManagerCheckpoint {
         if (checkpoints == null) {
             return;
         }
+        synchronized (writing) {
+            if (!closed) {
+                writeNewest();
+            }
+        }
+    }
+
+    private void writeNewest() throws IOException {
         DeviceCheckpoint cp;
         m.lock.lock();
         try {
@@ -47,6 +62,23 @@ final class DeviceManagerCheckpoint {
             checkpoints.create(DeviceCheckpoint.KEY, cp.marshal());
         } catch (IOException e) {
             throw new IOException("failed to write checkpoint file \"" + DeviceCheckpoint.KEY + "\": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Once the manager stopped, a plugin's update still arriving on a gRPC thread writes nothing: the directory is left
+     * as the stop found it, and a write in flight has ended when this returns.
+     */
+    void close() {
+        synchronized (writing) {
+            closed = true;
+        }
+    }
+
+    /** A manager started again (after a stop) writes again. */
+    void open() {
+        synchronized (writing) {
+            closed = false;
         }
     }
 

@@ -252,6 +252,26 @@ class DeviceManagerTest {
     }
 
     @Test
+    void aPluginsUpdateArrivingAfterTheStopLeavesTheCheckpointAsTheStopFoundIt() throws Exception {
+        FakeDevicePlugin p = register(RESOURCE, new Device("Dev-1", Device.HEALTHY));
+        Path file = dir.resolve("kubelet_internal_checkpoint");
+        String atStop = Files.readString(file);
+
+        manager.stop();
+        // A ListAndWatch answer that was on its way when the plugin's connection closed, on a gRPC thread.
+        manager.pluginListAndWatchReceiver(p.resource(), List.of(new Device("Dev-1", Device.HEALTHY),
+                new Device("Dev-2", Device.HEALTHY)));
+        assertThat(Files.readString(file)).isEqualTo(atStop);
+        try (var entries = Files.list(dir)) {
+            assertThat(entries.map(e -> e.getFileName().toString())).containsExactly("kubelet_internal_checkpoint");
+        }
+
+        manager = started();
+        register(RESOURCE, new Device("Dev-1", Device.HEALTHY), new Device("Dev-2", Device.HEALTHY));
+        assertThat(Files.readString(file)).contains("Dev-2");
+    }
+
+    @Test
     void aCorruptCheckpointIsLoggedAndTheManagerStartsEmpty() throws Exception {
         Files.writeString(dir.resolve("kubelet_internal_checkpoint"), "{\"Data\":{\"PodDeviceEntries\":null,"
                 + "\"RegisteredDevices\":{\"example.com/resource\":[]}},\"Checksum\":1}");
