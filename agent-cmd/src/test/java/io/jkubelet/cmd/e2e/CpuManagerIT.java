@@ -24,9 +24,37 @@ class CpuManagerIT extends AgentTestBase {
     static final List<String> ARGS = List.of("--cpu-manager-policy", "static", "--reserved-cpus", "0",
             "--cpu-manager-reconcile-period", "1s");
 
+    /** The host PID of the container's main process, as the runtime reports it. */
+    String pid(String containerId) throws Exception {
+        return Docker.inspect(containerId, "{{.State.Pid}}");
+    }
+
+    /** The upstream kubelet v1.20.2 of this runtime; on Docker the runc wrapper becomes the engine's default runtime. */
+    Agent upstreamKubelet(Path dir) throws Exception {
+        Agent upstream = Agent.upstream(dir, node(), false, ARGS);
+        DockerDefaultRuntime.wrapper();
+        return upstream;
+    }
+
+    /** Removes the stopped upstream kubelet's pods from the runtime and undoes {@link #upstreamKubelet}. */
+    void removeUpstreamKubeletsPods(Agent upstream) throws Exception {
+        Docker.removeUpstreamPods();
+        DockerDefaultRuntime.runc();
+    }
+
+    /** jkubelet on this runtime. */
+    Agent jkubelet(Path dir) throws Exception {
+        return new Agent(dir, node(), ARGS);
+    }
+
+    /** "Docker" or "containerd", for the printed comparison. */
+    String runtime() {
+        return "Docker";
+    }
+
     /** The CPUs of the container's main process, from its cpuset cgroup. */
-    private static String cpuset(String containerId) throws Exception {
-        String pid = Docker.inspect(containerId, "{{.State.Pid}}");
+    private String cpuset(String containerId) throws Exception {
+        String pid = pid(containerId);
         String cgroup = Files.readAllLines(Path.of("/proc", pid, "cgroup")).stream()
                 .filter(l -> l.split(":", 3)[1].equals("cpuset")).map(l -> l.split(":", 3)[2]).findFirst().orElseThrow();
         return Files.readString(Path.of("/sys/fs/cgroup/cpuset", cgroup, "cpuset.cpus")).strip();
@@ -48,24 +76,25 @@ class CpuManagerIT extends AgentTestBase {
     @Test
     void aGuaranteedPodGetsCpu1AndTheSharedPoolGetsItBackWhenItGoesAsOnTheUpstreamKubelet() throws Exception {
         Seen upstream;
-        agent = Agent.upstream(Files.createDirectories(dir.resolve("upstream")), node(), false, ARGS);
-        DockerDefaultRuntime.wrapper();
+        agent = upstreamKubelet(Files.createDirectories(dir.resolve("upstream")));
         try {
             upstream = story();
         } finally {
             agent.stop();
-            Docker.removeUpstreamPods();
-            agent.removeCgroups();
-            // The upstream kubelet bind-mounts its root directory on itself to make it rshared (MakeRShared).
-            RealClusterBase.unmountUnder(agent.dir);
-            agent = null;
-            DockerDefaultRuntime.runc();
+            try {
+                removeUpstreamKubeletsPods(agent);
+            } finally {
+                agent.removeCgroups();
+                // The upstream kubelet bind-mounts its root directory on itself to make it rshared (MakeRShared).
+                RealClusterBase.unmountUnder(agent.dir);
+                agent = null;
+            }
         }
-        agent = new Agent(Files.createDirectories(dir.resolve("jkubelet")), node(), ARGS);
+        agent = jkubelet(Files.createDirectories(dir.resolve("jkubelet")));
         Seen jkubelet = story();
 
-        System.out.println("upstream kubelet v1.20.2 on Docker: " + upstream);
-        System.out.println("jkubelet on Docker:                 " + jkubelet);
+        System.out.println("upstream kubelet v1.20.2 on " + runtime() + ": " + upstream);
+        System.out.println("jkubelet on " + runtime() + ":                 " + jkubelet);
         assertThat(jkubelet.guaranteed()).isEqualTo("1");
         assertThat(jkubelet.bestEffort()).isEqualTo("0");
         assertThat(jkubelet.state()).isEqualTo("{\"policyName\":\"static\",\"defaultCpuSet\":\"0\",\"entries\":{\"<uid>\":"
@@ -78,7 +107,7 @@ class CpuManagerIT extends AgentTestBase {
         assertThat(jkubelet).isEqualTo(upstream);
     }
 
-    private static String node() {
+    static String node() {
         return "e2e-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
