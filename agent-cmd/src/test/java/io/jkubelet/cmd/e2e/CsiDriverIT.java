@@ -54,7 +54,7 @@ class CsiDriverIT extends ClusterNodesTestBase {
     static void theCsiDriverObject() {
         client.storage().v1().csiDrivers().resource(new CSIDriverBuilder().withNewMetadata().withName(DRIVER)
                 .endMetadata().withNewSpec().withAttachRequired(false).withPodInfoOnMount(true)
-                .withVolumeLifecycleModes("Persistent").endSpec().build()).createOr(c -> c.update());
+                .withVolumeLifecycleModes("Persistent", "Ephemeral").endSpec().build()).createOr(c -> c.update());
     }
 
     @AfterAll
@@ -71,7 +71,21 @@ class CsiDriverIT extends ClusterNodesTestBase {
      */
     record Seen(String csiNode, String nodeIdAnnotation, String topologyLabel, String registration, String written,
                 String readBack, String targetPath, TreeSet<String> volumeContextKeys, String accessMode,
-                boolean stagedBeforePublish, List<String> teardowns) {}
+                boolean stagedBeforePublish, List<String> teardowns, Inline inline, Restart restart) {}
+
+    /**
+     * An inline ephemeral volume: whether its volume ID is upstream's {@code csi-<sha256(pod UID + volume name)>}, its
+     * target path, its volume context (the pod's information, {@code csi.storage.k8s.io/ephemeral} and the pod's
+     * attributes), whether it was published without staging, what the pod wrote, and its teardown.
+     */
+    record Inline(boolean volumeIdOfThePod, String targetPath, Map<String, String> volumeContext, boolean unstaged,
+                  String written, List<String> teardowns) {}
+
+    /**
+     * The driver restarting under a running pod: whether its registration's going took its CSINode entry, its
+     * registration again, and whether its entry came back.
+     */
+    record Restart(boolean entryGoneWithTheDriver, String registrationAgain, String entryAgain) {}
 
     /** Each node's directory is short: the registration socket's path below it has at most 107 bytes. */
     @Test
@@ -94,6 +108,14 @@ class CsiDriverIT extends ClusterNodesTestBase {
                 "csi.storage.k8s.io/pod.namespace", "csi.storage.k8s.io/pod.uid",
                 "csi.storage.k8s.io/serviceAccount.name");
         assertThat(upstream.teardowns()).containsExactly("NodeUnpublishVolume <target>", "NodeUnstageVolume <staging>");
+        assertThat(upstream.inline().volumeIdOfThePod()).isTrue();
+        assertThat(upstream.inline().targetPath()).isEqualTo("<root>/pods/<uid>/volumes/kubernetes.io~csi/data/mount");
+        assertThat(upstream.inline().volumeContext()).containsEntry("csi.storage.k8s.io/ephemeral", "true")
+                .containsEntry("csi.storage.k8s.io/pod.name", "<pod>").containsEntry("size", "small");
+        assertThat(upstream.inline().unstaged()).isTrue();
+        assertThat(upstream.inline().written()).isEqualTo("written inline");
+        assertThat(upstream.inline().teardowns()).containsExactly("NodeUnpublishVolume <target>");
+        assertThat(upstream.restart()).isEqualTo(new Restart(true, "true:", DRIVER + " id-<node> [" + TOPOLOGY_KEY + "] 8"));
         assertThat(docker).isEqualTo(upstream);
         assertThat(containerd).isEqualTo(upstream);
     }
@@ -143,14 +165,51 @@ class CsiDriverIT extends ClusterNodesTestBase {
             awaitGone("reader-" + prefix);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> d.teardowns.size() >= 4);
 
+            // An inline ephemeral volume, published while the driver runs; the driver restarts under the pod (its
+            // registrar's socket goes and comes back, as a restarted plugin pod's does); the pod's deletion then reaches
+            // the new driver.
+            String inlinePod = "inline-" + prefix;
+            podOnInlineVolume(node, inlinePod, "echo -n 'written inline' > /data/file && sleep 3600");
+            awaitPhase(inlinePod, "Running");
+            CsiApi.NodePublishVolumeRequest inline = driver.publishes.getLast();
+            String inlineUid = client.pods().inNamespace("default").withName(inlinePod).get().getMetadata().getUid();
+            String inlineWritten = Files.readString(driver.volumeDir(inline.getVolumeId()).resolve("file"));
+
+            driver.close();
+            Files.deleteIfExists(driver.registrationSocket);
+            boolean entryGone = awaitCsiNodeEntryGone(node);
+            driver = new TestCsiDriver(DRIVER, pluginDir.resolve("csi.sock"),
+                    kubelet.root().resolve("plugins_registry/" + DRIVER + "-reg.sock"), List.of("1.0.0"),
+                    "id-" + node, 8, Map.of(TOPOLOGY_KEY, node), true);
+            driver.stageUnstage = true;
+            TestCsiDriver again = driver;
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> !again.registrationStatus.isEmpty());
+            Restart restart = new Restart(entryGone, again.registrationStatus.getLast(),
+                    awaitCsiNode(node).replace(node, "<node>"));
+
+            client.pods().inNamespace("default").withName(inlinePod).withGracePeriod(1).delete();
+            awaitGone(inlinePod);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> !again.teardowns.isEmpty());
+            Inline inlineSeen = new Inline(inline.getVolumeId().equals("csi-" + sha256(inlineUid + "data")),
+                    inline.getTargetPath().replace(kubelet.root().toString(), "<root>").replace(inlineUid, "<uid>"),
+                    new java.util.TreeMap<>(inline.getVolumeContextMap()).entrySet().stream().collect(
+                            java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue()
+                                    .replace(inlineUid, "<uid>").replace(inlinePod, "<pod>"),
+                                    (a, b) -> a, java.util.TreeMap::new)),
+                    inline.getStagingTargetPath().isEmpty(), inlineWritten,
+                    again.teardowns.stream().map(t -> t.replace(inline.getTargetPath(), "<target>")
+                            .replace(" " + inline.getVolumeId() + " ", " ")).toList());
+
             return new Seen(csiNode.replace(node, "<node>"),
                     n.getMetadata().getAnnotations().get("csi.volume.kubernetes.io/nodeid").replace(node, "<node>"),
                     n.getMetadata().getLabels().get(TOPOLOGY_KEY).replace(node, "<node>"),
                     driver.registrationStatus.getLast(), written,
                     readBack, target, new TreeSet<>(publish.getVolumeContextMap().keySet()),
-                    publish.getVolumeCapability().getAccessMode().getMode().name(), stagedFirst, teardowns);
+                    publish.getVolumeCapability().getAccessMode().getMode().name(), stagedFirst, teardowns, inlineSeen,
+                    restart);
         } finally {
-            for (String pod : List.of("writer-" + prefix, "reader-" + prefix)) {
+            for (String pod : List.of("writer-" + prefix, "reader-" + prefix, "inline-" + prefix)) {
                 client.pods().inNamespace("default").withName(pod).withGracePeriod(0).delete();
             }
             client.persistentVolumeClaims().inNamespace("default").withName(claim).delete();
@@ -162,6 +221,21 @@ class CsiDriverIT extends ClusterNodesTestBase {
             kubectl.run("delete", "node", node, "--wait=false");
             kubectl.run("delete", "csinode", node, "--wait=false");
         }
+    }
+
+    /** Whether the node's CSINode entry for the driver goes within a minute (after the driver's registration went). */
+    private static boolean awaitCsiNodeEntryGone(String node) {
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> csiNode(node) == null);
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return false;
+        }
+    }
+
+    private static String sha256(String s) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     /** The node's CSINode entry for the driver, as "name nodeID topologyKeys allocatable". */
@@ -230,6 +304,28 @@ class CsiDriverIT extends ClusterNodesTestBase {
                   - name: data
                     persistentVolumeClaim: {claimName: %s}
                 """.formatted(name, node, AgentTestBase.IMAGE, script.replace("\"", "\\\""), claim), "create", "-f", "-").ok();
+    }
+
+    /** A pod with an inline ephemeral volume of the driver, with one attribute of its own. */
+    private static void podOnInlineVolume(String node, String name, String script) {
+        kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: %s, namespace: default}
+                spec:
+                  nodeName: %s
+                  restartPolicy: Never
+                  terminationGracePeriodSeconds: 1
+                  containers:
+                  - name: app
+                    image: %s
+                    imagePullPolicy: Never
+                    command: ["sh", "-c", "%s"]
+                    volumeMounts: [{name: data, mountPath: /data}]
+                  volumes:
+                  - name: data
+                    csi: {driver: %s, volumeAttributes: {size: small}}
+                """.formatted(name, node, AgentTestBase.IMAGE, script.replace("\"", "\\\""), DRIVER), "create", "-f", "-").ok();
     }
 
     private static void awaitPhase(String name, String phase) {
