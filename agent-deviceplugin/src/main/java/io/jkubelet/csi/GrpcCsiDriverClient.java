@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The CSI spec v1 Node service of a driver, over its unix socket (upstream csi's {@code csiDriverClient} with
  * {@code newV1NodeClient}: {@code NodeGetInfo}, {@code NodeGetCapabilities}, {@code NodeStageVolume},
- * {@code NodeUnstageVolume}, {@code NodePublishVolume}, {@code NodeUnpublishVolume}, {@code NodeGetVolumeStats}):
+ * {@code NodeUnstageVolume}, {@code NodePublishVolume}, {@code NodeUnpublishVolume}, {@code NodeGetVolumeStats},
+ * {@code NodeExpandVolume}):
  * each call dials the endpoint, makes one RPC within the caller's timeout (its gRPC deadline) and closes the connection.
  * As grpc-go's non-blocking dial, the call does not wait for a socket that is not there: it fails at once with
  * {@code Unavailable}; a driver that never answers fails the call with {@code DeadlineExceeded} at its deadline, and one
@@ -123,6 +124,23 @@ public final class GrpcCsiDriverClient implements CsiDriverClient {
             }
         }
         return new VolumeMetrics.Metrics(bytes[0], bytes[1], bytes[2], inodes[0], inodes[1], inodes[2]);
+    }
+
+    @Override
+    public long nodeExpandVolume(String endpoint, Duration timeout, NodeExpandRequest r) throws Exception {
+        require(r.volumeId(), "missing volume id");
+        require(r.volumePath(), "missing volume path");
+        if (r.requiredBytes() < 0) {
+            throw new Exception("size can not be less than 0");
+        }
+        var req = CsiApi.NodeExpandVolumeRequest.newBuilder().setVolumeId(r.volumeId()).setVolumePath(r.volumePath())
+                .setCapacityRange(CsiApi.CapacityRange.newBuilder().setRequiredBytes(r.requiredBytes()))
+                .setVolumeCapability(capability(r.capability()));
+        // As upstream's client: set only when there is one.
+        if (!r.stagingTargetPath().isEmpty()) {
+            req.setStagingTargetPath(r.stagingTargetPath());
+        }
+        return call(endpoint, timeout, node -> node.nodeExpandVolume(req.build())).getCapacityBytes();
     }
 
     /** Upstream's request checks before the call (csi_client.go): the same words. */

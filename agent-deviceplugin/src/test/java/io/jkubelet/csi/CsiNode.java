@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
@@ -63,6 +64,8 @@ final class CsiNode implements AutoCloseable {
     final LinuxMounts mounts = new LinuxMounts();
     /** The events the volume managers recorded, as "{@code <reason> <message>}". */
     final List<String> events = new CopyOnWriteArrayList<>();
+    /** The same events with the object they are about, as "{@code <kind>/<name> <type> <reason> <message>}". */
+    final List<String> objectEvents = new CopyOnWriteArrayList<>();
 
     private CsiNode(KubernetesClient client, Path dir) throws Exception {
         this.client = client;
@@ -109,6 +112,7 @@ final class CsiNode implements AutoCloseable {
         LoggingEventRecorder logged = new LoggingEventRecorder(Clock.systemUTC());
         io.jkubelet.core.events.EventRecorder recorder = (involved, type, reason, message) -> {
             events.add(reason + " " + message);
+            objectEvents.add(involved.getKind() + "/" + involved.getName() + " " + type + " " + reason + " " + message);
             logged.event(involved, type, reason, message);
         };
         return new ManualVolumeManager(dirs, mounts, VolumePlugins.probe(dirs, mounts,
@@ -140,16 +144,65 @@ final class CsiNode implements AutoCloseable {
 
     /** As {@link #csiClaim(String, String, String)}, the volume of {@code fsType} (none when null) and access modes. */
     void csiClaim(String name, String driverName, String handle, String fsType, String... accessModes) {
-        String uid = client.persistentVolumeClaims().inNamespace("default").resource(new PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(name).endMetadata().withNewSpec()
-                .withVolumeName("pv-" + name).endSpec().withNewStatus().withPhase("Bound").endStatus().build()).create()
+        createClaim(name, driverName, handle, fsType, null, null, accessModes);
+    }
+
+    /**
+     * As {@link #csiClaim(String, String, String)}, the PersistentVolume's capacity {@code pvCapacity} and the claim's
+     * {@code status.capacity} {@code claimCapacity}, as the PV controller set it at binding; a claim whose volume grew
+     * while no pod used it has less, and the resize controller's {@code FileSystemResizePending} condition.
+     */
+    void csiClaimOfSize(String name, String handle, String pvCapacity, String claimCapacity) {
+        createClaim(name, DRIVER, handle, "ext4", pvCapacity, claimCapacity, "ReadWriteOnce");
+        if (!pvCapacity.equals(claimCapacity)) {
+            resizePending(name);
+        }
+    }
+
+    /** external-resizer's message on the condition it sets when the driver needs the node to grow the file system. */
+    static final String RESIZE_PENDING_MESSAGE = "Waiting for user to (re-)start a pod to finish file system resize of "
+            + "volume on node.";
+
+    private void createClaim(String name, String driverName, String handle, String fsType, String pvCapacity,
+                             String claimCapacity, String... accessModes) {
+        var claim = new PersistentVolumeClaimBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+                .withVolumeName("pv-" + name).endSpec().withNewStatus().withPhase("Bound").endStatus();
+        if (claimCapacity != null) {
+            claim.editSpec().withNewResources().addToRequests("storage", new Quantity(claimCapacity)).endResources()
+                    .endSpec().editStatus().addToCapacity("storage", new Quantity(claimCapacity)).endStatus();
+        }
+        String uid = client.persistentVolumeClaims().inNamespace("default").resource(claim.build()).create()
                 .getMetadata().getUid();
-        client.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName("pv-" + name)
+        var pv = new PersistentVolumeBuilder().withNewMetadata().withName("pv-" + name)
                 .endMetadata().withNewSpec().withAccessModes(accessModes).withNewClaimRef().withNamespace("default")
                 .withName(name).withUid(uid).endClaimRef().withNewCsi().withDriver(driverName)
                 .withVolumeHandle(handle).withFsType(fsType).withVolumeAttributes(Map.of("share", handle)).endCsi()
-                .endSpec().build())
-                .create();
+                .endSpec();
+        if (pvCapacity != null) {
+            pv.editSpec().addToCapacity("storage", new Quantity(pvCapacity)).endSpec();
+        }
+        client.persistentVolumes().resource(pv.build()).create();
+    }
+
+    /**
+     * The resize controller's part, which this control plane lacks (no external-resizer): the claim asks for
+     * {@code size}, the driver's controller grew the volume ({@code ControllerExpandVolume}), the PersistentVolume's
+     * capacity becomes {@code size}, and the claim is left to the node with {@code FileSystemResizePending}.
+     */
+    void resizeAsTheController(String claim, String size) {
+        client.persistentVolumeClaims().inNamespace("default").withName(claim).edit(c ->
+                new PersistentVolumeClaimBuilder(c).editSpec().editResources().addToRequests("storage", new Quantity(size))
+                        .endResources().endSpec().build());
+        client.persistentVolumes().withName("pv-" + claim).edit(pv -> new PersistentVolumeBuilder(pv).editSpec()
+                .addToCapacity("storage", new Quantity(size)).endSpec().build());
+        resizePending(claim);
+    }
+
+    /** The condition the resize controller leaves on a claim whose volume the node is to grow. */
+    private void resizePending(String claim) {
+        client.persistentVolumeClaims().inNamespace("default").withName(claim).editStatus(c ->
+                new PersistentVolumeClaimBuilder(c).editStatus().addNewCondition().withType("FileSystemResizePending")
+                        .withStatus("True").withMessage(RESIZE_PENDING_MESSAGE).endCondition().endStatus().build());
     }
 
     /** A pod whose container mounts each volume at {@code /<name>}. */

@@ -29,9 +29,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@code STAGE_UNSTAGE_VOLUME} ({@link #stageUnstage}) it is bind-mounted at the staging path, then the staging path at
  * each target; without, the directory at each target, read-only when asked. Mounts are real (the tests run as root);
  * publish and stage are idempotent as the spec requires. With {@code GET_VOLUME_STATS} ({@link #volumeStats}) it answers
- * {@code NodeGetVolumeStats} with the published directory's file system, as csi-driver-host-path does. Each request is
- * recorded. A call can be made to answer an error ({@link #failIn}) or never to answer ({@link #hangIn}), for every
- * volume or one; {@link #stop()} makes the driver go as a driver process that dies does, its socket with it.
+ * {@code NodeGetVolumeStats} with the published directory's file system, as csi-driver-host-path does. With
+ * {@code EXPAND_VOLUME} ({@link #expandVolume}) it answers {@code NodeExpandVolume} for a published volume with the size
+ * asked for (a directory has no file system of its own to grow). Each request is recorded. A call can be made to
+ * answer an error ({@link #failIn}) or never to answer ({@link #hangIn}), for every volume or one; {@link #stop()} makes the driver go as a driver process that dies does, its socket with it.
  *
  * <p>Shared with agent-cmd's end-to-end tests (agent-deviceplugin's test-jar), where it is the node plugin of a real
  * cluster's node, jkubelet's or the upstream kubelet's.
@@ -58,6 +59,8 @@ public final class TestCsiDriver implements AutoCloseable {
     public volatile boolean stageUnstage;
     /** Whether {@code NodeGetCapabilities} announces {@code GET_VOLUME_STATS}. */
     public volatile boolean volumeStats;
+    /** Whether {@code NodeGetCapabilities} announces {@code EXPAND_VOLUME}. */
+    public volatile boolean expandVolume;
     /**
      * Whether {@code NodeGetCapabilities} announces spec 1.5's {@code VOLUME_MOUNT_GROUP} (type 6, which the v1.2.0
      * proto does not name: sent by its number, as a newer driver's answer reaches this kubelet).
@@ -67,6 +70,8 @@ public final class TestCsiDriver implements AutoCloseable {
     public final Path dataRoot;
     public final List<CsiApi.NodeStageVolumeRequest> stages = new CopyOnWriteArrayList<>();
     public final List<CsiApi.NodePublishVolumeRequest> publishes = new CopyOnWriteArrayList<>();
+    /** Each {@code NodeExpandVolume}, those told to fail included. */
+    public final List<CsiApi.NodeExpandVolumeRequest> expansions = new CopyOnWriteArrayList<>();
     /** Each {@code NodeGetVolumeStats} as "<volume id> <volume path>", and what it answered. */
     public final List<String> volumeStatsRequests = new CopyOnWriteArrayList<>();
     public final List<CsiApi.NodeGetVolumeStatsResponse> volumeStatsAnswers = new CopyOnWriteArrayList<>();
@@ -132,6 +137,9 @@ public final class TestCsiDriver implements AutoCloseable {
             if (volumeMountGroup) {
                 res.addCapabilities(rpc(6));
             }
+            if (expandVolume) {
+                res.addCapabilities(rpc(CsiApi.NodeServiceCapability.RPC.Type.EXPAND_VOLUME_VALUE));
+            }
             answer.onNext(res.build());
             answer.onCompleted();
         }
@@ -167,6 +175,32 @@ public final class TestCsiDriver implements AutoCloseable {
                     .build();
             volumeStatsAnswers.add(res);
             answer.onNext(res);
+            answer.onCompleted();
+        }
+
+        /**
+         * As csi-driver-host-path: a volume path where nothing is mounted is {@code NotFound}; otherwise the volume has
+         * the capacity asked for. A driver without the capability answers {@code Unimplemented}, should it be called.
+         */
+        @Override
+        public void nodeExpandVolume(CsiApi.NodeExpandVolumeRequest r,
+                                     StreamObserver<CsiApi.NodeExpandVolumeResponse> answer) {
+            expansions.add(r);
+            if (misbehaves("NodeExpandVolume", r.getVolumeId(), answer)) {
+                return;
+            }
+            if (!expandVolume) {
+                answer.onError(Status.UNIMPLEMENTED.withDescription("NodeExpandVolume is not supported")
+                        .asRuntimeException());
+                return;
+            }
+            if (!mounts.isMountPoint(Path.of(r.getVolumePath()))) {
+                answer.onError(Status.NOT_FOUND.withDescription("Could not get file information from "
+                        + r.getVolumePath()).asRuntimeException());
+                return;
+            }
+            answer.onNext(CsiApi.NodeExpandVolumeResponse.newBuilder()
+                    .setCapacityBytes(r.getCapacityRange().getRequiredBytes()).build());
             answer.onCompleted();
         }
 

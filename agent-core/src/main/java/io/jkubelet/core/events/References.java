@@ -1,7 +1,9 @@
 package io.jkubelet.core.events;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.podutil.PodSpecs;
 
@@ -10,13 +12,23 @@ public final class References {
     private References() {}
 
     public static ObjectReference pod(Pod pod) {
+        return core("Pod", pod.getMetadata());
+    }
+
+    /** A PersistentVolumeClaim, for the volume events upstream records on the claim as well as on the pod. */
+    public static ObjectReference claim(PersistentVolumeClaim claim) {
+        return core("PersistentVolumeClaim", claim.getMetadata());
+    }
+
+    /** A namespaced core/v1 object, as client-go's {@code GetReference} makes it. */
+    private static ObjectReference core(String kind, ObjectMeta meta) {
         ObjectReference r = new ObjectReference();
-        r.setKind("Pod");
+        r.setKind(kind);
         r.setApiVersion("v1");
-        r.setName(pod.getMetadata().getName());
-        r.setNamespace(pod.getMetadata().getNamespace());
-        r.setUid(pod.getMetadata().getUid());
-        r.setResourceVersion(pod.getMetadata().getResourceVersion());
+        r.setName(meta.getName());
+        r.setNamespace(meta.getNamespace());
+        r.setUid(meta.getUid());
+        r.setResourceVersion(meta.getResourceVersion());
         return r;
     }
 

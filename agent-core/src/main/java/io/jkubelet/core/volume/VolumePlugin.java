@@ -68,4 +68,12 @@ public interface VolumePlugin {
     default Optional<VolumeAttacher> attacher(VolumeSpec spec) {
         return Optional.empty();
     }
+
+    /**
+     * Upstream {@code FindNodeExpandablePluginBySpec}: what grows the plugin's volumes on the node after their
+     * PersistentVolume grew; empty for a plugin whose volumes are not expanded on the node.
+     */
+    default Optional<NodeExpandable> nodeExpandable() {
+        return Optional.empty();
+    }
 }

@@ -100,7 +100,8 @@ public final class VolumeManager {
         this.dsw = new DesiredStateOfWorld(plugins);
         this.asw = new ActualStateOfWorld();
         this.populator = new DesiredStateOfWorldPopulator(podManager, podStates, dsw, asw, persistentVolumes);
-        OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(operations, clock), recorder);
+        OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(operations, clock), recorder,
+                persistentVolumes);
         this.reconciler = new Reconciler(dsw, asw, executor, plugins, dirs, mounts, populator::hasAddedPods);
     }
 

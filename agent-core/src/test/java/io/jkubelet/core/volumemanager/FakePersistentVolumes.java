@@ -7,15 +7,22 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.objects.PersistentVolumeClient;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Claims and PersistentVolumes in memory, as the apiserver would answer for them; counts the claim reads. */
+/**
+ * Claims and PersistentVolumes in memory, as the apiserver would answer for them; counts the claim reads and keeps the
+ * claim status patches as sent (they are not applied: the tests that need them applied use the mock apiserver).
+ */
 public final class FakePersistentVolumes implements PersistentVolumeClient {
     private final Map<String, PersistentVolumeClaim> claims = new ConcurrentHashMap<>();
     private final Map<String, PersistentVolume> volumes = new ConcurrentHashMap<>();
     public final AtomicInteger claimReads = new AtomicInteger();
+    /** Each status patch as "{@code <namespace>/<name> <patch>}". */
+    public final List<String> statusPatches = new CopyOnWriteArrayList<>();
 
     public void put(PersistentVolumeClaim claim) {
         claims.put(claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName(), claim);
@@ -48,5 +55,11 @@ public final class FakePersistentVolumes implements PersistentVolumeClient {
     @Override
     public PersistentVolume getPersistentVolume(String name) throws ApiException {
         return volumes.get(name);
+    }
+
+    @Override
+    public PersistentVolumeClaim patchPersistentVolumeClaimStatus(String namespace, String name, String patch) {
+        statusPatches.add(namespace + "/" + name + " " + patch);
+        return claims.get(namespace + "/" + name);
     }
 }

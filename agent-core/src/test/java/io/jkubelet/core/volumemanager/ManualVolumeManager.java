@@ -85,6 +85,12 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
         manager.runPasses(sourcesReady);
     }
 
+    /** Time passes beyond every operation's back-off, then one pass of each loop: what failed is tried again. */
+    public void passesAfterBackOff() {
+        clock.advance(Duration.ofMinutes(3));
+        passes();
+    }
+
     /** The reconstruction of a restarted kubelet, before its first passes. */
     public void reconstruct() {
         manager.reconstruct();

@@ -83,6 +83,9 @@ final class KnownFeatureGates {
                 + "condition");
         defaultOnly("ProcMountType", false, Stage.ALPHA, "procMount: Unmasked");
         defaultOnly("QOSReserved", false, Stage.ALPHA, "qosReserved");
+        defaultOnly("RecoverVolumeExpansionFailure", false, Stage.ALPHA, "the node's expansion of a claim's volume "
+                + "led by its allocatedResourceStatuses (recovery from failed expansions); off, a claim whose "
+                + "PersistentVolume is larger than its status.capacity is grown on the node, by the sizes alone");
         defaultOnly("RecursiveReadOnlyMounts", false, Stage.ALPHA, "recursiveReadOnly volume mounts");
         defaultOnly("RuntimeClassInImageCriAPI", false, Stage.ALPHA, "the runtime class in image pulls");
         defaultOnly("SELinuxMount", false, Stage.ALPHA, "SELinux labels by mount option on all volumes");
@@ -113,7 +116,7 @@ final class KnownFeatureGates {
                 "InTreePluginAzureFileUnregister", "InTreePluginGCEUnregister", "InTreePluginOpenStackUnregister",
                 "InTreePluginPortworxUnregister", "InTreePluginvSphereUnregister", "JobManagedBy", "JobSuccessPolicy",
                 "MatchLabelKeysInPodAffinity", "MaxUnavailableStatefulSet", "MultiCIDRServiceAllocator",
-                "NFTablesProxyMode", "PortForwardWebsockets", "RecoverVolumeExpansionFailure", "RelaxedEnvironmentVariableValidation",
+                "NFTablesProxyMode", "PortForwardWebsockets", "RelaxedEnvironmentVariableValidation",
                 "RetryGenerateName", "ServiceAccountTokenNodeBinding", "ServiceTrafficDistribution", "StorageVersionAPI",
                 "StorageVersionMigrator", "UnknownVersionInteroperabilityProxy", "UserNamespacesPodSecurityStandards",
                 "VolumeAttributesClass", "VolumeCapacityPriority", "WatchList", "WatchListClient", "WinDSR");

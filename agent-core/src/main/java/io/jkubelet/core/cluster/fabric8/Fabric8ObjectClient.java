@@ -53,4 +53,12 @@ public final class Fabric8ObjectClient implements ObjectClient, PersistentVolume
     public PersistentVolume getPersistentVolume(String name) {
         return Fabric8Errors.call(() -> client.persistentVolumes().withName(name).get());
     }
+
+    /** One request, as client-go's {@code Patch(..., "status")}: fabric8's patch DSL would read the claim first. */
+    @Override
+    public PersistentVolumeClaim patchPersistentVolumeClaimStatus(String namespace, String name, String patch) {
+        return ApiRequests.patch(client, "/api/v1/namespaces/" + ApiRequests.encode(namespace) + "/persistentvolumeclaims/"
+                + ApiRequests.encode(name) + "/status", ApiRequests.MERGE_PATCH, patch,
+                PersistentVolumeClaim.class);
+    }
 }

@@ -69,6 +69,14 @@ public interface CsiDriverClient {
                               String targetPath, MountCapability capability, boolean readOnly,
                               Map<String, String> secrets, Map<String, String> volumeContext) {}
 
+    /**
+     * {@code NodeExpandVolume}'s request: the file system of the volume published at {@code volumePath} grown to
+     * {@code requiredBytes} ({@code capacity_range.required_bytes}), its global mount {@code stagingTargetPath} ("" when
+     * there is none). Spec v1.2.0 has no {@code secrets} in this request.
+     */
+    record NodeExpandRequest(String volumeId, String volumePath, long requiredBytes, String stagingTargetPath,
+                             MountCapability capability) {}
+
     /** {@code NodeGetInfo} on the driver at {@code endpoint} (a socket path). */
     NodeInfo nodeGetInfo(String endpoint, Duration timeout) throws Exception;
 
@@ -92,6 +100,15 @@ public interface CsiDriverClient {
      */
     VolumeMetrics.Metrics nodeGetVolumeStats(String endpoint, Duration timeout, String volumeId, String volumePath)
             throws Exception;
+
+    /**
+     * {@code NodeExpandVolume} (upstream's): the capacity the driver answered ({@code capacity_bytes}, 0 when unknown).
+     *
+     * @throws Exception {@code missing volume id}, {@code missing volume path}, {@code size can not be less than 0}
+     *     before any RPC, as upstream's client checks; {@link RpcException} with the driver's code ({@code
+     *     FailedPrecondition}: it cannot expand the volume while it is in use)
+     */
+    long nodeExpandVolume(String endpoint, Duration timeout, NodeExpandRequest request) throws Exception;
 
     /** No client: every call fails (for kubelets that cannot dial CSI drivers, e.g. tests without sockets). */
     static CsiDriverClient none() {
@@ -134,6 +151,11 @@ public interface CsiDriverClient {
             @Override
             public VolumeMetrics.Metrics nodeGetVolumeStats(String endpoint, Duration timeout, String volumeId,
                                                             String volumePath) throws Exception {
+                throw cannot();
+            }
+
+            @Override
+            public long nodeExpandVolume(String endpoint, Duration timeout, NodeExpandRequest request) throws Exception {
                 throw cannot();
             }
         };

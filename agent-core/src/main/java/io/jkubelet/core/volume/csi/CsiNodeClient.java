@@ -1,5 +1,6 @@
 package io.jkubelet.core.volume.csi;
 
+import io.jkubelet.core.volume.FailedPreconditionException;
 import io.jkubelet.core.volume.UncertainProgressException;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
@@ -65,6 +66,11 @@ final class CsiNodeClient {
         return nodeSupports(CsiDriverClient.NodeCapability.GET_VOLUME_STATS);
     }
 
+    /** Upstream {@code NodeSupportsNodeExpand}. */
+    boolean nodeSupportsNodeExpand() throws VolumeException {
+        return nodeSupports(CsiDriverClient.NodeCapability.EXPAND_VOLUME);
+    }
+
     /** Upstream {@code NodeSupportsVolumeMountGroup}. */
     boolean nodeSupportsVolumeMountGroup() throws VolumeException {
         return nodeSupports(CsiDriverClient.NodeCapability.VOLUME_MOUNT_GROUP);
@@ -107,6 +113,25 @@ final class CsiNodeClient {
         call(false, () -> {
             client.nodeUnpublishVolume(endpoint, left(), volumeId, targetPath);
             return null;
+        });
+    }
+
+    /**
+     * Upstream {@code NodeExpandVolume}: the capacity the driver answered.
+     *
+     * @throws FailedPreconditionException the driver answered {@code FailedPrecondition} (upstream's {@code inUseError}):
+     *     it cannot expand the volume while it is in use
+     */
+    long nodeExpandVolume(CsiDriverClient.NodeExpandRequest request) throws VolumeException {
+        return call(false, () -> {
+            try {
+                return client.nodeExpandVolume(endpoint, left(), request);
+            } catch (CsiDriverClient.RpcException e) {
+                if ("FailedPrecondition".equals(e.code())) {
+                    throw new FailedPreconditionException(e.getMessage());
+                }
+                throw e;
+            }
         });
     }
 

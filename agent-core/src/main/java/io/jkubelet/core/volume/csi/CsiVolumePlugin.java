@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.NodeExpandable;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeAttacher;
@@ -31,7 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * CsiDriverClient}). A PersistentVolume is shared by the pods that claim it ({@code <driver>^<handle>}): its attachment
  * is checked when the CSIDriver requires one, it is staged once for the node ({@link CsiAttacher}) and published into
  * each pod ({@link CsiMounter}); an inline volume is its pod's own and only published. What a mount needs to be torn
- * down and reconstructed after a restart is kept in {@code vol_data.json} beside it.
+ * down and reconstructed after a restart is kept in {@code vol_data.json} beside it. A claim's volume whose
+ * PersistentVolume grew is grown on the node with the driver's {@code NodeExpandVolume} ({@link CsiExpander}).
  *
  * <p>{@code fsGroup}: the mounter gives the volume's files to the pod's {@code fsGroup} where the CSIDriver's
  * {@code fsGroupPolicy} says so ({@link FsGroupPolicy}, {@link io.jkubelet.core.volume.VolumeOwnership}). It is never
@@ -53,6 +55,7 @@ public final class CsiVolumePlugin implements VolumePlugin {
     private final CsiDriverClient client;
     private final CsiDriverPolicies policies;
     private final CsiAttacher attacher;
+    private final CsiExpander expander;
     private final Duration csiTimeout;
     private final Set<String> notDelegatedWarned = ConcurrentHashMap.newKeySet();
 
@@ -80,6 +83,7 @@ public final class CsiVolumePlugin implements VolumePlugin {
         this.csiTimeout = csiTimeout;
         this.policies = new CsiDriverPolicies(objects);
         this.attacher = new CsiAttacher(dirs, mounts, nodeName, drivers, client, policies, csiTimeout);
+        this.expander = new CsiExpander(drivers, client, csiTimeout);
     }
 
     @Override
@@ -123,6 +127,12 @@ public final class CsiVolumePlugin implements VolumePlugin {
     @Override
     public Optional<DeviceMounter> deviceMounter() {
         return Optional.of(attacher);
+    }
+
+    /** Upstream's {@code NodeExpandableVolumePlugin}: a claim's volume grown with the driver's {@code NodeExpandVolume}. */
+    @Override
+    public Optional<NodeExpandable> nodeExpandable() {
+        return Optional.of(expander);
     }
 
     /**

@@ -1,8 +1,11 @@
 package io.jkubelet.core.volumemanager.cache;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.volume.Mounter;
+import io.jkubelet.core.volume.NodeExpandable;
 import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeSpec;
+import io.jkubelet.core.volume.util.ResizeUtil;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater;
 import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
@@ -31,7 +34,12 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         NOT_MOUNTED,
         MOUNTED,
         /** Mounted, and its content must be written again. */
-        REMOUNT_REQUIRED
+        REMOUNT_REQUIRED,
+        /**
+         * Mounted, and its PersistentVolume grew past the size its file system has (upstream's
+         * {@code FsResizeRequiredError}): expanded while in use.
+         */
+        FS_RESIZE_REQUIRED
     }
 
     private static final class PodMount {
@@ -61,6 +69,13 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         /** Where its global mount is (or perhaps is); null when it has none. */
         Path deviceMountPath;
         boolean deviceUncertain;
+        /**
+         * Upstream's {@code persistentVolumeSize}: the claim's {@code status.capacity} when the populator first found it
+         * mounted, then each size an expansion reached; null until then.
+         */
+        Quantity persistentVolumeSize;
+        /** Upstream's {@code volumeInUseErrorForExpansion}: the driver cannot expand it while it is in use. */
+        boolean volumeInUseErrorForExpansion;
         final Map<String, PodMount> pods = new LinkedHashMap<>();
 
         AttachedVolume(String volumeName, VolumeSpec spec, VolumePlugin plugin, boolean attachable) {
@@ -227,8 +242,12 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         }
     }
 
-    /** Upstream {@code PodExistsInVolume}: what the reconciler must do for the pod's volume. */
-    public synchronized PodVolumeState podExistsInVolume(String podName, String volumeName) {
+    /**
+     * Upstream {@code PodExistsInVolume}: what the reconciler must do for the pod's volume.
+     *
+     * @param desiredVolumeSize the capacity of the volume's PersistentVolume as the desired state has it; null for none
+     */
+    public synchronized PodVolumeState podExistsInVolume(String podName, String volumeName, Quantity desiredVolumeSize) {
         AttachedVolume v = attachedVolumes.get(volumeName);
         if (v == null) {
             return PodVolumeState.VOLUME_NOT_ATTACHED;
@@ -237,7 +256,55 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         if (m == null || m.uncertain) {
             return PodVolumeState.NOT_MOUNTED;
         }
-        return m.remountRequired ? PodVolumeState.REMOUNT_REQUIRED : PodVolumeState.MOUNTED;
+        if (m.remountRequired) {
+            return PodVolumeState.REMOUNT_REQUIRED;
+        }
+        return volumeNeedsExpansion(v, desiredVolumeSize) ? PodVolumeState.FS_RESIZE_REQUIRED : PodVolumeState.MOUNTED;
+    }
+
+    /**
+     * Upstream {@code volumeNeedsExpansion}: the PersistentVolume is larger than what the volume's file system was last
+     * known to have, and its plugin grows volumes on the node.
+     */
+    private static boolean volumeNeedsExpansion(AttachedVolume v, Quantity desiredVolumeSize) {
+        if (v.volumeInUseErrorForExpansion || v.persistentVolumeSize == null || ResizeUtil.isZero(desiredVolumeSize)
+                || desiredVolumeSize.compareTo(v.persistentVolumeSize) <= 0) {
+            return false;
+        }
+        return v.plugin.nodeExpandable().map(NodeExpandable::requiresFsResize).orElse(false);
+    }
+
+    /**
+     * Upstream {@code InitializeClaimSize}: the size a mounted volume's file system has, the claim's
+     * {@code status.capacity}, set once (at its first processing after the mount, or after a restart's reconstruction).
+     */
+    public synchronized void initializeClaimSize(String volumeName, Quantity claimSize) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        if (v != null && v.persistentVolumeSize == null) {
+            v.persistentVolumeSize = claimSize;
+        }
+    }
+
+    /** Upstream {@code GetClaimSize}: what the volume's file system was last known to have; null when not known. */
+    public synchronized Quantity getClaimSize(String volumeName) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        return v == null ? null : v.persistentVolumeSize;
+    }
+
+    @Override
+    public synchronized void markVolumeAsResized(String volumeName, Quantity claimSize) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        if (v != null) {
+            v.persistentVolumeSize = claimSize;
+        }
+    }
+
+    @Override
+    public synchronized void markForInUseExpansionError(String volumeName) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        if (v != null) {
+            v.volumeInUseErrorForExpansion = true;
+        }
     }
 
     /** Upstream {@code PodRemovedFromVolume}: neither mounted nor perhaps mounted for the pod. */

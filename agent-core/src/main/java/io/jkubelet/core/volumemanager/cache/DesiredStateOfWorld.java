@@ -1,6 +1,7 @@
 package io.jkubelet.core.volumemanager.cache;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumePluginMgr;
@@ -34,6 +35,8 @@ public final class DesiredStateOfWorld {
         final boolean deviceMountable;
         final String volumeGidValue;
         boolean reportedInUse;
+        /** Upstream's {@code persistentVolumeSize}: the PersistentVolume's capacity, for an in-use expansion. */
+        Quantity persistentVolumeSize;
         final Map<String, PodToMount> pods = new LinkedHashMap<>();
 
         VolumeEntry(VolumePlugin plugin, boolean attachable, boolean deviceMountable, String volumeGidValue) {
@@ -120,7 +123,7 @@ public final class DesiredStateOfWorld {
         List<VolumeToMount> all = new ArrayList<>();
         volumesToMount.forEach((name, entry) -> entry.pods.forEach((podName, p) -> all.add(new VolumeToMount(name,
                 podName, p.pod(), p.spec(), p.outerVolumeSpecName(), entry.plugin, entry.attachable,
-                entry.deviceMountable, entry.volumeGidValue, entry.reportedInUse))));
+                entry.deviceMountable, entry.volumeGidValue, entry.reportedInUse, entry.persistentVolumeSize))));
         return all;
     }
 
@@ -141,6 +144,17 @@ public final class DesiredStateOfWorld {
         Set<String> pods = new HashSet<>();
         volumesToMount.values().forEach(entry -> pods.addAll(entry.pods.keySet()));
         return pods;
+    }
+
+    /**
+     * Upstream {@code UpdatePersistentVolumeSize}: the capacity of the volume's PersistentVolume, which an in-use
+     * expansion grows the mounted volume to when it is more than the claim had.
+     */
+    public synchronized void updatePersistentVolumeSize(String volumeName, Quantity size) {
+        VolumeEntry entry = volumesToMount.get(volumeName);
+        if (entry != null) {
+            entry.persistentVolumeSize = size;
+        }
     }
 
     /** Upstream {@code MarkVolumesReportedInUse}: the node status listed these volumes. */

@@ -1,6 +1,8 @@
 package io.jkubelet.core.volumemanager.populator;
 
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.jkubelet.core.objects.PersistentVolumeClient;
@@ -8,12 +10,14 @@ import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.EphemeralVolumes;
+import io.jkubelet.core.volume.util.ResizeUtil;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
 import io.jkubelet.core.volumemanager.cache.ActualStateOfWorld;
 import io.jkubelet.core.volumemanager.cache.DesiredStateOfWorld;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -22,9 +26,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Upstream {@code DesiredStateOfWorldPopulator}: each pass adds the volumes of the pods the pod manager holds (those
- * their containers use; a claim turned into its bound PersistentVolume) to the desired state of the world, and removes
- * those of pods whose containers are stopped. A pod is processed once, then again when its sync asks
- * ({@link #reprocessPod}); what goes wrong processing it is kept for its sync to report. Once every pod source has
+ * their containers use; a claim turned into its bound PersistentVolume, with the capacity a mounted one is to grow to)
+ * to the desired state of the world, and removes those of pods whose containers are stopped. A pod is processed once,
+ * then again when its sync asks ({@link #reprocessPod}); what goes wrong processing it is kept for its sync to report. Once every pod source has
  * delivered its pods and a pass has run, {@link #hasAddedPods()} is true: only then may the reconciler unmount what no
  * pod wants. Passes run on the volume manager's populator thread, one at a time.
  */
@@ -98,6 +102,7 @@ public final class DesiredStateOfWorldPopulator {
         }
         boolean allVolumesAdded = true;
         PodVolumeNames used = PodVolumeNames.of(pod);
+        Map<String, String> mountedVolumes = mountedVolumeNames(podName);
         for (Volume v : pod.getSpec() == null || pod.getSpec().getVolumes() == null ? java.util.List.<Volume>of()
                 : pod.getSpec().getVolumes()) {
             if (!used.mounts().contains(v.getName()) && !used.devices().contains(v.getName())) {
@@ -108,6 +113,7 @@ public final class DesiredStateOfWorldPopulator {
                 Created c = createVolumeSpec(v, pod, used);
                 dsw.addPodToVolume(podName, pod, c.spec(), v.getName(), c.volumeGidValue());
                 log.trace("Added volume {} (volSpec={}) for pod {} to desired state", v.getName(), c.spec().name(), podName);
+                checkVolumeFsResize(pod, v.getName(), c, mountedVolumes.get(v.getName()));
             } catch (VolumeException e) {
                 log.error("Error processing volume {} for pod {}: {}", v.getName(), PodSpecs.format(pod), e.getMessage());
                 dsw.addErrorToPod(podName, e.getMessage());
@@ -125,7 +131,41 @@ public final class DesiredStateOfWorldPopulator {
         }
     }
 
-    private record Created(VolumeSpec spec, String volumeGidValue) {}
+    /** @param claim the claim the volume is bound to; null for a pod's own volume */
+    private record Created(VolumeSpec spec, String volumeGidValue, PersistentVolumeClaim claim) {}
+
+    /** The unique names of the pod's mounted volumes by its name for each (upstream's {@code mountedVolumesForPod}). */
+    private Map<String, String> mountedVolumeNames(String podName) {
+        Map<String, String> names = new HashMap<>();
+        asw.getMountedVolumesForPod(podName).forEach(m -> names.put(m.outerVolumeSpecName(), m.volumeName()));
+        return names;
+    }
+
+    /**
+     * Upstream {@code checkVolumeFSResize}: for a claim's volume mounted for the pod, its PersistentVolume's capacity is
+     * what the volume is to have, and the claim's {@code status.capacity} what it has unless known already, so that the
+     * reconciler expands it in use once the PersistentVolume grew. A volume not mounted yet is expanded as it is mounted
+     * instead; one the pod mounts read-only is never expanded.
+     *
+     * @param volumeName the volume's unique name in the actual state; null when it is not mounted for the pod
+     */
+    private void checkVolumeFsResize(Pod pod, String podVolume, Created c, String volumeName) {
+        if (c.spec().persistentVolume() == null || c.claim() == null || volumeName == null) {
+            return;
+        }
+        if (c.spec().readOnly()) {
+            log.trace("Skip file system resize check for the volume, as the volume is mounted as readonly: pod={} "
+                    + "volumeName={}", PodSpecs.format(pod), podVolume);
+            return;
+        }
+        Quantity pvCap = ResizeUtil.storage(c.spec().persistentVolume().getSpec().getCapacity());
+        var claimStatus = c.claim().getStatus();
+        Quantity pvcStatusCap = ResizeUtil.storage(claimStatus == null ? null : claimStatus.getCapacity());
+        dsw.updatePersistentVolumeSize(volumeName, pvCap);
+        log.trace("NodeExpandVolume updating size: actualSize={} desiredSize={} volumeName={}", pvcStatusCap, pvCap,
+                volumeName);
+        asw.initializeClaimSize(volumeName, pvcStatusCap);
+    }
 
     /**
      * Upstream {@code createVolumeSpec}: a claim, or a generic ephemeral volume's claim, is turned into its
@@ -135,7 +175,7 @@ public final class DesiredStateOfWorldPopulator {
         var source = EphemeralVolumes.claimSource(pod, v);
         if (source == null) {
             // A copy: the pod's object may change under the operations.
-            return new Created(VolumeSpec.of(new VolumeBuilder(v).build()), "");
+            return new Created(VolumeSpec.of(new VolumeBuilder(v).build()), "", null);
         }
         boolean ephemeral = v.getPersistentVolumeClaim() == null;
         ClaimedVolumes.Claimed c = claims.claimed(pod.getMetadata().getNamespace(), source.getClaimName(),
@@ -147,7 +187,7 @@ public final class DesiredStateOfWorldPopulator {
         if (used.devices().contains(v.getName()) && !c.spec().isBlock()) {
             throw new VolumeException("volume " + v.getName() + " has volumeMode " + mode + ", but is specified in volumeDevices");
         }
-        return new Created(c.spec(), c.volumeGidValue());
+        return new Created(c.spec(), c.volumeGidValue(), c.claim());
     }
 
     /** Upstream {@code findAndRemoveDeletedPods}: a pod's volumes leave the desired state once its containers stopped. */

@@ -27,10 +27,11 @@ import java.util.function.BooleanSupplier;
  * Upstream {@code reconciler} (v1.30's, with {@code NewVolumeManagerReconstruction}): brings the actual state of the world
  * to the desired one, one pass at a time. A pass unmounts what no pod wants (only once the populator has added the pods
  * every source had at start: a volume found after a restart is never unmounted under a pod that still runs), mounts what
- * pods want and is not mounted (or must be written again), unmounts the global mounts no pod uses, and cleans up the
- * volumes found on disk that could not be reconstructed and no pod wants. Before its first pass it reconstructs the
- * volumes found mounted under the pods' directories ({@link #reconstructVolumes}). Passes run on the volume manager's
- * reconciler thread, one at a time; the operations run on their own.
+ * pods want and is not mounted (or must be written again), expands the mounted volumes whose PersistentVolume grew,
+ * unmounts the global mounts no pod uses, and cleans up the volumes found on disk that could not be reconstructed and no
+ * pod wants. Before its first pass it reconstructs the volumes found mounted under the pods' directories
+ * ({@link #reconstructVolumes}). Passes run on the volume manager's reconciler thread, one at a time; the operations
+ * run on their own.
  */
 public final class Reconciler {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
@@ -89,7 +90,7 @@ public final class Reconciler {
 
     private void mountOrAttachVolumes() {
         for (VolumeToMount v : dsw.getVolumesToMount()) {
-            switch (asw.podExistsInVolume(v.podName(), v.volumeName())) {
+            switch (asw.podExistsInVolume(v.podName(), v.volumeName(), v.desiredPersistentVolumeSize())) {
                 case VOLUME_NOT_ATTACHED -> {
                     // Upstream's VerifyControllerAttachedVolume: a volume whose plugin attaches nothing is taken as
                     // attached at once, and mounted in the same pass.
@@ -98,9 +99,16 @@ public final class Reconciler {
                 }
                 case NOT_MOUNTED -> mount(v, false);
                 case REMOUNT_REQUIRED -> mount(v, true);
+                case FS_RESIZE_REQUIRED -> expandVolume(v);
                 case MOUNTED -> { }
             }
         }
+    }
+
+    /** Upstream {@code expandVolume}: the mounted volume's file system grown to its PersistentVolume's capacity. */
+    private void expandVolume(VolumeToMount v) {
+        log.debug("{}", v.detailedMessage("Starting operationExecutor.ExpandInUseVolume", ""));
+        operations.expandInUseVolume(v, asw, asw.getClaimSize(v.volumeName()));
     }
 
     private void mount(VolumeToMount v, boolean isRemount) {

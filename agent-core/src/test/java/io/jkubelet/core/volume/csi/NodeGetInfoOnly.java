@@ -41,4 +41,9 @@ abstract class NodeGetInfoOnly implements CsiDriverClient {
             throws Exception {
         throw notHere();
     }
+
+    @Override
+    public long nodeExpandVolume(String endpoint, Duration timeout, NodeExpandRequest request) throws Exception {
+        throw notHere();
+    }
 }

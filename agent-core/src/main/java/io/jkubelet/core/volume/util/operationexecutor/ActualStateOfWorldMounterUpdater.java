@@ -1,5 +1,6 @@
 package io.jkubelet.core.volume.util.operationexecutor;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.volume.Mounter;
 
 import java.nio.file.Path;
@@ -35,6 +36,18 @@ public interface ActualStateOfWorldMounterUpdater {
 
     /** The volume's global mount is gone: the volume leaves the node's state. */
     void markDeviceAsUnmounted(String volumeName);
+
+    /**
+     * Upstream {@code MarkVolumeAsResized}: the volume's file system has {@code claimSize} now (or the plugin cannot
+     * grow it): no in-use expansion until its PersistentVolume grows past that.
+     */
+    void markVolumeAsResized(String volumeName, Quantity claimSize);
+
+    /**
+     * Upstream {@code MarkForInUseExpansionError}: the driver cannot expand the volume while it is in use; it is not
+     * tried again on this node while the volume stays.
+     */
+    void markForInUseExpansionError(String volumeName);
 
     /** Upstream {@code GetVolumeMountState}. */
     VolumeMountState getVolumeMountState(String volumeName, String podName);

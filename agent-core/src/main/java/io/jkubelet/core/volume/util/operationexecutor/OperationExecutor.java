@@ -1,7 +1,9 @@
 package io.jkubelet.core.volume.util.operationexecutor;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.objects.PersistentVolumeClient;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.MounterArgs;
@@ -17,11 +19,12 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 
 /**
- * Upstream {@code operationexecutor} with its {@code operationGenerator}: starts the mounts and unmounts the reconciler
- * decides on, one at a time per volume and pod ({@link NestedPendingOperations}), and records what they did in the
- * actual state of the world. A mount that fails records upstream's {@code FailedMount} event on the pod
- * ({@code MountVolume.SetUp failed for volume "x" : <why>}); an unmount that fails is logged only, as upstream's.
- * Thread-safe.
+ * Upstream {@code operationexecutor} with its {@code operationGenerator}: starts the mounts, unmounts and in-use
+ * expansions the reconciler decides on, one at a time per volume and pod ({@link NestedPendingOperations}), and records
+ * what they did in the actual state of the world. A claim's volume is grown on the node as it is mounted and while in
+ * use when its PersistentVolume grew ({@link NodeExpansion}). A mount that fails records upstream's {@code FailedMount}
+ * event on the pod ({@code MountVolume.SetUp failed for volume "x" : <why>}); an unmount that fails is logged only, as
+ * upstream's. Thread-safe.
  */
 public final class OperationExecutor {
     private static final Logger log = LoggerFactory.getLogger(OperationExecutor.class);
@@ -30,10 +33,13 @@ public final class OperationExecutor {
 
     private final NestedPendingOperations pending;
     private final EventRecorder recorder;
+    private final NodeExpansion expansion;
 
-    public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder) {
+    /** @param claims the apiserver's claims, read and patched by the node expansion of their volumes */
+    public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder, PersistentVolumeClient claims) {
         this.pending = pending;
         this.recorder = recorder;
+        this.expansion = new NodeExpansion(claims, recorder);
     }
 
     /** Whether an operation on the volume for the pod (or on the whole volume, for "") is under way. */
@@ -87,6 +93,15 @@ public final class OperationExecutor {
             markVolumeErrorState(volume, mounter, e, asw);
             throw failed(volume, "MountVolume.SetUp failed", e);
         }
+        try {
+            expansion.expandVolumeDuringMount(volume, asw, mounter);
+        } catch (VolumeException e) {
+            log.error("MountVolume.NodeExpandVolume failed with {}", e.getMessage());
+            // Set up but not grown: perhaps mounted, so that its pod does not start on it yet and it is torn down if
+            // the pod goes first; the next try sets it up again and expands it.
+            asw.markVolumeMountAsUncertain(volume, mounter);
+            throw failed(volume, "MountVolume.Setup failed while expanding volume", e);
+        }
         String done = volume.detailedMessage("MountVolume.SetUp succeeded", "");
         if (isRemount) {
             log.debug("{}", done);
@@ -134,6 +149,17 @@ public final class OperationExecutor {
         String message = volume.simpleMessage(prefix, ": " + cause.getMessage());
         recorder.event(References.pod(volume.pod()), EventRecorder.WARNING, FAILED_MOUNT, message);
         return new VolumeException(volume.detailedMessage(prefix, ": " + cause.getMessage()));
+    }
+
+    /**
+     * Grows the mounted volume's file system to its PersistentVolume's capacity (upstream {@code ExpandInUseVolume}),
+     * one operation on the volume at a time; a failure records {@code VolumeResizeFailed} and backs off.
+     *
+     * @param currentSize what the actual state knows the volume's file system has
+     */
+    public void expandInUseVolume(VolumeToMount volume, ActualStateOfWorldMounterUpdater asw, Quantity currentSize) {
+        pending.run(volume.volumeName(), "", "volume_fs_resize",
+                () -> expansion.expandInUseVolume(volume, asw, currentSize));
     }
 
     /**

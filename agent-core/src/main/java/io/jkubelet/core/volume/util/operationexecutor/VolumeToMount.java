@@ -1,6 +1,7 @@
 package io.jkubelet.core.volume.util.operationexecutor;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeSpec;
 
@@ -16,10 +17,13 @@ import io.jkubelet.core.volume.VolumeSpec;
  *     plugins here is)
  * @param pluginIsDeviceMountable whether the volume has a global mount for the node before its pods' mounts
  * @param reportedInUse whether the node status has listed it in {@code volumesInUse}
+ * @param desiredPersistentVolumeSize the capacity of the claim's PersistentVolume, once the populator found the volume
+ *     mounted for the pod (upstream's {@code DesiredPersistentVolumeSize}, what an in-use expansion grows it to); null
+ *     before, and for every other volume
  */
 public record VolumeToMount(String volumeName, String podName, Pod pod, VolumeSpec spec, String outerVolumeSpecName,
                             VolumePlugin plugin, boolean pluginIsAttachable, boolean pluginIsDeviceMountable,
-                            String volumeGidValue, boolean reportedInUse) {
+                            String volumeGidValue, boolean reportedInUse, Quantity desiredPersistentVolumeSize) {
 
     /** Upstream {@code GenerateMsgSimple}: {@code <prefix> for volume "<spec name>" <suffix>}. */
     public String simpleMessage(String prefix, String suffix) {
