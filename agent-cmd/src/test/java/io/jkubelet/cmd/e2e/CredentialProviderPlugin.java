@@ -24,21 +24,31 @@ final class CredentialProviderPlugin {
     final Path bin;
     final Path config;
     final Path runs;
+    /** Each request the plugin was given on its standard input, one per line. */
+    final Path requests;
+    /** The version of the configuration and of the plugin's API: v1, or v1alpha1 (the only one v1.20 speaks). */
+    final String version;
 
     CredentialProviderPlugin(Path dir) throws IOException {
+        this(dir, "v1");
+    }
+
+    CredentialProviderPlugin(Path dir, String version) throws IOException {
+        this.version = version;
         this.bin = Files.createDirectories(dir.resolve("credential-provider-bin"));
         this.runs = dir.resolve("plugin-runs");
+        this.requests = dir.resolve("plugin-requests");
         this.config = Files.writeString(dir.resolve("credential-providers.yaml"), """
-                apiVersion: kubelet.config.k8s.io/v1
+                apiVersion: kubelet.config.k8s.io/%s
                 kind: CredentialProviderConfig
                 providers:
                 - name: %s
                   matchImages: ["%s", "%s"]
                   defaultCacheDuration: 1m
-                  apiVersion: credentialprovider.kubelet.k8s.io/v1
+                  apiVersion: credentialprovider.kubelet.k8s.io/%s
                   env:
                   - {name: REGISTRY_USER, value: %s}
-                """.formatted(NAME, ImagePullIT.AUTH_REGISTRY, ImagePullIT.REGISTRY, ImagePullIT.USER));
+                """.formatted(version, NAME, ImagePullIT.AUTH_REGISTRY, ImagePullIT.REGISTRY, version, ImagePullIT.USER));
     }
 
     /** The agent's flags for this plugin. */
@@ -49,7 +59,7 @@ final class CredentialProviderPlugin {
 
     /** The plugin fails: exit status 1, a reason on stderr. */
     void fails() throws IOException {
-        script("cat >/dev/null\necho 'token endpoint unreachable' >&2\nexit 1");
+        script(readRequest() + "echo 'token endpoint unreachable' >&2\nexit 1");
     }
 
     /**
@@ -57,10 +67,22 @@ final class CredentialProviderPlugin {
      * {@code env}, the password its own.
      */
     void answers() throws IOException {
-        script("echo run >> '" + runs + "'\ncat >/dev/null\n"
-                + "printf '{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"credentialprovider.kubelet.k8s.io/v1\","
+        script("echo run >> '" + runs + "'\n" + readRequest()
+                + "printf '{\"kind\":\"CredentialProviderResponse\",\"apiVersion\":\"credentialprovider.kubelet.k8s.io/" + version
+                + "\","
                 + "\"cacheKeyType\":\"Registry\",\"cacheDuration\":\"10m\",\"auth\":{\"" + ImagePullIT.AUTH_REGISTRY
                 + "\":{\"username\":\"%s\",\"password\":\"" + ImagePullIT.PASSWORD + "\"}}}' \"$REGISTRY_USER\"");
+    }
+
+    /** The script's reading of its request: kept, a line each. */
+    private String readRequest() {
+        return "cat >> '" + requests + "'\necho >> '" + requests + "'\n";
+    }
+
+    /** The requests the plugin was given, in order. */
+    java.util.List<String> requests() throws IOException {
+        return Files.exists(requests) ? Files.readAllLines(requests).stream().filter(l -> !l.isBlank()).toList()
+                : java.util.List.of();
     }
 
     private void script(String body) throws IOException {

@@ -30,7 +30,9 @@ import static org.awaitility.Awaitility.await;
  * {@code csi.volume.kubernetes.io/nodeid} annotation and topology label, the {@code CSINode}); a pod on a
  * PersistentVolumeClaim bound to the driver's volume is staged and published into, writes a file, is deleted (the
  * volume unpublished and unstaged before the pod object goes); a second pod on the same claim reads what the first
- * wrote. The driver is {@link TestCsiDriver}, a hostpath-style node plugin on the CSI spec's own gRPC services; with
+ * wrote. While the first pod runs, the volume grows (the test plays the external resizer) and the kubelet expands it on
+ * the node (NodeExpandVolume) and records the claim's new capacity. An inline ephemeral volume is published for a
+ * pod, and the driver restarts under that pod. The driver is {@link TestCsiDriver}, a hostpath-style node plugin on the CSI spec's own gRPC services; with
  * no external attacher here the {@code CSIDriver} says {@code attachRequired: false}, and the test makes the
  * PersistentVolume as a provisioner would. The upstream kubelet's run shows the driver and the test follow the
  * protocol, not jkubelet's reading of it.
@@ -71,7 +73,15 @@ class CsiDriverIT extends ClusterNodesTestBase {
      */
     record Seen(String csiNode, String nodeIdAnnotation, String topologyLabel, String registration, String written,
                 String readBack, String targetPath, TreeSet<String> volumeContextKeys, String accessMode,
-                boolean stagedBeforePublish, List<String> teardowns, Inline inline, Restart restart) {}
+                boolean stagedBeforePublish, List<String> teardowns, Expansion expansion, Inline inline,
+                Restart restart) {}
+
+    /**
+     * The claim grown while its pod runs (the test plays the external resizer: the PersistentVolume's capacity goes to
+     * 2Gi): the NodeExpandVolume call (volume path, staging path, required bytes), the claim's capacity afterwards, and
+     * whether the pod got a {@code FileSystemResizeSuccessful} event.
+     */
+    record Expansion(String call, String claimCapacity, boolean podEvent) {}
 
     /**
      * An inline ephemeral volume: whether its volume ID is upstream's {@code csi-<sha256(pod UID + volume name)>}, its
@@ -108,6 +118,7 @@ class CsiDriverIT extends ClusterNodesTestBase {
                 "csi.storage.k8s.io/pod.namespace", "csi.storage.k8s.io/pod.uid",
                 "csi.storage.k8s.io/serviceAccount.name");
         assertThat(upstream.teardowns()).containsExactly("NodeUnpublishVolume <target>", "NodeUnstageVolume <staging>");
+        assertThat(upstream.expansion()).isEqualTo(new Expansion("<handle> <target> <staging> 2147483648", "2Gi", true));
         assertThat(upstream.inline().volumeIdOfThePod()).isTrue();
         assertThat(upstream.inline().targetPath()).isEqualTo("<root>/pods/<uid>/volumes/kubernetes.io~csi/data/mount");
         assertThat(upstream.inline().volumeContext()).containsEntry("csi.storage.k8s.io/ephemeral", "true")
@@ -135,6 +146,7 @@ class CsiDriverIT extends ClusterNodesTestBase {
                     kubelet.root().resolve("plugins_registry/" + DRIVER + "-reg.sock"), List.of("1.0.0"),
                     "id-" + node, 8, Map.of(TOPOLOGY_KEY, node), true);
             driver.stageUnstage = true;
+            driver.expandVolume = true;
             String csiNode = awaitCsiNode(node);
             Node n = client.nodes().withName(node).get();
 
@@ -148,6 +160,20 @@ class CsiDriverIT extends ClusterNodesTestBase {
                     .replace(pv, "<pv>");
             String staging = publish.getStagingTargetPath();
             boolean stagedFirst = driver.stages.size() == 1 && driver.stages.getFirst().getStagingTargetPath().equals(staging);
+
+            // The resizer grew the volume: the kubelet expands it on the node at the pod's next sync, which a change of
+            // the pod brings sooner than the periodic one.
+            kubectl.run("patch", "pv", pv, "-p", "{\"spec\":{\"capacity\":{\"storage\":\"2Gi\"}}}").ok();
+            kubectl.run("annotate", "pod", "writer-" + prefix, "resized=2Gi").ok();
+            TestCsiDriver expanding = driver;
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() ->
+                    !expanding.expansions.isEmpty() && "2Gi".equals(claimCapacity(claim)));
+            CsiApi.NodeExpandVolumeRequest expand = driver.expansions.getFirst();
+            Expansion expansion = new Expansion(String.join(" ", expand.getVolumeId().replace(handle, "<handle>"),
+                    expand.getVolumePath().replace(publish.getTargetPath(), "<target>"),
+                    expand.getStagingTargetPath().replace(staging, "<staging>"),
+                    Long.toString(expand.getCapacityRange().getRequiredBytes())), claimCapacity(claim),
+                    podEvent(uid, "FileSystemResizeSuccessful"));
 
             // The pod goes: its volume is unpublished, and then, no other pod using it, unstaged.
             client.pods().inNamespace("default").withName("writer-" + prefix).withGracePeriod(1).delete();
@@ -206,8 +232,8 @@ class CsiDriverIT extends ClusterNodesTestBase {
                     n.getMetadata().getLabels().get(TOPOLOGY_KEY).replace(node, "<node>"),
                     driver.registrationStatus.getLast(), written,
                     readBack, target, new TreeSet<>(publish.getVolumeContextMap().keySet()),
-                    publish.getVolumeCapability().getAccessMode().getMode().name(), stagedFirst, teardowns, inlineSeen,
-                    restart);
+                    publish.getVolumeCapability().getAccessMode().getMode().name(), stagedFirst, teardowns, expansion,
+                    inlineSeen, restart);
         } finally {
             for (String pod : List.of("writer-" + prefix, "reader-" + prefix, "inline-" + prefix)) {
                 client.pods().inNamespace("default").withName(pod).withGracePeriod(0).delete();
@@ -220,6 +246,24 @@ class CsiDriverIT extends ClusterNodesTestBase {
             }
             kubectl.run("delete", "node", node, "--wait=false");
             kubectl.run("delete", "csinode", node, "--wait=false");
+        }
+    }
+
+    private static String claimCapacity(String claim) {
+        var c = client.persistentVolumeClaims().inNamespace("default").withName(claim).get();
+        return c == null || c.getStatus() == null || c.getStatus().getCapacity() == null ? null
+                : c.getStatus().getCapacity().get("storage").toString();
+    }
+
+    /** Whether the pod of UID {@code uid} has an event of {@code reason} (they reach the apiserver asynchronously). */
+    private static boolean podEvent(String uid, String reason) {
+        try {
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1)).until(() ->
+                    client.v1().events().inNamespace("default").list().getItems().stream().anyMatch(e ->
+                            uid.equals(e.getInvolvedObject().getUid()) && reason.equals(e.getReason())));
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return false;
         }
     }
 

@@ -25,6 +25,7 @@ import io.jkubelet.core.images.ImageGCManager;
 import io.jkubelet.core.images.ImageManager;
 import io.jkubelet.core.kuberuntime.ContainerCgroups;
 import io.jkubelet.core.kuberuntime.ContainerConfigFactory;
+import io.jkubelet.core.kuberuntime.ContainerMounts;
 import io.jkubelet.core.kuberuntime.SeccompProfiles;
 import io.jkubelet.core.kuberuntime.RuntimeManager;
 import io.jkubelet.core.lifecycle.HttpGetHookClient;
@@ -55,6 +56,7 @@ import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.util.LinuxMounts;
+import io.jkubelet.core.volume.util.subpath.Subpather;
 import io.jkubelet.core.volumemanager.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -189,13 +191,15 @@ public final class Kubelet implements AutoCloseable {
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
                 new PodKeyrings(deps.cluster().objects(), recorder, CredentialProviderPlugins.nodeProviders(
                         settings.nodeCredentials(), settings.credentialProviders(), deps.clock())));
+        // Upstream's kl.subpather: the containers' subPath mounts, made by makeMounts, cleaned with the pod's directory.
+        Subpather subpather = new Subpather(new LinuxMounts());
         this.containerConfigs = new ContainerConfigFactory(settings.node(),
                 (pod, c) -> OomScorePolicy.containerOomScoreAdjust(pod, c, settings.memoryCapacity()),
                 deps.cluster().objects(), recorder, node::allocatable,
                 resourceManagers.containerCgroups(new ContainerCgroups(containerManager.podContainerManager()::cgroupParent,
                         settings.cpuCfsQuota(), settings.cpuCfsQuotaPeriod().toNanos() / 1000)),
                 SeccompProfiles.under(settings.rootDir(), settings.security().seccompDefault()),
-                deviceManager::deviceRunContainerOptions);
+                deviceManager::deviceRunContainerOptions, new ContainerMounts(dirs, subpather));
         this.runtimeManager = new RuntimeManager(runtime, imageManager, containerConfigs,
                 volumeManager::getMountedVolumesForPod, dirs, settings.node(),
                 recorder, deps.clock(), new HttpGetHookClient(settings.kubeletVersion()),
@@ -217,7 +221,7 @@ public final class Kubelet implements AutoCloseable {
                 new CachedPodStatuses(podCache, pleg::requestRelist, runtimeManager, settings.relistPeriod()),
                 deps.clock(), settings.syncFrequency(), KubeletPodSyncer.BACK_OFF_PERIOD, executors.podWorkers());
         this.housekeeping = new Housekeeping(podManager, podWorkers, workerStates, pleg, probeManager, statusManager,
-                reasonCache, runtimeManager, new OrphanedPodDirs(dirs, volumeManager::podVolumesExist), dirs, settings.node(),
+                reasonCache, runtimeManager, new OrphanedPodDirs(dirs, volumeManager::podVolumesExist, subpather), dirs, settings.node(),
                 mirrorPods, podCgroups, executors.podWorkers());
         this.stats = new StatsProvider(runtime, images, nodeName,
                 new StatsProvider.NodePaths(settings.rootDir(), settings.node().podLogsDir(), new ProcNode(Path.of("/proc"))),

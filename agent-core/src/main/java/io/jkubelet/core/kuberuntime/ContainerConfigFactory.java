@@ -63,6 +63,7 @@ public final class ContainerConfigFactory {
     private final DnsConfigurer dns;
     /** The node's managers' additions to each container (upstream's {@code containerManager.GetResources}). */
     private final RunContainerOptions.Source managerOptions;
+    private final ContainerMounts containerMounts;
 
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy) {
         this(node, oomPolicy, PodObjects.standalone(), (ref, type, reason, message) -> { }, Map::of);
@@ -101,7 +102,16 @@ public final class ContainerConfigFactory {
     public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
             Supplier<Map<String, Quantity>> allocatable,
             ContainerCgroups cgroups, SeccompProfiles seccomp, RunContainerOptions.Source managerOptions) {
+        this(node, oomPolicy, objects, recorder, allocatable, cgroups, seccomp, managerOptions, ContainerMounts.defaults());
+    }
+
+    /** @param mounts what makes each container's mounts, its subPaths' bind mounts under the pods' directories */
+    public ContainerConfigFactory(NodeContext node, OomScorePolicy oomPolicy, PodObjects objects, EventRecorder recorder,
+            Supplier<Map<String, Quantity>> allocatable,
+            ContainerCgroups cgroups, SeccompProfiles seccomp, RunContainerOptions.Source managerOptions,
+            ContainerMounts mounts) {
         this.managerOptions = managerOptions;
+        this.containerMounts = mounts;
         this.node = node;
         this.seccomp = seccomp;
         this.dns = new DnsConfigurer(node.resolvConf(), node.clusterDns(), node.clusterDomain(), node.hostIps(),
@@ -257,7 +267,7 @@ public final class ContainerConfigFactory {
                 : c.getArgs().stream().map(s -> Expansion.expand(s, envMap)).toList();
 
         List<Mount> mounts = new ArrayList<>(opts.mounts());
-        mounts.addAll(ContainerMounts.of(pod, c, volumes, etcHosts, terminationMessageFile, tmPath, envMap));
+        mounts.addAll(containerMounts.makeMounts(pod, c, volumes, etcHosts, terminationMessageFile, tmPath, envMap));
         return new ContainerConfig(new ContainerMetadata(c.getName(), restartCount), c.getImage(), command, args,
                 c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs, mounts, labels, annotations,
                 c.getName() + "/" + restartCount + ".log",

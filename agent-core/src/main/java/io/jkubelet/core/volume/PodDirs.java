@@ -4,10 +4,13 @@ import java.nio.file.Path;
 
 /**
  * The kubelet's directory layout under {@code --root-dir} (upstream {@code kubelet_getters.go}):
- * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/plugins/<plugin>/}, {@code pods/<uid>/containers/<name>/},
- * {@code pods/<uid>/etc-hosts}.
+ * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/volume-subpaths/<name>/<container>/<index>},
+ * {@code pods/<uid>/plugins/<plugin>/}, {@code pods/<uid>/containers/<name>/}, {@code pods/<uid>/etc-hosts}.
  */
 public record PodDirs(Path rootDir) {
+    /** Upstream's {@code DefaultKubeletVolumeSubpathsDirName}: where a pod's subPath bind mounts are. */
+    public static final String VOLUME_SUBPATHS_DIR_NAME = "volume-subpaths";
+
     public Path podsDir() {
         return rootDir.resolve("pods");
     }
@@ -28,6 +31,11 @@ public record PodDirs(Path rootDir) {
 
     public Path volumesDir(String uid) {
         return podDir(uid).resolve("volumes");
+    }
+
+    /** Upstream {@code getPodVolumeSubpathsDir}: the pod's subPath bind mounts, by volume, container and mount index. */
+    public Path volumeSubpathsDir(String uid) {
+        return podDir(uid).resolve(VOLUME_SUBPATHS_DIR_NAME);
     }
 
     /** Plugin names are escaped as upstream does: {@code kubernetes.io/empty-dir} -> {@code kubernetes.io~empty-dir}. */

@@ -15,6 +15,7 @@ import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
 import io.jkubelet.core.volume.util.operationexecutor.NestedPendingOperations;
 import io.jkubelet.core.volume.util.operationexecutor.OperationExecutor;
+import io.jkubelet.core.volume.util.subpath.Subpather;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
 import io.jkubelet.core.volumemanager.cache.ActualStateOfWorld;
 import io.jkubelet.core.volumemanager.cache.DesiredStateOfWorld;
@@ -101,7 +102,7 @@ public final class VolumeManager {
         this.asw = new ActualStateOfWorld();
         this.populator = new DesiredStateOfWorldPopulator(podManager, podStates, dsw, asw, persistentVolumes);
         OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(operations, clock), recorder,
-                persistentVolumes);
+                persistentVolumes, dirs, new Subpather(mounts));
         this.reconciler = new Reconciler(dsw, asw, executor, plugins, dirs, mounts, populator::hasAddedPods);
     }
 
@@ -316,7 +317,7 @@ public final class VolumeManager {
         Map<String, VolumeInfo> volumes = new LinkedHashMap<>();
         for (MountedVolume v : asw.getMountedVolumesForPod(podName)) {
             Volume spec = specs.get(v.outerVolumeSpecName());
-            volumes.put(v.outerVolumeSpecName(), new VolumeInfo(v.outerVolumeSpecName(), v.mounter().path(),
+            volumes.put(v.outerVolumeSpecName(), new VolumeInfo(v.outerVolumeSpecName(), v.innerVolumeSpecName(), v.mounter().path(),
                     v.mounter().readOnly(), v.mounter().metrics(), spec == null ? null : EphemeralVolumes.claimSource(pod, spec),
                     spec != null && isLocalEphemeral(spec)));
         }

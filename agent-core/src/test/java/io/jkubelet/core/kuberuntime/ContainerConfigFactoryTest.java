@@ -12,10 +12,15 @@ import io.jkubelet.core.runtime.Mount;
 import io.jkubelet.core.runtime.NamespaceMode;
 import io.jkubelet.core.runtime.PodSandboxConfig;
 import io.jkubelet.core.runtime.PortMapping;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeMetrics;
+import io.jkubelet.core.volume.util.LinuxMounts;
+import io.jkubelet.core.volume.util.subpath.MountTable;
+import io.jkubelet.core.volume.util.subpath.Subpather;
 import io.jkubelet.core.volumemanager.VolumeInfo;
 
 import java.nio.file.Files;
@@ -31,6 +36,21 @@ class ContainerConfigFactoryTest {
     private final NodeContext node = new NodeContext("node-a", List.of("192.168.1.10"), Path.of("/var/log/pods"),
             Path.of("/var/log/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
     private final ContainerConfigFactory factory = new ContainerConfigFactory(node, (p, c) -> -997);
+
+    /** A factory whose subPath mounts go under the test's directory, unmounted after the test. */
+    private ContainerConfigFactory withSubPaths() {
+        return new ContainerConfigFactory(node, (p, c) -> -997, io.jkubelet.core.objects.PodObjects.standalone(),
+                (ref, type, reason, message) -> { }, Map::of, ContainerCgroups.DEFAULT,
+                SeccompProfiles.under(Path.of("/var/lib/kubelet"), false), RunContainerOptions.Source.NONE,
+                new ContainerMounts(new PodDirs(tmp.resolve("root")), new Subpather(new LinuxMounts())));
+    }
+
+    @AfterEach
+    void unmountSubPaths() throws Exception {
+        if (tmp != null && Files.isReadable(Path.of("/proc/self/mountinfo"))) {
+            MountTable.unmountAll(tmp);
+        }
+    }
 
     private static Pod pod(Container... containers) {
         return new PodBuilder().withNewMetadata().withName("web-node-a").withNamespace("prod").withUid("u1")
@@ -141,12 +161,13 @@ class ContainerConfigFactoryTest {
 
     @Test
     void labelsAnnotationsLogPathAndMounts() throws Exception {
+        MountTable.assumeCanMount();
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewVolumeMount().withName("data").withMountPath("/data").withReadOnly(true).endVolumeMount()
                 .addNewVolumeMount().withName("data").withMountPath("/sub").withSubPath("nested/dir").endVolumeMount()
                 .build();
         Path data = Files.createDirectories(tmp.resolve("data"));
-        ContainerConfig cfg = factory.containerConfig(pod(c), c, 3, "10.1.2.3", Map.of("data", volume("data", data)),
+        ContainerConfig cfg = withSubPaths().containerConfig(pod(c), c, 3, "10.1.2.3", Map.of("data", volume("data", data)),
                 Path.of("/var/lib/kubelet/pods/u1/etc-hosts"), Path.of("/var/lib/kubelet/pods/u1/containers/app/abcd"),
                 ImageUser.ROOT);
         assertThat(cfg.labels()).containsEntry(Labels.POD_NAME, "web-node-a").containsEntry(Labels.POD_NAMESPACE, "prod")
@@ -160,7 +181,7 @@ class ContainerConfigFactoryTest {
         assertThat(cfg.metadata().attempt()).isEqualTo(3);
         assertThat(cfg.mounts()).containsExactly(
                 new Mount("/data", data.toString(), true),
-                new Mount("/sub", data.resolve("nested/dir").toString(), false),
+                new Mount("/sub", tmp.resolve("root/pods/u1/volume-subpaths/data/app/1").toString(), false),
                 new Mount("/etc/hosts", "/var/lib/kubelet/pods/u1/etc-hosts", false),
                 new Mount("/dev/termination-log", "/var/lib/kubelet/pods/u1/containers/app/abcd", false));
         assertThat(data.resolve("nested/dir")).isDirectory();
@@ -168,14 +189,14 @@ class ContainerConfigFactoryTest {
 
     @Test
     void aSubPathThatIsNotThereIsMadeWithItsVolumesModeAndGroup() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "other groups need root");
+        MountTable.assumeCanMount();
         // An emptyDir given to the pod's fsGroup: setgid, the group's.
         Path data = Files.createDirectories(tmp.resolve("data"));
         Files.setAttribute(data, "unix:gid", 4321);
         Files.setAttribute(data, "unix:mode", 02777);
         Container c = new ContainerBuilder().withName("app").withImage("busybox:1.36")
                 .addNewVolumeMount().withName("data").withMountPath("/sub").withSubPath("a/b").endVolumeMount().build();
-        factory.containerConfig(pod(c), c, 0, "", Map.of("data", volume("data", data)), null, null, ImageUser.ROOT);
+        withSubPaths().containerConfig(pod(c), c, 0, "", Map.of("data", volume("data", data)), null, null, ImageUser.ROOT);
         for (Path made : List.of(data.resolve("a"), data.resolve("a/b"))) {
             assertThat(Files.getAttribute(made, "unix:gid")).as(made.toString()).isEqualTo(4321);
             assertThat(Integer.toOctalString((Integer) Files.getAttribute(made, "unix:mode") & 07777)).as(made.toString())
@@ -189,7 +210,7 @@ class ContainerConfigFactoryTest {
                 .addNewVolumeMount().withName("data").withMountPath("/x").withSubPath("../../etc").endVolumeMount().build();
         assertThatThrownBy(() -> factory.containerConfig(pod(c), c, 0, "", Map.of("data", volume("data", Path.of("/tmp/v"))), null,
                 null, ImageUser.ROOT))
-                .hasMessageContaining("subPath \"../../etc\"");
+                .hasMessage("unable to provision SubPath `../../etc`: must not contain '..'");
     }
 
     @Test
@@ -299,6 +320,6 @@ class ContainerConfigFactoryTest {
 
     /** A mounted volume as the volume manager hands it over: no attributes of its own. */
     private static VolumeInfo volume(String name, Path path) {
-        return new VolumeInfo(name, path, false, VolumeMetrics.DU, null, true);
+        return new VolumeInfo(name, name, path, false, VolumeMetrics.DU, null, true);
     }
 }

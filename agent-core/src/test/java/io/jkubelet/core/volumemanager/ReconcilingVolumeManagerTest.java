@@ -11,6 +11,9 @@ import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.util.LinuxMounts;
+import io.jkubelet.core.volume.util.subpath.MountTable;
+import io.jkubelet.core.volume.util.subpath.Subpath;
+import io.jkubelet.core.volume.util.subpath.Subpather;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,6 +126,26 @@ class ReconcilingVolumeManagerTest {
         assertThat(dir).doesNotExist();
         assertThat(vm.manager().podVolumesExist("u1")).isFalse();
         assertThat(vm.manager().getMountedVolumesForPod(pod)).isEmpty();
+    }
+
+    @Test
+    void aTerminatedPodsSubPathMountsGoWithItsVolumes() throws Exception {
+        MountTable.assumeCanMount();
+        ManualVolumeManager vm = manager();
+        Pod pod = pod("u1", emptyDir("cache"));
+        Path dir = vm.mountVolumes(pod).get("cache");
+        Files.createDirectories(dir.resolve("logs"));
+        // What makeMounts made for the container's subPath.
+        Path target = new Subpather(mounts).prepareSafeSubpath(new Subpath(0, dir.resolve("logs"), "cache", dir,
+                root.resolve("pods/u1"), "app"));
+        tmpfsToUnmount.add(target);
+
+        vm.containersStopped("u1");
+        vm.manager().waitForUnmount(pod);
+
+        assertThat(mounts.isMountPoint(target)).isFalse();
+        assertThat(root.resolve("pods/u1/volume-subpaths")).doesNotExist();
+        assertThat(dir).doesNotExist();
     }
 
     @Test

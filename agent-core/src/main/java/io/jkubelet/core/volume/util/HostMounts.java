@@ -12,12 +12,30 @@ public interface HostMounts {
     /**
      * One mount as {@code /proc/self/mountinfo} lists it.
      *
+     * @param id the mount's id, unique in the table
+     * @param device its file system's {@code major:minor}
+     * @param root the directory of that file system the mount shows (a bind mount's source within it, {@code /} for
+     *     the whole file system)
      * @param optionalFields the fields between the mount options and the {@code -} separator: the mount's propagation
      *     ({@code shared:N}, {@code master:N}, {@code propagate_from:N}, {@code unbindable}); none for a private mount
      */
-    record MountPoint(Path path, String fsType, String source, List<String> optionalFields) {
+    record MountPoint(String id, String device, String root, Path path, String fsType, String source,
+                      List<String> optionalFields) {
         public MountPoint {
             optionalFields = List.copyOf(optionalFields);
+        }
+
+        /**
+         * The root, within this mount's file system, of {@code below} (a path at or below {@link #path()}, as the
+         * kernel would show a bind mount of it in {@link #root()}): {@code /disks/vol1/a} for {@code <path>/a} of a
+         * mount of {@code /disks/vol1}.
+         */
+        public String rootOf(Path below) {
+            String rel = path.relativize(below).toString();
+            if (rel.isEmpty()) {
+                return root;
+            }
+            return root.endsWith("/") ? root + rel : root + "/" + rel;
         }
 
         /** Whether mounts and unmounts below it reach its peers (upstream's {@code isShared}: a {@code shared:} field). */

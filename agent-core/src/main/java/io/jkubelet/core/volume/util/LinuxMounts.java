@@ -100,44 +100,29 @@ public final class LinuxMounts implements HostMounts {
         } catch (IOException e) {
             throw new MountException("error checking path " + path + ": " + e);
         }
-        List<MountInfo> table = new ArrayList<>();
-        for (String line : lines()) {
-            MountInfo.parse(line).ifPresent(table::add);
-        }
-        return searchMountPoints(real, table);
-    }
-
-    /** One line of mountinfo as {@link #mountRefs} needs it: the mount's id, device, root within it and mount point. */
-    record MountInfo(String id, String device, String root, Path mountPoint) {
-        static Optional<MountInfo> parse(String line) {
-            String[] f = line.split(" ");
-            if (f.length < 5) {
-                return Optional.empty();
-            }
-            return Optional.of(new MountInfo(f[0], f[2], unescape(f[3]), Path.of(unescape(f[4]))));
-        }
+        return searchMountPoints(real, list());
     }
 
     /**
      * mount-utils' {@code SearchMountPoints}: the last mount that holds {@code hostSource} tells the directory's root
      * within its file system and the file system's device; every other mount of that root of that device is a ref.
      */
-    static List<Path> searchMountPoints(Path hostSource, List<MountInfo> table) throws MountException {
-        MountInfo holder = null;
+    static List<Path> searchMountPoints(Path hostSource, List<MountPoint> table) throws MountException {
+        MountPoint holder = null;
         // Backwards: a later mount may overlap an earlier one.
         for (int i = table.size() - 1; i >= 0 && holder == null; i--) {
-            if (hostSource.startsWith(table.get(i).mountPoint())) {
+            if (hostSource.startsWith(table.get(i).path())) {
                 holder = table.get(i);
             }
         }
         if (holder == null) {
             throw new MountException("failed to get root path and major:minor for " + hostSource);
         }
-        String rootPath = Path.of(holder.root()).resolve(holder.mountPoint().relativize(hostSource)).toString();
+        String rootPath = holder.rootOf(hostSource);
         List<Path> refs = new ArrayList<>();
-        for (MountInfo m : table) {
+        for (MountPoint m : table) {
             if (!m.id().equals(holder.id()) && m.root().equals(rootPath) && m.device().equals(holder.device())) {
-                refs.add(m.mountPoint());
+                refs.add(m.path());
             }
         }
         return refs;
@@ -156,8 +141,8 @@ public final class LinuxMounts implements HostMounts {
         if (f.length < 5 || dash < 0 || dash + 2 >= f.length) {
             return Optional.empty();
         }
-        return Optional.of(new MountPoint(Path.of(unescape(f[4])), f[dash + 1], unescape(f[dash + 2]),
-                Arrays.asList(f).subList(6, dash)));
+        return Optional.of(new MountPoint(f[0], f[2], unescape(f[3]), Path.of(unescape(f[4])), f[dash + 1],
+                unescape(f[dash + 2]), Arrays.asList(f).subList(6, dash)));
     }
 
     /** The kernel writes space, tab, newline and backslash in paths as octal escapes ({@code \040}). */

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * directory of the same file system (its bind mounts), found from the mount that holds it.
  */
 class MountRefsTest {
-    private static final List<LinuxMounts.MountInfo> TABLE = List.of(
+    private static final List<HostMounts.MountPoint> TABLE = List.of(
             info("21 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw"),
             info("30 21 0:40 / /tmp rw shared:5 - tmpfs tmpfs rw"),
             // Two pods' bind mounts of /disks/vol1 (on the root file system) and one of another directory.
@@ -24,8 +24,8 @@ class MountRefsTest {
             info("50 21 7:0 / /var/lib/kubelet/plugins/kubernetes.io/local-volume/mounts/blk rw - ext4 /dev/loop0 rw"),
             info("51 21 7:0 / /var/lib/kubelet/pods/d/volumes/kubernetes.io~local-volume/blk rw - ext4 /dev/loop0 rw"));
 
-    private static LinuxMounts.MountInfo info(String line) {
-        return LinuxMounts.MountInfo.parse(line).orElseThrow();
+    private static HostMounts.MountPoint info(String line) {
+        return LinuxMounts.parse(line).orElseThrow();
     }
 
     @Test

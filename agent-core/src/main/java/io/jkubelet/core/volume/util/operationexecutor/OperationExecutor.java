@@ -7,12 +7,15 @@ import io.jkubelet.core.objects.PersistentVolumeClient;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.MounterArgs;
+import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.UncertainProgressException;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.DeviceMountState;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.VolumeMountState;
+import io.jkubelet.core.volume.util.subpath.SubpathException;
+import io.jkubelet.core.volume.util.subpath.Subpather;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,12 +37,20 @@ public final class OperationExecutor {
     private final NestedPendingOperations pending;
     private final EventRecorder recorder;
     private final NodeExpansion expansion;
+    private final PodDirs dirs;
+    private final Subpather subpather;
 
-    /** @param claims the apiserver's claims, read and patched by the node expansion of their volumes */
-    public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder, PersistentVolumeClient claims) {
+    /**
+     * @param claims the apiserver's claims, read and patched by the node expansion of their volumes
+     * @param subpather unmounts a volume's subPath mounts under {@code dirs}' pod directories before its teardown
+     */
+    public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder, PersistentVolumeClient claims,
+                             PodDirs dirs, Subpather subpather) {
         this.pending = pending;
         this.recorder = recorder;
         this.expansion = new NodeExpansion(claims, recorder);
+        this.dirs = dirs;
+        this.subpather = subpather;
     }
 
     /** Whether an operation on the volume for the pod (or on the whole volume, for "") is under way. */
@@ -163,11 +174,18 @@ public final class OperationExecutor {
     }
 
     /**
-     * Tears the volume down for its pod (upstream {@code UnmountVolume}). A teardown that fails leaves the volume
-     * uncertain, so that it is torn down again, and a pod that wants it again sets it up afresh.
+     * Tears the volume down for its pod (upstream {@code UnmountVolume}), its containers' subPath mounts first (upstream's
+     * {@code CleanSubPaths}: a subPath mount must not outlive its volume, nor keep a file system it holds busy). A
+     * teardown that fails leaves the volume uncertain, so that it is torn down again, and a pod that wants it again sets
+     * it up afresh; subPath mounts that cannot be cleaned leave it as it is, tried again after the back-off.
      */
     public void unmountVolume(MountedVolume volume, ActualStateOfWorldMounterUpdater asw) {
         pending.run(volume.volumeName(), volume.podName(), "volume_unmount", () -> {
+            try {
+                subpather.cleanSubPaths(dirs.podDir(volume.podName()), volume.innerVolumeSpecName());
+            } catch (SubpathException e) {
+                throw new VolumeException(volume.detailedMessage("error cleaning subPath mounts", ": " + e.getMessage()));
+            }
             Unmounter unmounter;
             try {
                 unmounter = volume.plugin().newUnmounter(volume.innerVolumeSpecName(), volume.podName());
