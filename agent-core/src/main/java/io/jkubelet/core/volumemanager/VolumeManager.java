@@ -16,6 +16,7 @@ import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
 import io.jkubelet.core.volume.util.operationexecutor.NestedPendingOperations;
 import io.jkubelet.core.volume.util.operationexecutor.OperationExecutor;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
+import io.jkubelet.core.volume.util.volumepathhandler.BlockVolumePathHandler;
 import io.jkubelet.core.volumemanager.cache.ActualStateOfWorld;
 import io.jkubelet.core.volumemanager.cache.DesiredStateOfWorld;
 import io.jkubelet.core.volumemanager.cache.StateChanges;
@@ -100,7 +101,8 @@ public final class VolumeManager {
         this.dsw = new DesiredStateOfWorld(plugins);
         this.asw = new ActualStateOfWorld();
         this.populator = new DesiredStateOfWorldPopulator(podManager, podStates, dsw, asw, persistentVolumes);
-        OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(operations, clock), recorder);
+        OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(operations, clock), recorder,
+                new BlockVolumePathHandler(mounts));
         this.reconciler = new Reconciler(dsw, asw, executor, plugins, dirs, mounts, populator::hasAddedPods);
     }
 
@@ -315,9 +317,11 @@ public final class VolumeManager {
         Map<String, VolumeInfo> volumes = new LinkedHashMap<>();
         for (MountedVolume v : asw.getMountedVolumesForPod(podName)) {
             Volume spec = specs.get(v.outerVolumeSpecName());
-            volumes.put(v.outerVolumeSpecName(), new VolumeInfo(v.outerVolumeSpecName(), v.mounter().path(),
-                    v.mounter().readOnly(), v.mounter().metrics(), spec == null ? null : EphemeralVolumes.claimSource(pod, spec),
-                    spec != null && isLocalEphemeral(spec)));
+            var claim = spec == null ? null : EphemeralVolumes.claimSource(pod, spec);
+            volumes.put(v.outerVolumeSpecName(), v.blockVolumeMapper() != null
+                    ? VolumeInfo.ofBlock(v.outerVolumeSpecName(), v.blockVolumeMapper(), v.spec().readOnly(), claim)
+                    : new VolumeInfo(v.outerVolumeSpecName(), v.mounter().path(), v.mounter().readOnly(),
+                    v.mounter().metrics(), claim, spec != null && isLocalEphemeral(spec)));
         }
         return volumes;
     }

@@ -1,5 +1,6 @@
 package io.jkubelet.core.volumemanager.cache;
 
+import io.jkubelet.core.volume.BlockVolumeMapper;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeSpec;
@@ -39,16 +40,24 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         final String outerVolumeSpecName;
         final VolumeSpec spec;
         final Mounter mounter;
+        /** What mapped a raw block volume; null for a mounted file system. */
+        final BlockVolumeMapper blockVolumeMapper;
         final String volumeGidValue;
         boolean uncertain;
         boolean reconstructed;
         boolean remountRequired;
 
         PodMount(String podName, String outerVolumeSpecName, VolumeSpec spec, Mounter mounter, String volumeGidValue) {
+            this(podName, outerVolumeSpecName, spec, mounter, null, volumeGidValue);
+        }
+
+        PodMount(String podName, String outerVolumeSpecName, VolumeSpec spec, Mounter mounter,
+                 BlockVolumeMapper blockVolumeMapper, String volumeGidValue) {
             this.podName = podName;
             this.outerVolumeSpecName = outerVolumeSpecName;
             this.spec = spec;
             this.mounter = mounter;
+            this.blockVolumeMapper = blockVolumeMapper;
             this.volumeGidValue = volumeGidValue;
         }
     }
@@ -113,11 +122,26 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         putPodMount(volume, mounter, true);
     }
 
+    @Override
+    public void markVolumeAsMapped(VolumeToMount volume, BlockVolumeMapper mapper) {
+        putPodMount(volume, null, mapper, false);
+    }
+
+    /** Only a volume not mapped for the pod becomes uncertain: a mapped one stays as it is. */
+    @Override
+    public void markVolumeMapAsUncertain(VolumeToMount volume, BlockVolumeMapper mapper) {
+        putPodMount(volume, null, mapper, true);
+    }
+
     private void putPodMount(VolumeToMount volume, Mounter mounter, boolean uncertain) {
+        putPodMount(volume, mounter, null, uncertain);
+    }
+
+    private void putPodMount(VolumeToMount volume, Mounter mounter, BlockVolumeMapper mapper, boolean uncertain) {
         synchronized (this) {
             AttachedVolume v = attachedVolumes.computeIfAbsent(volume.volumeName(),
                     n -> new AttachedVolume(n, volume.spec(), volume.plugin(), volume.pluginIsAttachable()));
-            PodMount m = new PodMount(volume.podName(), volume.outerVolumeSpecName(), volume.spec(), mounter,
+            PodMount m = new PodMount(volume.podName(), volume.outerVolumeSpecName(), volume.spec(), mounter, mapper,
                     volume.volumeGidValue());
             m.uncertain = uncertain;
             if (uncertain) {
@@ -141,6 +165,31 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
             m.uncertain = true;
             m.reconstructed = true;
             v.pods.put(podName, m);
+        }
+        changes.signal();
+    }
+
+    /**
+     * A raw block volume found mapped under a pod's {@code volumeDevices} after a restart (upstream's reconstruction):
+     * uncertain, as {@link #addReconstructedVolume}, and its global map path perhaps set up, so that it is unmapped for
+     * the node once no pod wants it.
+     *
+     * @param attachable whether the volume is attached to the node (upstream's {@code pluginIsAttachable}), for the
+     *     node status's {@code volumesInUse}
+     */
+    public void addReconstructedBlockVolume(String volumeName, String podName, String outerVolumeSpecName, VolumeSpec spec,
+                                            VolumePlugin plugin, BlockVolumeMapper mapper, boolean attachable) {
+        synchronized (this) {
+            AttachedVolume v = attachedVolumes.computeIfAbsent(volumeName,
+                    n -> new AttachedVolume(n, spec, plugin, attachable));
+            PodMount m = new PodMount(podName, outerVolumeSpecName, spec, null, mapper, "");
+            m.uncertain = true;
+            m.reconstructed = true;
+            v.pods.put(podName, m);
+            if (v.deviceMountPath == null) {
+                v.deviceMountPath = mapper.globalMapPath();
+                v.deviceUncertain = true;
+            }
         }
         changes.signal();
     }
@@ -297,7 +346,8 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
             for (PodMount m : v.pods.values()) {
                 if ((podName == null || podName.equals(m.podName)) && (withUncertain || !m.uncertain)) {
                     mounted.add(new MountedVolume(v.volumeName, m.podName, m.spec.name(), m.outerVolumeSpecName,
-                            v.plugin, m.spec, m.mounter, m.volumeGidValue, m.uncertain));
+                            v.plugin, m.spec, m.mounter, m.volumeGidValue, m.uncertain, m.blockVolumeMapper,
+                            v.deviceMountPath));
                 }
             }
         }

@@ -9,8 +9,11 @@ import io.jkubelet.core.volume.UncertainProgressException;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumePlugin;
+import io.jkubelet.core.volume.VolumeSpec;
+import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.DeviceMountState;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.VolumeMountState;
+import io.jkubelet.core.volume.util.volumepathhandler.BlockVolumePathHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,19 +24,30 @@ import java.nio.file.Path;
  * decides on, one at a time per volume and pod ({@link NestedPendingOperations}), and records what they did in the
  * actual state of the world. A mount that fails records upstream's {@code FailedMount} event on the pod
  * ({@code MountVolume.SetUp failed for volume "x" : <why>}); an unmount that fails is logged only, as upstream's.
+ * A raw block volume ({@code volumeMode: Block}) is mapped and unmapped instead ({@link BlockVolumeOperations}), as
+ * upstream's {@code MountVolume}, {@code UnmountVolume} and {@code UnmountDevice} choose by the spec's volume mode.
  * Thread-safe.
  */
 public final class OperationExecutor {
     private static final Logger log = LoggerFactory.getLogger(OperationExecutor.class);
     /** Upstream's {@code events.FailedMountVolume}. */
     public static final String FAILED_MOUNT = "FailedMount";
+    /** Upstream's {@code events.FailedMapVolume}: a raw block volume's map failed. */
+    public static final String FAILED_MAP_VOLUME = "FailedMapVolume";
 
     private final NestedPendingOperations pending;
     private final EventRecorder recorder;
+    private final BlockVolumeOperations block;
 
     public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder) {
+        this(pending, recorder, new BlockVolumePathHandler(new LinuxMounts()));
+    }
+
+    /** @param blkUtil the block volumes' map files and loop devices (upstream's {@code blkUtil}) */
+    public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder, BlockVolumePathHandler blkUtil) {
         this.pending = pending;
         this.recorder = recorder;
+        this.block = new BlockVolumeOperations(recorder, blkUtil);
     }
 
     /** Whether an operation on the volume for the pod (or on the whole volume, for "") is under way. */
@@ -49,6 +63,10 @@ public final class OperationExecutor {
      */
     public void mountVolume(VolumeToMount volume, ActualStateOfWorldMounterUpdater asw, boolean isRemount) {
         String podKey = volume.pluginIsAttachable() || volume.pluginIsDeviceMountable() ? "" : volume.podName();
+        if (volume.spec().isBlock()) {
+            pending.run(volume.volumeName(), podKey, "map_volume", () -> block.mapVolume(volume, asw));
+            return;
+        }
         pending.run(volume.volumeName(), podKey, "volume_mount", () -> mount(volume, asw, isRemount));
     }
 
@@ -84,7 +102,7 @@ public final class OperationExecutor {
         try {
             mounter.setUp(MounterArgs.of(volume.pod()));
         } catch (VolumeException e) {
-            markVolumeErrorState(volume, mounter, e, asw);
+            markVolumeErrorState(volume, e, asw, () -> asw.markVolumeMountAsUncertain(volume, mounter));
             throw failed(volume, "MountVolume.SetUp failed", e);
         }
         String done = volume.detailedMessage("MountVolume.SetUp succeeded", "");
@@ -101,7 +119,7 @@ public final class OperationExecutor {
      * before, it was not); one without a final answer may be, and is unmounted once no pod wants the volume. A
      * transient failure changes nothing.
      */
-    private static void markDeviceErrorState(VolumeToMount volume, Path deviceMountPath, VolumeException e,
+    static void markDeviceErrorState(VolumeToMount volume, Path deviceMountPath, VolumeException e,
                                              ActualStateOfWorldMounterUpdater asw) {
         DeviceMountState state = asw.getDeviceMountState(volume.volumeName());
         if (VolumeException.isOperationFinished(e) && state == DeviceMountState.UNCERTAIN) {
@@ -117,22 +135,30 @@ public final class OperationExecutor {
      * (perhaps mounted: it is torn down if its pod is gone), and one left uncertain otherwise is taken as not mounted; a
      * set-up without a final answer leaves the volume perhaps mounted, torn down if its pod goes first. A transient
      * failure changes nothing.
+     *
+     * @param markUncertain marks the volume perhaps mounted (or mapped) for the pod
      */
-    private static void markVolumeErrorState(VolumeToMount volume, Mounter mounter, VolumeException e,
-                                             ActualStateOfWorldMounterUpdater asw) {
+    static void markVolumeErrorState(VolumeToMount volume, VolumeException e, ActualStateOfWorldMounterUpdater asw,
+                                     Runnable markUncertain) {
         VolumeMountState state = asw.getVolumeMountState(volume.volumeName(), volume.podName());
         if (VolumeException.isOperationFinished(e) && state == VolumeMountState.UNCERTAIN
                 && !asw.isVolumeReconstructed(volume.podName(), volume.volumeName())) {
             asw.markVolumeAsUnmounted(volume.podName(), volume.volumeName());
         } else if (e instanceof UncertainProgressException && state == VolumeMountState.NOT_MOUNTED) {
-            asw.markVolumeMountAsUncertain(volume, mounter);
+            markUncertain.run();
         }
     }
 
     /** Records the mount's {@code FailedMount} event and returns the error that backs the operation off. */
     private VolumeException failed(VolumeToMount volume, String prefix, VolumeException cause) {
+        return failed(recorder, FAILED_MOUNT, volume, prefix, cause);
+    }
+
+    /** Records the operation's warning event {@code reason} and returns the error that backs the operation off. */
+    static VolumeException failed(EventRecorder recorder, String reason, VolumeToMount volume, String prefix,
+                                  VolumeException cause) {
         String message = volume.simpleMessage(prefix, ": " + cause.getMessage());
-        recorder.event(References.pod(volume.pod()), EventRecorder.WARNING, FAILED_MOUNT, message);
+        recorder.event(References.pod(volume.pod()), EventRecorder.WARNING, reason, message);
         return new VolumeException(volume.detailedMessage(prefix, ": " + cause.getMessage()));
     }
 
@@ -141,6 +167,10 @@ public final class OperationExecutor {
      * uncertain, so that it is torn down again, and a pod that wants it again sets it up afresh.
      */
     public void unmountVolume(MountedVolume volume, ActualStateOfWorldMounterUpdater asw) {
+        if (volume.spec() != null && volume.spec().isBlock()) {
+            pending.run(volume.volumeName(), volume.podName(), "unmap_volume", () -> block.unmapVolume(volume, asw));
+            return;
+        }
         pending.run(volume.volumeName(), volume.podName(), "volume_unmount", () -> {
             Unmounter unmounter;
             try {
@@ -157,6 +187,20 @@ public final class OperationExecutor {
                     volume.volumeGidValue() == null ? "" : volume.volumeGidValue());
             asw.markVolumeAsUnmounted(volume.podName(), volume.volumeName());
         });
+    }
+
+    /**
+     * Upstream {@code UnmountDevice}: a raw block volume's device is unmapped (its global map path), any other volume's
+     * global mount unmounted, once no pod has the volume; the volume then leaves the node's state.
+     */
+    public void unmountDevice(String volumeName, VolumeSpec spec, VolumePlugin plugin, Path deviceMountPath,
+                              ActualStateOfWorldMounterUpdater asw) {
+        if (spec.isBlock()) {
+            pending.run(volumeName, "", "unmap_device",
+                    () -> block.unmapDevice(volumeName, spec, plugin, deviceMountPath, asw));
+            return;
+        }
+        unmountDevice(volumeName, spec.name(), plugin, deviceMountPath, asw);
     }
 
     /**
