@@ -165,6 +165,7 @@ class CsiBlockVolumeTest {
         restarted.reconstruct();
         restarted.sourcesReady(() -> false);
         restarted.passes();
+        assertThat(restarted.manager().podVolumesExist("a")).as("found perhaps mapped before the pods are known").isTrue();
         restarted.sourcesReady(() -> true);
         Path link = restarted.mountVolumes(pod).get("data");
 
@@ -176,6 +177,26 @@ class CsiBlockVolumeTest {
         restarted.passes();
         assertThat(driver.teardowns).containsExactly("NodeUnpublishVolume vol-1 " + devices("publish/pv-data/a"),
                 "NodeUnstageVolume vol-1 " + devices("staging/pv-data"));
+        assertThat(devices("pv-data")).doesNotExist();
+    }
+
+    @Test
+    void aRestartedKubeletUnpublishesAndUnstagesTheBlockVolumeOfAPodThatIsGone() throws Exception {
+        driver.stageUnstage = true;
+        node.csiDriver(false, null);
+        node.csiBlockClaim("data", "vol-1");
+        node.volumeManager().mountVolumes(devicePod("a", "data", false));
+        assertThat(driver.publishes).hasSize(1);
+
+        ManualVolumeManager restarted = node.volumeManager();
+        restarted.reconstruct();
+        restarted.passes(); // every source has delivered its pods: pod a is not among them
+        restarted.passes();
+
+        assertThat(driver.teardowns).containsExactly("NodeUnpublishVolume vol-1 " + devices("publish/pv-data/a"),
+                "NodeUnstageVolume vol-1 " + devices("staging/pv-data"));
+        assertThat(podLink("a")).doesNotExist();
+        assertThat(LoopDevices.backedUnder(devices("pv-data"))).isEmpty();
         assertThat(devices("pv-data")).doesNotExist();
     }
 }

@@ -203,6 +203,8 @@ class BlockVolumesTest {
     @Test
     void aRestartedKubeletUnmapsTheVolumeOfAPodThatIsGone() throws Exception {
         manager().mountVolumes(pod("a", "data", false));
+        assertThat(Files.readSymbolicLink(podLink("a"))).isEqualTo(Path.of(device));
+        assertThat(LoopDevices.backedUnder(globalMapPath())).hasSize(1);
 
         ManualVolumeManager restarted = manager();
         restarted.reconstruct();
