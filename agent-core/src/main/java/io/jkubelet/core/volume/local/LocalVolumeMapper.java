@@ -59,9 +59,16 @@ record LocalVolumeMapper(PodDirs dirs, String podUid, String volumeName, String 
     public void setUpDevice() {
     }
 
-    /** Upstream {@code MapPodDevice}: the PersistentVolume's path. */
+    /**
+     * Upstream {@code MapPodDevice}: the PersistentVolume's path.
+     *
+     * @throws VolumeException upstream's {@code device path of the volume is empty} for a PersistentVolume without one
+     */
     @Override
-    public Path mapPodDevice() {
+    public Path mapPodDevice() throws VolumeException {
+        if (devicePath.isEmpty()) {
+            throw new VolumeException("device path of the volume is empty");
+        }
         return Path.of(devicePath).toAbsolutePath();
     }
 

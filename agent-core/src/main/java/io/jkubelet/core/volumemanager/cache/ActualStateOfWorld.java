@@ -20,7 +20,8 @@ import java.util.Map;
  * the stats. A pod's mount is mounted or uncertain (found on disk after a restart, a set-up without a final answer, or
  * a teardown that failed): an uncertain one is set up again if its pod wants it, torn down if not. A volume's global
  * mount is mounted or uncertain alike (a stage without a final answer): mounted again for a pod, unmounted once no pod
- * wants the volume. Each change wakes whoever waits on {@link #changes()}.
+ * wants the volume. A raw block volume is held the same way, mapped rather than mounted: its pods' entries carry the
+ * block mapper, its global mount is its global map path. Each change wakes whoever waits on {@link #changes()}.
  * Thread-safe.
  */
 public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdater {
