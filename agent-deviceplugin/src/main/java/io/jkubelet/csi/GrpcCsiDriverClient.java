@@ -150,13 +150,18 @@ public final class GrpcCsiDriverClient implements CsiDriverClient {
         }
     }
 
-    /** A mounted file system (this kubelet mounts no block volume through CSI), its access mode as upstream maps it. */
+    /**
+     * A mounted file system, or a raw block device (upstream's {@code fsTypeBlockName}: the {@code block} access type),
+     * its access mode as upstream maps it.
+     */
     static CsiApi.VolumeCapability capability(MountCapability c) {
-        return CsiApi.VolumeCapability.newBuilder()
-                .setMount(CsiApi.VolumeCapability.MountVolume.newBuilder().setFsType(c.fsType())
-                        .addAllMountFlags(c.mountFlags()))
-                .setAccessMode(CsiApi.VolumeCapability.AccessMode.newBuilder().setMode(accessMode(c.accessMode())))
-                .build();
+        CsiApi.VolumeCapability.Builder b = CsiApi.VolumeCapability.newBuilder()
+                .setAccessMode(CsiApi.VolumeCapability.AccessMode.newBuilder().setMode(accessMode(c.accessMode())));
+        if (c.block()) {
+            return b.setBlock(CsiApi.VolumeCapability.BlockVolume.getDefaultInstance()).build();
+        }
+        return b.setMount(CsiApi.VolumeCapability.MountVolume.newBuilder().setFsType(c.fsType())
+                .addAllMountFlags(c.mountFlags())).build();
     }
 
     /**

@@ -26,6 +26,7 @@ import io.jkubelet.core.volume.csi.CsiRegistrationHandler;
 import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.csi.NodeInfoManager;
 import io.jkubelet.core.volume.util.LinuxMounts;
+import io.jkubelet.core.volume.util.LoopDevices;
 import io.jkubelet.core.volumemanager.ManualVolumeManager;
 import io.jkubelet.core.volumemanager.VolumePlugins;
 import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
@@ -205,6 +206,32 @@ final class CsiNode implements AutoCloseable {
                         .withStatus("True").withMessage(RESIZE_PENDING_MESSAGE).endCondition().endStatus().build());
     }
 
+    /**
+     * A claim {@code name} bound to the PersistentVolume {@code pv-<name>} in {@code volumeMode: Block} of the driver's
+     * volume {@code handle}.
+     */
+    void csiBlockClaim(String name, String handle) {
+        String uid = client.persistentVolumeClaims().inNamespace("default").resource(new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName(name).endMetadata().withNewSpec().withVolumeMode("Block")
+                .withVolumeName("pv-" + name).endSpec().withNewStatus().withPhase("Bound").endStatus().build()).create()
+                .getMetadata().getUid();
+        client.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName("pv-" + name)
+                .endMetadata().withNewSpec().withVolumeMode("Block").withAccessModes("ReadWriteOnce").withNewClaimRef()
+                .withNamespace("default").withName(name).withUid(uid).endClaimRef().withNewCsi().withDriver(DRIVER)
+                .withVolumeHandle(handle).withVolumeAttributes(Map.of("share", handle)).endCsi().endSpec().build())
+                .create();
+    }
+
+    /** A pod whose container takes the claim {@code claim} as the device {@code /dev/xvda}. */
+    static Pod devicePod(String uid, String claim, boolean readOnly) {
+        return new PodBuilder().withNewMetadata().withName("pod-" + uid).withNamespace("default").withUid(uid).endMetadata()
+                .withNewSpec().withServiceAccountName("sa-" + uid).withContainers(new ContainerBuilder().withName("app")
+                        .withImage("busybox").addNewVolumeDevice().withName("data").withDevicePath("/dev/xvda")
+                        .endVolumeDevice().build())
+                .addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName(claim).withReadOnly(readOnly)
+                .endPersistentVolumeClaim().endVolume().endSpec().build();
+    }
+
     /** A pod whose container mounts each volume at {@code /<name>}. */
     static Pod pod(String uid, Volume... volumes) {
         ContainerBuilder app = new ContainerBuilder().withName("app").withImage("busybox");
@@ -225,9 +252,14 @@ final class CsiNode implements AutoCloseable {
         return dir.resolve("kubelet/pods/" + uid + "/volumes/kubernetes.io~csi/" + name);
     }
 
-    /** The driver stops; everything mounted under the node's directory goes before JUnit removes it. */
+    /**
+     * The driver stops; the loop devices on files under the node's directory are detached and everything mounted
+     * under it goes before JUnit removes it.
+     */
     @Override
     public void close() throws Exception {
+        // The loop devices on block volumes' map files hold their bind mounts: they go first.
+        LoopDevices.detachUnder(dir);
         driver.close();
         List<Path> under = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {

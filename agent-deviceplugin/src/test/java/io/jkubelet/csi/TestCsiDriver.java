@@ -31,8 +31,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * publish and stage are idempotent as the spec requires. With {@code GET_VOLUME_STATS} ({@link #volumeStats}) it answers
  * {@code NodeGetVolumeStats} with the published directory's file system, as csi-driver-host-path does. With
  * {@code EXPAND_VOLUME} ({@link #expandVolume}) it answers {@code NodeExpandVolume} for a published volume with the size
- * asked for (a directory has no file system of its own to grow). Each request is recorded. A call can be made to
- * answer an error ({@link #failIn}) or never to answer ({@link #hangIn}), for every volume or one; {@link #stop()} makes the driver go as a driver process that dies does, its socket with it.
+ * asked for (a directory has no file system of its own to grow). A volume asked for with the {@code block} access type
+ * is a 16 MiB file {@code <data root>/<volume id>.img} on a loop device ({@link #blockDevices}), which a publish
+ * bind-mounts on the target file it makes, as csi-driver-host-path does for block volumes; its stage only makes the
+ * device. Each request is recorded. A call can be made to answer an error ({@link #failIn}) or never to answer
+ * ({@link #hangIn}), for every volume or one; {@link #stop()} makes the driver go as a driver process that dies does,
+ * its socket with it.
  *
  * <p>Shared with agent-cmd's end-to-end tests (agent-deviceplugin's test-jar), where it is the node plugin of a real
  * cluster's node, jkubelet's or the upstream kubelet's.
@@ -77,6 +81,8 @@ public final class TestCsiDriver implements AutoCloseable {
     public final List<CsiApi.NodeGetVolumeStatsResponse> volumeStatsAnswers = new CopyOnWriteArrayList<>();
     /** "NodeUnpublishVolume <id> <target>" and "NodeUnstageVolume <id> <staging path>", in order. */
     public final List<String> teardowns = new CopyOnWriteArrayList<>();
+    /** The loop device of each block volume, by volume ID: detached when the driver is closed. */
+    public final Map<String, String> blockDevices = new ConcurrentHashMap<>();
     private final LinuxMounts mounts = new LinuxMounts();
     private final CsiApi.NodeGetInfoResponse nodeInfo;
     private final List<String> versions;
@@ -210,6 +216,10 @@ public final class TestCsiDriver implements AutoCloseable {
             if (misbehaves("NodeStageVolume", r.getVolumeId(), answer)) {
                 return;
             }
+            if (r.getVolumeCapability().hasBlock()) {
+                reply(answer, CsiApi.NodeStageVolumeResponse.getDefaultInstance(), () -> blockDevice(r.getVolumeId()));
+                return;
+            }
             reply(answer, CsiApi.NodeStageVolumeResponse.getDefaultInstance(), () ->
                     bind(volumeDir(r.getVolumeId()), Path.of(r.getStagingTargetPath()), false));
         }
@@ -229,6 +239,11 @@ public final class TestCsiDriver implements AutoCloseable {
                                       StreamObserver<CsiApi.NodePublishVolumeResponse> answer) {
             publishes.add(r);
             if (misbehaves("NodePublishVolume", r.getVolumeId(), answer)) {
+                return;
+            }
+            if (r.getVolumeCapability().hasBlock()) {
+                reply(answer, CsiApi.NodePublishVolumeResponse.getDefaultInstance(), () ->
+                        bindDevice(blockDevice(r.getVolumeId()), Path.of(r.getTargetPath()), r.getReadonly()));
                 return;
             }
             Path source = r.getStagingTargetPath().isEmpty() ? volumeDir(r.getVolumeId()) : Path.of(r.getStagingTargetPath());
@@ -292,6 +307,39 @@ public final class TestCsiDriver implements AutoCloseable {
         }
     }
 
+    /**
+     * The block volume's loop device, made at its first use on a 16 MiB file ({@code losetup -f --show}).
+     */
+    public String blockDevice(String volumeId) throws Exception {
+        String existing = blockDevices.get(volumeId);
+        if (existing != null) {
+            return existing;
+        }
+        Files.createDirectories(dataRoot);
+        Path image = dataRoot.resolve(volumeId + ".img");
+        try (var f = new java.io.RandomAccessFile(image.toFile(), "rw")) {
+            f.setLength(16L << 20);
+        }
+        Process p = new ProcessBuilder("losetup", "-f", "--show", image.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        if (p.waitFor() != 0 || !out.startsWith("/dev/loop")) {
+            throw new Exception("losetup -f --show " + image + ": " + out);
+        }
+        blockDevices.put(volumeId, out);
+        return out;
+    }
+
+    /** csi-driver-host-path's block publish: the target file made, the device bind-mounted on it. */
+    private void bindDevice(String device, Path target, boolean readOnly) throws Exception {
+        Files.createDirectories(target.getParent());
+        if (!Files.exists(target)) {
+            Files.createFile(target);
+        }
+        if (!mounts.isMountPoint(target)) {
+            mounts.bindMount(Path.of(device), target, readOnly ? List.of("ro") : List.of());
+        }
+    }
+
     private void unmount(Path target, boolean remove) throws Exception {
         if (mounts.isMountPoint(target)) {
             mounts.unmount(target);
@@ -330,11 +378,20 @@ public final class TestCsiDriver implements AutoCloseable {
         Files.deleteIfExists(endpoint);
     }
 
+    /** The servers go, and the block volumes' loop devices are detached (after whatever a test left on them). */
     @Override
     public void close() {
         registrar.shutdownNow();
         if (driver != null) {
             driver.shutdownNow();
         }
+        for (String device : blockDevices.values()) {
+            try {
+                new ProcessBuilder("losetup", "-d", device).redirectErrorStream(true).start().waitFor();
+            } catch (Exception e) {
+                // Nothing more to do: the loop device stays until the machine's next clean-up.
+            }
+        }
+        blockDevices.clear();
     }
 }

@@ -20,7 +20,9 @@ import io.jkubelet.core.runtime.RuntimeService;
 import io.jkubelet.core.runtime.SecurityProfile;
 import io.jkubelet.cri.v1.CriApi;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -132,6 +134,38 @@ class CriContainerTranslationTest extends FakeCriTestBase {
         assertThat(fake.recorder.request("CreateContainer", CriApi.CreateContainerRequest.class).getConfig().getDevicesList())
                 .containsExactly(CriApi.Device.newBuilder().setContainerPath("/dev/gpu0").setHostPath("/dev/nvidia0")
                         .setPermissions("rw").build());
+    }
+
+    /**
+     * A pod's raw block volume, as the kubelet's config gives it (upstream's {@code makeBlockVolumes}): a CRI device of
+     * the pod's link to the device, at the container's {@code devicePath}, {@code mrw} or {@code r} for a read-only claim.
+     */
+    @Test
+    void aRawBlockVolumeReachesTheRuntimeAsACriDeviceOfThePodsLinkToTheDevice(@TempDir Path tmp) throws Exception {
+        io.fabric8.kubernetes.api.model.Container db = new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                .withName("db").withImage(NGINX).addNewVolumeDevice().withName("data").withDevicePath("/dev/xvda")
+                .endVolumeDevice().addNewVolumeDevice().withName("ro").withDevicePath("/dev/xvdb").endVolumeDevice()
+                .build();
+        io.fabric8.kubernetes.api.model.Pod spec = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("db").withNamespace("default").withUid("uid-1").endMetadata().withNewSpec()
+                .withContainers(db).endSpec().build();
+        ContainerConfig config = new io.jkubelet.core.kuberuntime.ContainerConfigFactory(
+                new io.jkubelet.core.kuberuntime.NodeContext("node-a", List.of("192.168.1.10"), Path.of("/var/log/pods"),
+                        Path.of("/var/log/containers"), "jkubelet/pause:3.9", List.of(), "cluster.local",
+                        x -> Math.max(x, 0)), (p, c) -> 0)
+                .containerConfig(spec, db, 0, "10.0.0.2", Map.of(
+                        "data", io.jkubelet.core.volumemanager.MappedBlockVolumes.linked(tmp, "data", "/dev/loop3", false),
+                        "ro", io.jkubelet.core.volumemanager.MappedBlockVolumes.linked(tmp, "ro", "/dev/loop4", true)),
+                        null, null, io.jkubelet.core.kuberuntime.ImageUser.ROOT);
+        PodSandboxConfig pod = sandboxConfig("pod");
+
+        cri.createContainer(cri.runPodSandbox(pod), config, pod);
+
+        assertThat(fake.recorder.request("CreateContainer", CriApi.CreateContainerRequest.class).getConfig().getDevicesList())
+                .containsExactly(CriApi.Device.newBuilder().setContainerPath("/dev/xvda")
+                                .setHostPath(tmp.resolve("data").toString()).setPermissions("mrw").build(),
+                        CriApi.Device.newBuilder().setContainerPath("/dev/xvdb")
+                                .setHostPath(tmp.resolve("ro").toString()).setPermissions("r").build());
     }
 
     @Test

@@ -102,6 +102,37 @@ class CreateSpecsTest {
                 "cgroupfs").hostConfig().devices()).isNull();
     }
 
+    /**
+     * A pod's raw block volume, as the kubelet's config gives it (upstream's {@code makeBlockVolumes}): Docker is given
+     * the pod's link to the device, which it follows to the device node, at the container's {@code devicePath}.
+     */
+    @Test
+    void aRawBlockVolumeBecomesADeviceMappingOfThePodsLinkToTheDevice(@TempDir Path tmp) throws Exception {
+        io.fabric8.kubernetes.api.model.Container db = new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                .withName("db").withImage("busybox").addNewVolumeDevice().withName("data").withDevicePath("/dev/xvda")
+                .endVolumeDevice().addNewVolumeDevice().withName("ro").withDevicePath("/dev/xvdb").endVolumeDevice()
+                .build();
+        io.fabric8.kubernetes.api.model.Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("db").withNamespace("default").withUid("uid-1").endMetadata().withNewSpec()
+                .withContainers(db).endSpec().build();
+        ContainerConfig config = new io.jkubelet.core.kuberuntime.ContainerConfigFactory(NODE, (p, c) -> 0)
+                .containerConfig(pod, db, 0, "10.0.0.2", Map.of(
+                        "data", io.jkubelet.core.volumemanager.MappedBlockVolumes.linked(tmp, "data", "/dev/loop3", false),
+                        "ro", io.jkubelet.core.volumemanager.MappedBlockVolumes.linked(tmp, "ro", "/dev/loop4", true)),
+                        null, null, io.jkubelet.core.kuberuntime.ImageUser.ROOT);
+
+        HostConfig hc = CreateSpecs.container("s", config, sandbox(NamespaceOptions.POD_DEFAULT, List.of()), OPTIONS,
+                "cgroupfs").hostConfig();
+
+        assertThat(hc.devices()).containsExactly(
+                new HostConfig.DeviceMapping(tmp.resolve("data").toString(), "/dev/xvda", "mrw"),
+                new HostConfig.DeviceMapping(tmp.resolve("ro").toString(), "/dev/xvdb", "r"));
+    }
+
+    private static final io.jkubelet.core.kuberuntime.NodeContext NODE = new io.jkubelet.core.kuberuntime.NodeContext(
+            "node-a", List.of("192.168.1.10"), Path.of("/var/log/pods"), Path.of("/var/log/containers"),
+            "jkubelet/pause:3.9", List.of(), "cluster.local", x -> Math.max(x, 0));
+
     @Test
     void sandboxOnTheNodeNetworkUsesTheHostsNamespacesAndNoHostname() {
         CreateSpec spec = CreateSpecs.sandbox(sandbox(

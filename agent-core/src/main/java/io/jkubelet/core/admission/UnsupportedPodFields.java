@@ -212,9 +212,6 @@ final class UnsupportedPodFields {
         if (isSet(c.getRestartPolicyRules())) {
             add(path.child("restartPolicyRules"), "container restart rules");
         }
-        if (isSet(c.getVolumeDevices())) {
-            add(path.child("volumeDevices"), "raw block volumes");
-        }
         ResourceRequirements resources = c.getResources();
         if (resources != null && isSet(resources.getClaims())) {
             add(path.child("resources", "claims"), "dynamic resource allocation");

@@ -16,6 +16,7 @@ import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.runtime.ContainerConfig;
 import io.jkubelet.core.runtime.ContainerMetadata;
+import io.jkubelet.core.runtime.Device;
 import io.jkubelet.core.runtime.DnsConfig;
 import io.jkubelet.core.runtime.KeyValue;
 import io.jkubelet.core.runtime.Labels;
@@ -212,7 +213,7 @@ public final class ContainerConfigFactory {
      * @param imageUser the user the container's image runs as ({@link ImageUser#of}): the container runs as it unless
      *     the pod says otherwise, and the {@code runAsNonRoot} policy is checked against it
      * @throws ConfigException when the container would break its {@code runAsNonRoot} policy, or its environment,
-     *     seccomp profile or mounts cannot be made
+     *     seccomp profile, mounts or block devices cannot be made
      */
     public ContainerConfig containerConfig(Pod pod, Container c, int restartCount, String podIp,
                                            Map<String, VolumeInfo> volumes, Path etcHosts, Path terminationMessageFile,
@@ -224,6 +225,9 @@ public final class ContainerConfigFactory {
         } catch (Exception e) {
             throw new ConfigException(e.getMessage());
         }
+        // After the managers' devices, as upstream's GenerateRunContainerOptions appends makeBlockVolumes' to them.
+        List<Device> devices = new ArrayList<>(opts.devices());
+        devices.addAll(BlockVolumeDevices.of(c, volumes));
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.POD_NAME, pod.getMetadata().getName());
         labels.put(Labels.POD_NAMESPACE, pod.getMetadata().getNamespace());
@@ -272,7 +276,7 @@ public final class ContainerConfigFactory {
                 c.getWorkingDir() == null ? "" : c.getWorkingDir(), envs, mounts, labels, annotations,
                 c.getName() + "/" + restartCount + ".log",
                 Boolean.TRUE.equals(c.getStdin()), Boolean.TRUE.equals(c.getStdinOnce()), Boolean.TRUE.equals(c.getTty()),
-                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c), imageUser), opts.devices(),
+                resources(pod, c), securityContext(pod, c, seccompProfile(pod, c), imageUser), devices,
                 opts.cdiDevices());
     }
 

@@ -4,8 +4,9 @@ import java.nio.file.Path;
 
 /**
  * The kubelet's directory layout under {@code --root-dir} (upstream {@code kubelet_getters.go}):
- * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/volume-subpaths/<name>/<container>/<index>},
- * {@code pods/<uid>/plugins/<plugin>/}, {@code pods/<uid>/containers/<name>/}, {@code pods/<uid>/etc-hosts}.
+ * {@code pods/<uid>/volumes/<plugin>/<name>}, {@code pods/<uid>/volumeDevices/<plugin>/<name>},
+ * {@code pods/<uid>/volume-subpaths/<name>/<container>/<index>}, {@code pods/<uid>/plugins/<plugin>/},
+ * {@code pods/<uid>/containers/<name>/}, {@code pods/<uid>/etc-hosts}.
  */
 public record PodDirs(Path rootDir) {
     /** Upstream's {@code DefaultKubeletVolumeSubpathsDirName}: where a pod's subPath bind mounts are. */
@@ -41,6 +42,28 @@ public record PodDirs(Path rootDir) {
     /** Plugin names are escaped as upstream does: {@code kubernetes.io/empty-dir} -> {@code kubernetes.io~empty-dir}. */
     public Path volumeDir(String uid, String pluginName, String volumeName) {
         return volumesDir(uid).resolve(pluginName.replace('/', '~')).resolve(volumeName);
+    }
+
+    /**
+     * Upstream {@code GetPodVolumeDeviceDir}: where a pod's raw block volumes of a plugin are linked
+     * ({@code pods/<uid>/volumeDevices/<plugin>}, the plugin's name escaped as for volume directories).
+     */
+    public Path podVolumeDeviceDir(String uid, String pluginName) {
+        return volumeDevicesDir(uid).resolve(pluginName.replace('/', '~'));
+    }
+
+    /** Upstream's {@code DefaultKubeletVolumeDevicesDirName} of a pod: {@code pods/<uid>/volumeDevices}. */
+    public Path volumeDevicesDir(String uid) {
+        return podDir(uid).resolve("volumeDevices");
+    }
+
+    /**
+     * Upstream {@code GetVolumeDevicePluginDir}: a plugin's directory of the node's raw block volumes
+     * ({@code <root-dir>/plugins/<plugin name>/volumeDevices}; the name as the plugin gives it: local escapes its own,
+     * CSI does not).
+     */
+    public Path volumeDevicePluginDir(String pluginName) {
+        return pluginDir(pluginName).resolve("volumeDevices");
     }
 
     /**

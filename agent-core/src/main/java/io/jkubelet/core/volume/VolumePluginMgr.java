@@ -2,6 +2,7 @@ package io.jkubelet.core.volume;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The node's volume plugins (upstream {@code VolumePluginMgr}): the one that mounts a spec, or the one of a name.
@@ -48,6 +49,24 @@ public final class VolumePluginMgr {
             }
         }
         throw new VolumeException("no volume plugin matched name: " + name);
+    }
+
+    /**
+     * Upstream {@code FindMapperPluginBySpec}: the spec's plugin when it maps raw block volumes, empty when it does not.
+     *
+     * @throws VolumeException as {@link #findPluginBySpec}
+     */
+    public Optional<BlockVolumePlugin> findMapperPluginBySpec(VolumeSpec spec) throws VolumeException {
+        return findPluginBySpec(spec) instanceof BlockVolumePlugin p ? Optional.of(p) : Optional.empty();
+    }
+
+    /**
+     * Upstream {@code FindMapperPluginByName}: the plugin of that name when it maps raw block volumes.
+     *
+     * @throws VolumeException as {@link #findPluginByName}
+     */
+    public Optional<BlockVolumePlugin> findMapperPluginByName(String name) throws VolumeException {
+        return findPluginByName(name) instanceof BlockVolumePlugin p ? Optional.of(p) : Optional.empty();
     }
 
     public List<VolumePlugin> plugins() {

@@ -17,6 +17,7 @@ import io.jkubelet.core.volume.util.operationexecutor.NestedPendingOperations;
 import io.jkubelet.core.volume.util.operationexecutor.OperationExecutor;
 import io.jkubelet.core.volume.util.subpath.Subpather;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
+import io.jkubelet.core.volume.util.volumepathhandler.BlockVolumePathHandler;
 import io.jkubelet.core.volumemanager.cache.ActualStateOfWorld;
 import io.jkubelet.core.volumemanager.cache.DesiredStateOfWorld;
 import io.jkubelet.core.volumemanager.cache.StateChanges;
@@ -102,7 +103,7 @@ public final class VolumeManager {
         this.asw = new ActualStateOfWorld();
         this.populator = new DesiredStateOfWorldPopulator(podManager, podStates, dsw, asw, persistentVolumes);
         OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(operations, clock), recorder,
-                persistentVolumes, dirs, new Subpather(mounts));
+                persistentVolumes, dirs, new Subpather(mounts), new BlockVolumePathHandler(mounts));
         this.reconciler = new Reconciler(dsw, asw, executor, plugins, dirs, mounts, populator::hasAddedPods);
     }
 
@@ -317,9 +318,12 @@ public final class VolumeManager {
         Map<String, VolumeInfo> volumes = new LinkedHashMap<>();
         for (MountedVolume v : asw.getMountedVolumesForPod(podName)) {
             Volume spec = specs.get(v.outerVolumeSpecName());
-            volumes.put(v.outerVolumeSpecName(), new VolumeInfo(v.outerVolumeSpecName(), v.innerVolumeSpecName(), v.mounter().path(),
-                    v.mounter().readOnly(), v.mounter().metrics(), spec == null ? null : EphemeralVolumes.claimSource(pod, spec),
-                    spec != null && isLocalEphemeral(spec)));
+            var claim = spec == null ? null : EphemeralVolumes.claimSource(pod, spec);
+            volumes.put(v.outerVolumeSpecName(), v.blockVolumeMapper() != null
+                    ? VolumeInfo.ofBlock(v.outerVolumeSpecName(), v.innerVolumeSpecName(), v.blockVolumeMapper(),
+                            v.spec().readOnly(), claim)
+                    : new VolumeInfo(v.outerVolumeSpecName(), v.innerVolumeSpecName(), v.mounter().path(),
+                            v.mounter().readOnly(), v.mounter().metrics(), claim, spec != null && isLocalEphemeral(spec)));
         }
         return volumes;
     }

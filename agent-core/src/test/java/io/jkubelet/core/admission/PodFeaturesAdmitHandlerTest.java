@@ -121,8 +121,11 @@ class PodFeaturesAdmitHandlerTest {
                     volumeMounts:
                     - {name: data, mountPath: /data, recursiveReadOnly: Disabled}
                     - {name: config, mountPath: /config}
+                    volumeDevices:
+                    - {name: disk, devicePath: /dev/xvda}
                   volumes:
                   - {name: data, emptyDir: {medium: Memory, sizeLimit: 16Mi}}
+                  - {name: disk, persistentVolumeClaim: {claimName: db-disk}}
                   - name: config
                     projected: {sources: [{serviceAccountToken: {path: token}}, {downwardAPI: {items: [{path: name,
                       fieldRef: {fieldPath: metadata.name}}]}}]}

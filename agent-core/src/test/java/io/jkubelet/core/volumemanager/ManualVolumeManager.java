@@ -51,7 +51,7 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
     public ManualVolumeManager(PodDirs dirs, HostMounts mounts, VolumePluginMgr plugins,
                                PersistentVolumeClient persistentVolumes, EventRecorder recorder) {
         EventRecorder recording = (ObjectReference involved, String type, String reason, String message) -> {
-            if (OperationExecutor.FAILED_MOUNT.equals(reason)) {
+            if (OperationExecutor.FAILED_MOUNT.equals(reason) || OperationExecutor.FAILED_MAP_VOLUME.equals(reason)) {
                 failedMounts.add(message);
             }
             recorder.event(involved, type, reason, message);

@@ -52,10 +52,21 @@ public interface CsiDriverClient {
 
     /**
      * What a volume is mounted as: a file system of {@code fsType} ("" for the driver's choice) with
-     * {@code mountFlags}, for {@code accessMode} (the Kubernetes name, e.g. {@code ReadWriteOnce}; the adapter maps it
-     * to the spec's mode as upstream's {@code asCSIAccessModeV1}).
+     * {@code mountFlags}, or a raw block device ({@code block}: the spec's {@code BlockVolume} access type, upstream's
+     * {@code fsTypeBlockName}), for {@code accessMode} (the Kubernetes name, e.g. {@code ReadWriteOnce}; the adapter
+     * maps it to the spec's mode as upstream's {@code asCSIAccessModeV1}).
      */
-    record MountCapability(String fsType, List<String> mountFlags, String accessMode) {}
+    record MountCapability(String fsType, List<String> mountFlags, String accessMode, boolean block) {
+        /** A file system. */
+        public MountCapability(String fsType, List<String> mountFlags, String accessMode) {
+            this(fsType, mountFlags, accessMode, false);
+        }
+
+        /** A raw block device, which has neither file system nor mount flags. */
+        public static MountCapability block(String accessMode) {
+            return new MountCapability("", List.of(), accessMode, true);
+        }
+    }
 
     /** {@code NodeStageVolume}'s request: the volume made ready once for the node at {@code stagingTargetPath}. */
     record NodeStageRequest(String volumeId, Map<String, String> publishContext, String stagingTargetPath,

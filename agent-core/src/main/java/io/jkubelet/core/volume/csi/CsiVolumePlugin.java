@@ -3,6 +3,9 @@ package io.jkubelet.core.volume.csi;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.jkubelet.core.volume.BlockVolumeMapper;
+import io.jkubelet.core.volume.BlockVolumePlugin;
+import io.jkubelet.core.volume.BlockVolumeUnmapper;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.NodeExpandable;
@@ -10,7 +13,6 @@ import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeAttacher;
 import io.jkubelet.core.volume.VolumeException;
-import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.HostMounts;
 import org.slf4j.Logger;
@@ -20,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,10 +41,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>{@code fsGroup}: the mounter gives the volume's files to the pod's {@code fsGroup} where the CSIDriver's
  * {@code fsGroupPolicy} says so ({@link FsGroupPolicy}, {@link io.jkubelet.core.volume.VolumeOwnership}). It is never
  * delegated to the driver: spec v1.2.0 has no {@code volume_mount_group}, and a driver announcing spec 1.5's
- * {@code VOLUME_MOUNT_GROUP} is named in one warning. Block volumes ({@code volumeMode: Block}) are not
- * mounted through CSI here (no block mapper): their mounter fails saying so.
+ * {@code VOLUME_MOUNT_GROUP} is named in one warning. A PersistentVolume in {@code volumeMode: Block} is mapped, not
+ * mounted ({@link CsiBlockMapper}): staged and published with the {@code block} access type, its {@code vol_data.json}
+ * under {@code plugins/kubernetes.io/csi/volumeDevices/<spec name>/data}.
  */
-public final class CsiVolumePlugin implements VolumePlugin {
+public final class CsiVolumePlugin implements BlockVolumePlugin {
     private static final Logger log = LoggerFactory.getLogger(CsiVolumePlugin.class);
     public static final String NAME = CsiNames.PLUGIN_NAME;
     private static final String PREFIX = CsiRegistrationHandler.CSI_PLUGIN_NAME + ": ";
@@ -143,9 +147,6 @@ public final class CsiVolumePlugin implements VolumePlugin {
      */
     @Override
     public Mounter newMounter(VolumeSpec spec, Pod pod) throws VolumeException {
-        if (spec.isBlock()) {
-            throw new VolumeException(PREFIX + "block volumes are not supported by this kubelet's CSI plugin");
-        }
         String uid = pod.getMetadata().getUid();
         CsiSource src = CsiSource.of(spec, uid, pod.getMetadata().getNamespace());
         policies.checkVolumeLifecycleMode(src.driver(), src.lifecycleMode());
@@ -246,8 +247,85 @@ public final class CsiVolumePlugin implements VolumePlugin {
                 .endCsi().withVolumeMode("Filesystem").endSpec().build(), false);
     }
 
+    /**
+     * Upstream {@code NewBlockVolumeMapper}: a PersistentVolume's (an inline volume is never a block volume), with its
+     * {@code vol_data.json} written for its unmap and reconstruction.
+     *
+     * @throws VolumeException e.g. {@code kubernetes.io/csi: failed to get a kubernetes client} on a standalone node
+     */
+    @Override
+    public BlockVolumeMapper newBlockVolumeMapper(VolumeSpec spec, Pod pod) throws VolumeException {
+        if (spec.persistentVolume() == null) {
+            throw new VolumeException("unexpected api.CSIVolumeSource found in volume.Spec");
+        }
+        String uid = pod.getMetadata().getUid();
+        CsiSource src = CsiSource.of(spec, uid, pod.getMetadata().getNamespace());
+        if (!policies.connected()) {
+            throw new VolumeException(PREFIX + "failed to get a kubernetes client");
+        }
+        Path dataDir = CsiBlockMapper.dataDir(this, spec.name());
+        Map<String, String> data = new LinkedHashMap<>();
+        data.put(VolumeData.SPEC_VOL_ID, spec.name());
+        data.put(VolumeData.VOLUME_HANDLE, src.volumeHandle());
+        data.put(VolumeData.DRIVER_NAME, src.driver());
+        data.put(VolumeData.NODE_NAME, nodeName);
+        data.put(VolumeData.ATTACHMENT_ID, CsiNames.attachmentName(src.volumeHandle(), src.driver(), nodeName));
+        try {
+            CsiMountDirs.mkdirs(dataDir);
+        } catch (IOException e) {
+            throw new VolumeException(PREFIX + "failed to create data dir " + dataDir + ":  " + e);
+        }
+        try {
+            VolumeData.save(dataDir, data);
+        } catch (IOException e) {
+            throw new VolumeException(PREFIX + "csi.NewBlockVolumeMapper failed to save volume info data: " + e);
+        }
+        return new CsiBlockMapper(this, spec.name(), uid, src);
+    }
+
+    /**
+     * Upstream {@code NewBlockVolumeUnmapper}: the driver and handle from the volume's {@code vol_data.json}.
+     *
+     * @throws VolumeException {@code kubernetes.io/csi: unmapper failed to load volume data file [<dir>]: ...}
+     */
+    @Override
+    public BlockVolumeUnmapper newBlockVolumeUnmapper(String volumeName, String podUid) throws VolumeException {
+        Map<String, String> data = blockVolumeData(volumeName, "unmapper failed to load volume data file ["
+                + CsiBlockMapper.dataDir(this, volumeName) + "]: ");
+        return new CsiBlockMapper(this, volumeName, podUid, new CsiSource(data.getOrDefault(VolumeData.DRIVER_NAME, ""),
+                data.getOrDefault(VolumeData.VOLUME_HANDLE, ""), false, "", Map.of(), null, null, false,
+                "ReadWriteOnce", List.of(), List.of()));
+    }
+
+    /**
+     * Upstream {@code ConstructBlockVolumeSpec}: a Block PersistentVolume of the driver and handle its
+     * {@code vol_data.json} names.
+     */
+    @Override
+    public VolumeSpec constructBlockVolumeSpec(String podUid, String volumeName, Path mapPath) throws VolumeException {
+        Map<String, String> data = blockVolumeData(volumeName, "plugin.ConstructBlockVolumeSpec failed loading volume "
+                + "data using [" + mapPath + "]: ");
+        return VolumeSpec.of(new PersistentVolumeBuilder().withNewMetadata()
+                .withName(data.getOrDefault(VolumeData.SPEC_VOL_ID, volumeName)).endMetadata().withNewSpec()
+                .withNewCsi().withDriver(data.getOrDefault(VolumeData.DRIVER_NAME, ""))
+                .withVolumeHandle(data.getOrDefault(VolumeData.VOLUME_HANDLE, "")).endCsi().withVolumeMode("Block")
+                .endSpec().build(), false);
+    }
+
+    private Map<String, String> blockVolumeData(String specName, String failure) throws VolumeException {
+        try {
+            return VolumeData.load(CsiBlockMapper.dataDir(this, specName));
+        } catch (IOException e) {
+            throw new VolumeException(PREFIX + failure + e.getMessage());
+        }
+    }
+
     PodDirs dirs() {
         return dirs;
+    }
+
+    String nodeName() {
+        return nodeName;
     }
 
     CsiDrivers drivers() {

@@ -5,6 +5,9 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.References;
+import io.jkubelet.core.volume.BlockVolumeMapper;
+import io.jkubelet.core.volume.BlockVolumePlugin;
+import io.jkubelet.core.volume.BlockVolumeUnmapper;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.PodDirs;
@@ -12,7 +15,6 @@ import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumeMetrics;
 import io.jkubelet.core.volume.VolumeOwnership;
-import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.HostMounts;
 import io.jkubelet.core.volume.util.HostUtil;
@@ -35,8 +37,10 @@ import java.util.Optional;
  * pods sharing it share one volume; tearing a pod's mount down never touches the data. The first pod to mount a
  * writable claim gives the volume to its {@code fsGroup}, as its {@code fsGroupChangePolicy} says; a pod that mounts it
  * while another pod has it changes nothing, and is told with a warning event when the volume's group is not its own.
+ * A volume in {@code volumeMode: Block} is the node's block device given to the pods as it is ({@link LocalVolumeMapper}),
+ * never formatted nor mounted.
  */
-public final class LocalVolumePlugin implements VolumePlugin {
+public final class LocalVolumePlugin implements BlockVolumePlugin {
     public static final String NAME = "kubernetes.io/local-volume";
     /** Upstream's {@code events.WarnAlreadyMountedVolume}. */
     public static final String ALREADY_MOUNTED_VOLUME = "AlreadyMountedVolume";
@@ -169,6 +173,28 @@ public final class LocalVolumePlugin implements VolumePlugin {
     public VolumeSpec constructVolumeSpec(String volumeName, Path mountPath) {
         return VolumeSpec.of(new PersistentVolumeBuilder().withNewMetadata().withName(volumeName).endMetadata()
                 .withNewSpec().withNewLocal().withPath("").endLocal().withVolumeMode("Filesystem").endSpec().build(), false);
+    }
+
+    /** Upstream {@code NewBlockVolumeMapper}: the device at the PersistentVolume's path. */
+    @Override
+    public BlockVolumeMapper newBlockVolumeMapper(VolumeSpec spec, Pod pod) {
+        String path = source(spec).getPath();
+        return new LocalVolumeMapper(dirs, pod.getMetadata().getUid(), spec.name(), path == null ? "" : path);
+    }
+
+    @Override
+    public BlockVolumeUnmapper newBlockVolumeUnmapper(String volumeName, String podUid) {
+        return new LocalVolumeMapper(dirs, podUid, volumeName, "");
+    }
+
+    /**
+     * Upstream {@code ConstructBlockVolumeSpec}: a Block PersistentVolume of that name without its path, which unmapping
+     * does not need (the device is not detached from the node).
+     */
+    @Override
+    public VolumeSpec constructBlockVolumeSpec(String podUid, String volumeName, Path mapPath) {
+        return VolumeSpec.of(new PersistentVolumeBuilder().withNewMetadata().withName(volumeName).endMetadata()
+                .withNewSpec().withNewLocal().withPath("").endLocal().withVolumeMode("Block").endSpec().build(), false);
     }
 
     @Override

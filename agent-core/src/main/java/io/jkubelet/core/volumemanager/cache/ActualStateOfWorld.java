@@ -1,6 +1,7 @@
 package io.jkubelet.core.volumemanager.cache;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.core.volume.BlockVolumeMapper;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.NodeExpandable;
 import io.jkubelet.core.volume.VolumePlugin;
@@ -22,7 +23,8 @@ import java.util.Map;
  * the stats. A pod's mount is mounted or uncertain (found on disk after a restart, a set-up without a final answer, or
  * a teardown that failed): an uncertain one is set up again if its pod wants it, torn down if not. A volume's global
  * mount is mounted or uncertain alike (a stage without a final answer): mounted again for a pod, unmounted once no pod
- * wants the volume. Each change wakes whoever waits on {@link #changes()}.
+ * wants the volume. A raw block volume is held the same way, mapped rather than mounted: its pods' entries carry the
+ * block mapper, its global mount is its global map path. Each change wakes whoever waits on {@link #changes()}.
  * Thread-safe.
  */
 public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdater {
@@ -47,16 +49,24 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         final String outerVolumeSpecName;
         final VolumeSpec spec;
         final Mounter mounter;
+        /** What mapped a raw block volume; null for a mounted file system. */
+        final BlockVolumeMapper blockVolumeMapper;
         final String volumeGidValue;
         boolean uncertain;
         boolean reconstructed;
         boolean remountRequired;
 
         PodMount(String podName, String outerVolumeSpecName, VolumeSpec spec, Mounter mounter, String volumeGidValue) {
+            this(podName, outerVolumeSpecName, spec, mounter, null, volumeGidValue);
+        }
+
+        PodMount(String podName, String outerVolumeSpecName, VolumeSpec spec, Mounter mounter,
+                 BlockVolumeMapper blockVolumeMapper, String volumeGidValue) {
             this.podName = podName;
             this.outerVolumeSpecName = outerVolumeSpecName;
             this.spec = spec;
             this.mounter = mounter;
+            this.blockVolumeMapper = blockVolumeMapper;
             this.volumeGidValue = volumeGidValue;
         }
     }
@@ -128,11 +138,26 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         putPodMount(volume, mounter, true);
     }
 
+    @Override
+    public void markVolumeAsMapped(VolumeToMount volume, BlockVolumeMapper mapper) {
+        putPodMount(volume, null, mapper, false);
+    }
+
+    /** Only a volume not mapped for the pod becomes uncertain: a mapped one stays as it is. */
+    @Override
+    public void markVolumeMapAsUncertain(VolumeToMount volume, BlockVolumeMapper mapper) {
+        putPodMount(volume, null, mapper, true);
+    }
+
     private void putPodMount(VolumeToMount volume, Mounter mounter, boolean uncertain) {
+        putPodMount(volume, mounter, null, uncertain);
+    }
+
+    private void putPodMount(VolumeToMount volume, Mounter mounter, BlockVolumeMapper mapper, boolean uncertain) {
         synchronized (this) {
             AttachedVolume v = attachedVolumes.computeIfAbsent(volume.volumeName(),
                     n -> new AttachedVolume(n, volume.spec(), volume.plugin(), volume.pluginIsAttachable()));
-            PodMount m = new PodMount(volume.podName(), volume.outerVolumeSpecName(), volume.spec(), mounter,
+            PodMount m = new PodMount(volume.podName(), volume.outerVolumeSpecName(), volume.spec(), mounter, mapper,
                     volume.volumeGidValue());
             m.uncertain = uncertain;
             if (uncertain) {
@@ -156,6 +181,31 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
             m.uncertain = true;
             m.reconstructed = true;
             v.pods.put(podName, m);
+        }
+        changes.signal();
+    }
+
+    /**
+     * A raw block volume found mapped under a pod's {@code volumeDevices} after a restart (upstream's reconstruction):
+     * uncertain, as {@link #addReconstructedVolume}, and its global map path perhaps set up, so that it is unmapped for
+     * the node once no pod wants it.
+     *
+     * @param attachable whether the volume is attached to the node (upstream's {@code pluginIsAttachable}), for the
+     *     node status's {@code volumesInUse}
+     */
+    public void addReconstructedBlockVolume(String volumeName, String podName, String outerVolumeSpecName, VolumeSpec spec,
+                                            VolumePlugin plugin, BlockVolumeMapper mapper, boolean attachable) {
+        synchronized (this) {
+            AttachedVolume v = attachedVolumes.computeIfAbsent(volumeName,
+                    n -> new AttachedVolume(n, spec, plugin, attachable));
+            PodMount m = new PodMount(podName, outerVolumeSpecName, spec, null, mapper, "");
+            m.uncertain = true;
+            m.reconstructed = true;
+            v.pods.put(podName, m);
+            if (v.deviceMountPath == null) {
+                v.deviceMountPath = mapper.globalMapPath();
+                v.deviceUncertain = true;
+            }
         }
         changes.signal();
     }
@@ -364,7 +414,8 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
             for (PodMount m : v.pods.values()) {
                 if ((podName == null || podName.equals(m.podName)) && (withUncertain || !m.uncertain)) {
                     mounted.add(new MountedVolume(v.volumeName, m.podName, m.spec.name(), m.outerVolumeSpecName,
-                            v.plugin, m.spec, m.mounter, m.volumeGidValue, m.uncertain));
+                            v.plugin, m.spec, m.mounter, m.volumeGidValue, m.uncertain, m.blockVolumeMapper,
+                            v.deviceMountPath));
                 }
             }
         }

@@ -13,13 +13,18 @@ import java.util.List;
 
 /**
  * Upstream {@code getVolumesFromPodDir}: the volumes left under {@code <root-dir>/pods/<uid>/volumes/<plugin>/<name>}
- * (the plugin's name escaped, {@code kubernetes.io~empty-dir}), what a restarted kubelet reconstructs.
+ * (the plugin's name escaped, {@code kubernetes.io~empty-dir}) and the raw block volumes under
+ * {@code <root-dir>/pods/<uid>/volumeDevices/<plugin>/<name>}, what a restarted kubelet reconstructs.
  */
 final class PodVolumeDirs {
     private static final Logger log = LoggerFactory.getLogger(PodVolumeDirs.class);
 
-    /** One volume directory of a pod. */
-    record PodVolume(String podName, String volumeSpecName, Path volumePath, String pluginName) {}
+    /**
+     * One volume directory of a pod.
+     *
+     * @param block whether it is a raw block volume's link (upstream's {@code volumeMode} {@code Block})
+     */
+    record PodVolume(String podName, String volumeSpecName, Path volumePath, String pluginName, boolean block) {}
 
     private PodVolumeDirs() {}
 
@@ -31,27 +36,32 @@ final class PodVolumeDirs {
         try (DirectoryStream<Path> pods = Files.newDirectoryStream(dirs.podsDir())) {
             for (Path pod : pods) {
                 String uid = pod.getFileName().toString();
-                Path volumesDir = dirs.volumesDir(uid);
-                if (!Files.isDirectory(volumesDir)) {
-                    continue;
-                }
-                try (DirectoryStream<Path> plugins = Files.newDirectoryStream(volumesDir)) {
-                    for (Path plugin : plugins) {
-                        if (!Files.isDirectory(plugin)) {
-                            continue;
-                        }
-                        String pluginName = plugin.getFileName().toString().replace('~', '/');
-                        try (DirectoryStream<Path> names = Files.newDirectoryStream(plugin)) {
-                            for (Path name : names) {
-                                volumes.add(new PodVolume(uid, name.getFileName().toString(), name, pluginName));
-                            }
-                        }
-                    }
-                }
+                addVolumes(uid, dirs.volumesDir(uid), false, volumes);
+                addVolumes(uid, dirs.volumeDevicesDir(uid), true, volumes);
             }
         } catch (IOException e) {
             log.error("Could not read the pods' volume directories under {}: {}", dirs.podsDir(), e.getMessage());
         }
         return volumes;
+    }
+
+    private static void addVolumes(String uid, Path volumesDir, boolean block, List<PodVolume> volumes)
+            throws IOException {
+        if (!Files.isDirectory(volumesDir)) {
+            return;
+        }
+        try (DirectoryStream<Path> plugins = Files.newDirectoryStream(volumesDir)) {
+            for (Path plugin : plugins) {
+                if (!Files.isDirectory(plugin)) {
+                    continue;
+                }
+                String pluginName = plugin.getFileName().toString().replace('~', '/');
+                try (DirectoryStream<Path> names = Files.newDirectoryStream(plugin)) {
+                    for (Path name : names) {
+                        volumes.add(new PodVolume(uid, name.getFileName().toString(), name, pluginName, block));
+                    }
+                }
+            }
+        }
     }
 }

@@ -123,7 +123,7 @@ public final class Reconciler {
                 continue;
             }
             if (v.plugin().deviceMounter().isPresent() && v.deviceMountPath() != null) {
-                operations.unmountDevice(v.volumeName(), v.spec().name(), v.plugin(), v.deviceMountPath(), asw);
+                operations.unmountDevice(v.volumeName(), v.spec(), v.plugin(), v.deviceMountPath(), asw);
             } else {
                 asw.markVolumeAsDetached(v.volumeName());
             }
@@ -143,12 +143,19 @@ public final class Reconciler {
                 continue;
             }
             try {
-                reconstructVolume(v);
+                if (v.block()) {
+                    BlockVolumeReconstruction.reconstruct(v, plugins, asw);
+                } else {
+                    reconstructVolume(v);
+                }
                 reconstructed++;
             } catch (VolumeException e) {
                 log.info("Could not construct volume information: podName={} volumeSpecName={} err={}", v.podName(),
                         v.volumeSpecName(), e.getMessage());
-                volumesFailedReconstruction.add(v);
+                if (!v.block()) {
+                    // A block volume's link that cannot be reconstructed is removed with its pod's directory.
+                    volumesFailedReconstruction.add(v);
+                }
             }
         }
         log.info("Volume reconstruction finished: {} volumes reconstructed, {} to check once the pods are known",

@@ -1,6 +1,7 @@
 package io.jkubelet.core.volume.util.operationexecutor;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.jkubelet.core.volume.BlockVolumeMapper;
 import io.jkubelet.core.volume.Mounter;
 
 import java.nio.file.Path;
@@ -24,6 +25,15 @@ public interface ActualStateOfWorldMounterUpdater {
      * {@code MarkVolumeMountAsUncertain} of a volume not mounted).
      */
     void markVolumeMountAsUncertain(VolumeToMount volume, Mounter mounter);
+
+    /** A raw block volume is mapped for the pod (upstream's {@code MarkVolumeAsMounted} with a block mapper). */
+    void markVolumeAsMapped(VolumeToMount volume, BlockVolumeMapper mapper);
+
+    /**
+     * A raw block volume may or may not be mapped for the pod: its map failed without knowing, or after the plugin
+     * mapped it; it is unmapped if its pod goes first.
+     */
+    void markVolumeMapAsUncertain(VolumeToMount volume, BlockVolumeMapper mapper);
 
     /** The volume is no longer mounted for the pod. */
     void markVolumeAsUnmounted(String podName, String volumeName);

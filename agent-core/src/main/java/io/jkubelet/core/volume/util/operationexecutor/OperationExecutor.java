@@ -12,10 +12,12 @@ import io.jkubelet.core.volume.UncertainProgressException;
 import io.jkubelet.core.volume.Unmounter;
 import io.jkubelet.core.volume.VolumeException;
 import io.jkubelet.core.volume.VolumePlugin;
+import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.DeviceMountState;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater.VolumeMountState;
 import io.jkubelet.core.volume.util.subpath.SubpathException;
 import io.jkubelet.core.volume.util.subpath.Subpather;
+import io.jkubelet.core.volume.util.volumepathhandler.BlockVolumePathHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,30 +29,37 @@ import java.nio.file.Path;
  * what they did in the actual state of the world. A claim's volume is grown on the node as it is mounted and while in
  * use when its PersistentVolume grew ({@link NodeExpansion}). A mount that fails records upstream's {@code FailedMount}
  * event on the pod ({@code MountVolume.SetUp failed for volume "x" : <why>}); an unmount that fails is logged only, as
- * upstream's. Thread-safe.
+ * upstream's. A raw block volume ({@code volumeMode: Block}) is mapped and unmapped instead
+ * ({@link BlockVolumeOperations}), as upstream's {@code MountVolume}, {@code UnmountVolume} and {@code UnmountDevice}
+ * choose by the spec's volume mode. Thread-safe.
  */
 public final class OperationExecutor {
     private static final Logger log = LoggerFactory.getLogger(OperationExecutor.class);
     /** Upstream's {@code events.FailedMountVolume}. */
     public static final String FAILED_MOUNT = "FailedMount";
+    /** Upstream's {@code events.FailedMapVolume}: a raw block volume's map failed. */
+    public static final String FAILED_MAP_VOLUME = "FailedMapVolume";
 
     private final NestedPendingOperations pending;
     private final EventRecorder recorder;
     private final NodeExpansion expansion;
     private final PodDirs dirs;
     private final Subpather subpather;
+    private final BlockVolumeOperations block;
 
     /**
      * @param claims the apiserver's claims, read and patched by the node expansion of their volumes
      * @param subpather unmounts a volume's subPath mounts under {@code dirs}' pod directories before its teardown
+     * @param blkUtil the block volumes' map files and loop devices (upstream's {@code blkUtil})
      */
     public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder, PersistentVolumeClient claims,
-                             PodDirs dirs, Subpather subpather) {
+                             PodDirs dirs, Subpather subpather, BlockVolumePathHandler blkUtil) {
         this.pending = pending;
         this.recorder = recorder;
         this.expansion = new NodeExpansion(claims, recorder);
         this.dirs = dirs;
         this.subpather = subpather;
+        this.block = new BlockVolumeOperations(recorder, blkUtil);
     }
 
     /** Whether an operation on the volume for the pod (or on the whole volume, for "") is under way. */
@@ -66,6 +75,10 @@ public final class OperationExecutor {
      */
     public void mountVolume(VolumeToMount volume, ActualStateOfWorldMounterUpdater asw, boolean isRemount) {
         String podKey = volume.pluginIsAttachable() || volume.pluginIsDeviceMountable() ? "" : volume.podName();
+        if (volume.spec().isBlock()) {
+            pending.run(volume.volumeName(), podKey, "map_volume", () -> block.mapVolume(volume, asw));
+            return;
+        }
         pending.run(volume.volumeName(), podKey, "volume_mount", () -> mount(volume, asw, isRemount));
     }
 
@@ -101,7 +114,7 @@ public final class OperationExecutor {
         try {
             mounter.setUp(MounterArgs.of(volume.pod()));
         } catch (VolumeException e) {
-            markVolumeErrorState(volume, mounter, e, asw);
+            markVolumeErrorState(volume, e, asw, () -> asw.markVolumeMountAsUncertain(volume, mounter));
             throw failed(volume, "MountVolume.SetUp failed", e);
         }
         try {
@@ -127,7 +140,7 @@ public final class OperationExecutor {
      * before, it was not); one without a final answer may be, and is unmounted once no pod wants the volume. A
      * transient failure changes nothing.
      */
-    private static void markDeviceErrorState(VolumeToMount volume, Path deviceMountPath, VolumeException e,
+    static void markDeviceErrorState(VolumeToMount volume, Path deviceMountPath, VolumeException e,
                                              ActualStateOfWorldMounterUpdater asw) {
         DeviceMountState state = asw.getDeviceMountState(volume.volumeName());
         if (VolumeException.isOperationFinished(e) && state == DeviceMountState.UNCERTAIN) {
@@ -143,22 +156,30 @@ public final class OperationExecutor {
      * (perhaps mounted: it is torn down if its pod is gone), and one left uncertain otherwise is taken as not mounted; a
      * set-up without a final answer leaves the volume perhaps mounted, torn down if its pod goes first. A transient
      * failure changes nothing.
+     *
+     * @param markUncertain marks the volume perhaps mounted (or mapped) for the pod
      */
-    private static void markVolumeErrorState(VolumeToMount volume, Mounter mounter, VolumeException e,
-                                             ActualStateOfWorldMounterUpdater asw) {
+    static void markVolumeErrorState(VolumeToMount volume, VolumeException e, ActualStateOfWorldMounterUpdater asw,
+                                     Runnable markUncertain) {
         VolumeMountState state = asw.getVolumeMountState(volume.volumeName(), volume.podName());
         if (VolumeException.isOperationFinished(e) && state == VolumeMountState.UNCERTAIN
                 && !asw.isVolumeReconstructed(volume.podName(), volume.volumeName())) {
             asw.markVolumeAsUnmounted(volume.podName(), volume.volumeName());
         } else if (e instanceof UncertainProgressException && state == VolumeMountState.NOT_MOUNTED) {
-            asw.markVolumeMountAsUncertain(volume, mounter);
+            markUncertain.run();
         }
     }
 
     /** Records the mount's {@code FailedMount} event and returns the error that backs the operation off. */
     private VolumeException failed(VolumeToMount volume, String prefix, VolumeException cause) {
+        return failed(recorder, FAILED_MOUNT, volume, prefix, cause);
+    }
+
+    /** Records the operation's warning event {@code reason} and returns the error that backs the operation off. */
+    static VolumeException failed(EventRecorder recorder, String reason, VolumeToMount volume, String prefix,
+                                  VolumeException cause) {
         String message = volume.simpleMessage(prefix, ": " + cause.getMessage());
-        recorder.event(References.pod(volume.pod()), EventRecorder.WARNING, FAILED_MOUNT, message);
+        recorder.event(References.pod(volume.pod()), EventRecorder.WARNING, reason, message);
         return new VolumeException(volume.detailedMessage(prefix, ": " + cause.getMessage()));
     }
 
@@ -180,6 +201,10 @@ public final class OperationExecutor {
      * it up afresh; subPath mounts that cannot be cleaned leave it as it is, tried again after the back-off.
      */
     public void unmountVolume(MountedVolume volume, ActualStateOfWorldMounterUpdater asw) {
+        if (volume.spec() != null && volume.spec().isBlock()) {
+            pending.run(volume.volumeName(), volume.podName(), "unmap_volume", () -> block.unmapVolume(volume, asw));
+            return;
+        }
         pending.run(volume.volumeName(), volume.podName(), "volume_unmount", () -> {
             try {
                 subpather.cleanSubPaths(dirs.podDir(volume.podName()), volume.innerVolumeSpecName());
@@ -201,6 +226,20 @@ public final class OperationExecutor {
                     volume.volumeGidValue() == null ? "" : volume.volumeGidValue());
             asw.markVolumeAsUnmounted(volume.podName(), volume.volumeName());
         });
+    }
+
+    /**
+     * Upstream {@code UnmountDevice}: a raw block volume's device is unmapped (its global map path), any other volume's
+     * global mount unmounted, once no pod has the volume; the volume then leaves the node's state.
+     */
+    public void unmountDevice(String volumeName, VolumeSpec spec, VolumePlugin plugin, Path deviceMountPath,
+                              ActualStateOfWorldMounterUpdater asw) {
+        if (spec.isBlock()) {
+            pending.run(volumeName, "", "unmap_device",
+                    () -> block.unmapDevice(volumeName, spec, plugin, deviceMountPath, asw));
+            return;
+        }
+        unmountDevice(volumeName, spec.name(), plugin, deviceMountPath, asw);
     }
 
     /**

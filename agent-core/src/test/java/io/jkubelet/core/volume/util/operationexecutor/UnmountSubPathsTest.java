@@ -93,7 +93,7 @@ class UnmountSubPathsTest {
         VolumeSpec spec = VolumeSpec.of(new VolumeBuilder().withName("data").withNewEmptyDir().endEmptyDir().build());
         OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(Runnable::run, Clock.systemUTC()),
                 (ref, type, reason, message) -> { }, new io.jkubelet.core.volumemanager.FakePersistentVolumes(), dirs,
-                subpather);
+                subpather, new io.jkubelet.core.volume.util.volumepathhandler.BlockVolumePathHandler(new LinuxMounts()));
         executor.unmountVolume(new MountedVolume("u1-data", "u1", "data", "data", plugin, spec, null, "", false),
                 new RecordingAsw(unmounted));
     }
@@ -147,6 +147,12 @@ class UnmountSubPathsTest {
 
         @Override
         public void markDeviceAsUnmounted(String volumeName) { }
+
+        @Override
+        public void markVolumeAsMapped(VolumeToMount volume, io.jkubelet.core.volume.BlockVolumeMapper mapper) { }
+
+        @Override
+        public void markVolumeMapAsUncertain(VolumeToMount volume, io.jkubelet.core.volume.BlockVolumeMapper mapper) { }
 
         @Override
         public void markVolumeAsResized(String volumeName, io.fabric8.kubernetes.api.model.Quantity claimSize) { }

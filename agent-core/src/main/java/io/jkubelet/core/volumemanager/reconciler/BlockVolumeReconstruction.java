@@ -1,0 +1,45 @@
+package io.jkubelet.core.volumemanager.reconciler;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.volume.BlockVolumeMapper;
+import io.jkubelet.core.volume.BlockVolumePlugin;
+import io.jkubelet.core.volume.VolumeException;
+import io.jkubelet.core.volume.VolumePluginMgr;
+import io.jkubelet.core.volume.VolumeSpec;
+import io.jkubelet.core.volumemanager.cache.ActualStateOfWorld;
+import io.jkubelet.core.volumemanager.cache.DesiredStateOfWorld;
+
+import java.nio.file.Files;
+
+/**
+ * Upstream {@code reconstructVolume} for a raw block volume ({@code volumeMode} {@code Block}): a link found under
+ * {@code pods/<uid>/volumeDevices/<plugin>/<name>} after a restart is taken as perhaps mapped, with its global map path
+ * as perhaps set up (v1.30's {@code updateStatesNew}), so that a pod that still wants it maps it again (idempotent: the
+ * map file, the link and the loop device are kept) and one that does not has it unmapped once the pods are known.
+ */
+final class BlockVolumeReconstruction {
+    private BlockVolumeReconstruction() {}
+
+    /**
+     * @throws VolumeException {@code could not find block volume plugin ...}, the plugin's reason, or
+     *     {@code volume: "<unique name>" is not mounted} when the link is not there
+     */
+    static void reconstruct(PodVolumeDirs.PodVolume v, VolumePluginMgr plugins, ActualStateOfWorld asw)
+            throws VolumeException {
+        BlockVolumePlugin plugin = plugins.findMapperPluginByName(v.pluginName()).orElseThrow(() -> new VolumeException(
+                "could not find block volume plugin \"" + v.pluginName() + "\" (spec.Name: \"" + v.volumeSpecName()
+                        + "\") pod \"" + v.podName() + "\" (UID: \"" + v.podName() + "\")"));
+        VolumeSpec spec = plugin.constructBlockVolumeSpec(v.podName(), v.volumeSpecName(), v.volumePath());
+        Pod pod = new PodBuilder().withNewMetadata().withUid(v.podName()).withName(v.podName()).endMetadata()
+                .withNewSpec().endSpec().build();
+        BlockVolumeMapper mapper = plugin.newBlockVolumeMapper(spec, pod);
+        String volumeName = DesiredStateOfWorld.uniqueVolumeName(plugin, v.podName(), spec);
+        // Upstream's CheckVolumeExistenceOperation for a block volume: the pod's link to the device is there.
+        if (!Files.isSymbolicLink(mapper.podDevicePath())) {
+            throw new VolumeException("volume: \"" + volumeName + "\" is not mounted");
+        }
+        asw.addReconstructedBlockVolume(volumeName, v.podName(), v.volumeSpecName(), spec, plugin, mapper,
+                plugin.attacher(spec).isPresent());
+    }
+}
