@@ -132,14 +132,16 @@ class RequestTimeoutTest {
 
     @Test
     void aPullIsNotBoundByTheRequestTimeoutButCancelledWhenItStopsMakingProgress() {
-        // A request timeout far shorter than the deadline: the pull outlives it, and ends by its progress deadline.
+        // A request timeout far shorter than the deadline: the pull outlives it, and ends by its progress deadline. The
+        // deadline leaves a loaded machine time to read the one progress line the server sends at once (1 s did not,
+        // at load average ~20).
         DockerRuntimeOptions options = DockerRuntimeOptions.DEFAULTS.withRequestTimeout(Duration.ofMillis(200))
-                .withImagePullProgressDeadline(Duration.ofSeconds(1));
+                .withImagePullProgressDeadline(Duration.ofSeconds(3));
 
         try (DockerRuntime runtime = connect(options)) {
             assertThatThrownBy(() -> runtime.pullImage("127.0.0.1:5000/stalled:1.0", null))
                     .isInstanceOf(ImagePullException.class)
-                    .hasMessage("cancel pulling image 127.0.0.1:5000/stalled:1.0 because of no progress for 1s, "
+                    .hasMessage("cancel pulling image 127.0.0.1:5000/stalled:1.0 because of no progress for 3s, "
                             + "latest progress: \"1.0: Pulling from library/stalled\"");
         }
     }
