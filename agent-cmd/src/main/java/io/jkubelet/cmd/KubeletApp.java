@@ -278,6 +278,7 @@ final class KubeletApp implements AutoCloseable {
                 .volumeStatsAggPeriod(config.volumeStatsAggPeriod())
                 .security(new SecuritySettings(Boolean.TRUE.equals(config.seccompDefault()),
                         Objects.requireNonNullElse(config.allowedUnsafeSysctls(), List.of())))
+                .enableControllerAttachDetach(!Boolean.FALSE.equals(config.enableControllerAttachDetach()))
                 .build();
         KubeletDeps.Builder deps = KubeletDeps.builder(connection.runtime(), connection.images(), recorder, clock)
                 .cluster(cluster).systemContainers(HostSetup.systemContainers(connection.process()))
@@ -302,7 +303,7 @@ final class KubeletApp implements AutoCloseable {
         cluster.startNodeSync(config, new NodeIdentity(node.name(), node.name(), node.ips(), flags.nodeLabels(),
                 KubeletVersion.compatVersion()), rootDir, connection.runtime(), connection.images(),
                 kubelet.views()::plegHealth, kubelet.views().nodePressure(), kubelet::shutdownStatus,
-                kubelet.views()::deviceCapacity, recorder).ifPresentOrElse(nodeSync -> {
+                kubelet.views()::deviceCapacity, kubelet.views().nodeVolumes(), recorder).ifPresentOrElse(nodeSync -> {
             running.add("node-sync", nodeSync);
             GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, nodeSync::syncNodeStatus, System.getenv());
         }, () -> GracefulNodeShutdown.start(config, settings.featureGates(), kubelet, () -> {}, System.getenv()));

@@ -17,6 +17,7 @@ import io.jkubelet.core.cluster.fabric8.Fabric8PodListWatch;
 import io.jkubelet.core.cluster.fabric8.Fabric8PodStatusClient;
 import io.jkubelet.core.cluster.fabric8.Fabric8RuntimeClassLister;
 import io.jkubelet.core.cluster.fabric8.Fabric8ServiceLister;
+import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.config.ApiserverSource;
 import io.jkubelet.core.config.PodUpdateSink;
 import io.jkubelet.core.events.ApiserverEventRecorder;
@@ -24,6 +25,7 @@ import io.jkubelet.core.events.EventRecorder;
 import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.nodestatus.NodePressure;
+import io.jkubelet.core.nodestatus.NodeVolumes;
 import io.jkubelet.core.nodestatus.Sleeper;
 import io.jkubelet.core.objects.ApiObjectManagers;
 import io.jkubelet.core.objects.ChangeDetectionStrategy;
@@ -38,6 +40,7 @@ import io.jkubelet.core.status.StatusManager;
 import io.jkubelet.core.util.StopSequence;
 import io.jkubelet.core.volume.csi.CsiObjects;
 import io.jkubelet.core.volume.csi.NodeInfoManager;
+import io.jkubelet.core.volume.util.operationexecutor.NodeReader;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -197,6 +200,24 @@ public final class ClusterSide implements AutoCloseable {
                         Sleeper.REAL);
     }
 
+    /**
+     * This node's Node read through to etcd, whose {@code status.volumesAttached} the volume manager reads (a Node that
+     * does not exist is {@code nodes "<name>" not found}); none standalone.
+     */
+    public Optional<NodeReader> nodeReader(String nodeName) {
+        if (client == null) {
+            return Optional.empty();
+        }
+        Fabric8NodeClient nodes = new Fabric8NodeClient(client);
+        return Optional.of(() -> {
+            Node node = nodes.getNode(nodeName);
+            if (node == null) {
+                throw new ApiException("nodes \"" + nodeName + "\" not found", 404, null, null);
+            }
+            return node;
+        });
+    }
+
     /** The CSIDriver, VolumeAttachment and Secret objects the CSI volume plugin reads; none standalone. */
     public Optional<CsiObjects> csiObjects() {
         return client == null ? Optional.empty() : Optional.of(new Fabric8CsiObjects(client));
@@ -222,18 +243,19 @@ public final class ClusterSide implements AutoCloseable {
      * @param pressure the eviction manager's answers, for the node's pressure conditions
      * @param shutdownStatus the node shutdown manager's error while the node shuts down, for the Ready condition
      * @param devicePlugins the device plugins' resources, for the node's capacity and allocatable
+     * @param volumes the volume manager's volumes in use, for {@code status.volumesInUse}
      */
     public Optional<NodeSync> startNodeSync(KubeletConfiguration config, NodeIdentity identity, Path rootDir,
                                             RuntimeService runtime, ImageService images,
                                             Supplier<Optional<String>> plegHealth, NodePressure pressure,
                                             Supplier<Optional<String>> shutdownStatus,
                                             Supplier<io.jkubelet.core.cm.devicemanager.DeviceCapacity> devicePlugins,
-                                            EventRecorder recorder) {
+                                            NodeVolumes volumes, EventRecorder recorder) {
         if (client == null) {
             return Optional.empty();
         }
         NodeSync sync = NodeSync.start(new Fabric8NodeClient(client), new Fabric8LeaseClient(client), config, identity,
-                rootDir, runtime, images, plegHealth, pressure, shutdownStatus, devicePlugins, recorder, clock);
+                rootDir, runtime, images, plegHealth, pressure, shutdownStatus, devicePlugins, volumes, recorder, clock);
         Fabric8NodeLister lister = new Fabric8NodeLister(client, identity.nodeName());
         owned.add("node-lister", lister);
         nodeLister = lister;

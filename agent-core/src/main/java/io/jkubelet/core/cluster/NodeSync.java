@@ -12,6 +12,7 @@ import io.jkubelet.core.nodestatus.NodeIdentity;
 import io.jkubelet.core.nodestatus.NodePressure;
 import io.jkubelet.core.nodestatus.NodeStatusSetters;
 import io.jkubelet.core.nodestatus.NodeStatusUpdater;
+import io.jkubelet.core.nodestatus.NodeVolumes;
 import io.jkubelet.core.nodestatus.RuntimeState;
 import io.jkubelet.core.nodestatus.Sleeper;
 import io.jkubelet.core.runtime.ImageService;
@@ -50,11 +51,12 @@ public final class NodeSync implements AutoCloseable {
      * @param pressure the eviction manager's answers for the pressure conditions (Kubelet::nodePressure)
      * @param shutdownStatus the node shutdown manager's error while the node shuts down (Kubelet::shutdownStatus)
      * @param devicePlugins the device plugins' resources (KubeletViews::deviceCapacity)
+     * @param volumes the volume manager's volumes in use, told which the Node lists (KubeletViews::nodeVolumes)
      */
     static NodeSync start(NodeClient nodes, LeaseClient leases, KubeletConfiguration config, NodeIdentity identity,
             Path rootDir, RuntimeService runtime, ImageService images, Supplier<Optional<String>> plegHealth,
             NodePressure pressure, Supplier<Optional<String>> shutdownStatus, Supplier<DeviceCapacity> devicePlugins,
-            EventRecorder recorder, Clock clock) {
+            NodeVolumes volumes, EventRecorder recorder, Clock clock) {
         RuntimeState runtimeState = new RuntimeState(clock, List.of(new RuntimeState.HealthCheck("PLEG", plegHealth)),
                 pressure, shutdownStatus);
         ScheduledExecutorService checks = DaemonThreads.scheduler("runtime-up");
@@ -62,7 +64,7 @@ public final class NodeSync implements AutoCloseable {
                 RuntimeState.RUNTIME_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         MachineInfo machine = MachineInfo.read(Path.of("/"), rootDir);
         NodeStatusSetters setters = new NodeStatusSetters(identity, () -> machine, runtime, images, config,
-                runtimeState, clock, recorder, devicePlugins);
+                runtimeState, clock, recorder, devicePlugins, volumes);
         NodeStatusUpdater status = new NodeStatusUpdater(nodes, identity, config, setters, clock, Sleeper.REAL);
         NodeLeaseController lease = new NodeLeaseController(leases, identity.nodeName(), config.nodeLeaseDurationSeconds(),
                 clock, Sleeper.REAL);

@@ -57,6 +57,7 @@ import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.subpath.Subpather;
+import io.jkubelet.core.volumemanager.AttachDetach;
 import io.jkubelet.core.volumemanager.VolumeManager;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -185,7 +186,8 @@ public final class Kubelet implements AutoCloseable {
                 }, new ProberMetrics(probeMetrics), deps.clock(), executors.probeTicker(), executors.probes());
         this.volumeManager = VolumeManager.onThisNode(dirs, new ApiVolumes(deps.cluster().objects(), nodeName,
                 settings.node()::hostIps, node::allocatable, deps.clock()), new VolumeManagerPods(podManager, workerStates),
-                deps.cluster().persistentVolumes(), new CsiVolumePlugin(dirs, new LinuxMounts(), nodeName, pluginWatcher.csiDrivers(),
+                deps.cluster().persistentVolumes(), new AttachDetach(settings.enableControllerAttachDetach(),
+                        deps.cluster().nodeReader(nodeName).orElse(null)), new CsiVolumePlugin(dirs, new LinuxMounts(), nodeName, pluginWatcher.csiDrivers(),
                         deps.csiDrivers(), deps.cluster().csiObjects().orElse(null)),
                 recorder, deps.clock(), executors.volumes());
         this.imageManager = new ImageManager(images, recorder, deps.clock(), settings.imagePulls(),
@@ -254,7 +256,7 @@ public final class Kubelet implements AutoCloseable {
         // The sources register with the pod config now, so that housekeeping waits for all of them from the start.
         this.sources = new PodSourceSet(settings.sources(), nodeName, deps.cluster(), podConfig);
         this.views = new KubeletViews(podManager, statusManager, pleg, evictionManager, syncLoop, probeMetrics, metrics,
-                stats, timelines, statsHistory, deviceManager,
+                stats, timelines, statsHistory, deviceManager, volumeManager,
                 resourceManagers.podResources(podManager::pods, settings.featureGates()));
     }
 

@@ -35,6 +35,8 @@ import java.time.Duration;
  * @param volumeStatsAggPeriod {@code volumeStatsAggPeriod}: how often pods' volume usage is measured; zero or less
  *     disables volume stats
  * @param security {@code seccompDefault} and {@code allowedUnsafeSysctls}
+ * @param enableControllerAttachDetach {@code enableControllerAttachDetach}: the attach/detach controller attaches the
+ *     node's attachable volumes; false asks the kubelet to, which jkubelet refuses volume by volume
  */
 @Value.Builder
 public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequency, Duration relistPeriod,
@@ -45,7 +47,7 @@ public record KubeletSettings(NodeContext node, Path rootDir, Duration syncFrequ
                               Duration cpuCfsQuotaPeriod, EvictionConfig eviction,
                               FeatureGates featureGates,
                               Duration volumeStatsAggPeriod,
-                              SecuritySettings security) {
+                              SecuritySettings security, boolean enableControllerAttachDetach) {
 
     public static KubeletSettingsBuilder builder() {
         return new KubeletSettingsBuilder();

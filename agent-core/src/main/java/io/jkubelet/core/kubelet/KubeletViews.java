@@ -6,6 +6,7 @@ import io.jkubelet.core.cm.devicemanager.DeviceManager;
 import io.jkubelet.core.eviction.EvictionManager;
 import io.jkubelet.core.metrics.KubeletMetrics;
 import io.jkubelet.core.nodestatus.NodePressure;
+import io.jkubelet.core.nodestatus.NodeVolumes;
 import io.jkubelet.core.pleg.GenericPleg;
 import io.jkubelet.core.pleg.RunningPod;
 import io.jkubelet.core.podresources.PodResourcesLister;
@@ -36,10 +37,13 @@ public final class KubeletViews {
     private final StatsHistory statsHistory;
     private final DeviceManager devices;
     private final PodResourcesLister podResources;
+    private final NodeVolumes nodeVolumes;
 
     KubeletViews(PodManager podManager, StatusManager statusManager, GenericPleg pleg, EvictionManager evictionManager,
             SyncLoop syncLoop, PrometheusRegistry probeMetrics, KubeletMetrics metrics, StatsProvider stats,
-            PodTimelines timelines, StatsHistory statsHistory, DeviceManager devices, PodResourcesLister podResources) {
+            PodTimelines timelines, StatsHistory statsHistory, DeviceManager devices, NodeVolumes nodeVolumes,
+            PodResourcesLister podResources) {
+        this.nodeVolumes = nodeVolumes;
         this.podManager = podManager;
         this.statusManager = statusManager;
         this.pleg = pleg;
@@ -52,6 +56,11 @@ public final class KubeletViews {
         this.statsHistory = statsHistory;
         this.devices = devices;
         this.podResources = podResources;
+    }
+
+    /** The volume manager's volumes in use, for the node status's {@code volumesInUse}. */
+    public NodeVolumes nodeVolumes() {
+        return nodeVolumes;
     }
 
     /** The node's desired pods with their latest status, for {@code /pods}. */

@@ -33,7 +33,7 @@ import java.util.function.Supplier;
 /**
  * Computes the node's status in place (upstream {@code defaultNodeStatusFuncs}, in its order): addresses,
  * machine info with capacity and allocatable, version info, daemon endpoints, images, OS and architecture,
- * then the MemoryPressure, DiskPressure, PIDPressure and Ready conditions. A setter that fails is logged and
+ * then the MemoryPressure, DiskPressure, PIDPressure and Ready conditions, then the volumes in use. A setter that fails is logged and
  * the others still run, as upstream does. Not thread-safe: one caller (the status loop) at a time.
  */
 public final class NodeStatusSetters {
@@ -51,17 +51,23 @@ public final class NodeStatusSetters {
     private final BiConsumer<String, String> recordEvent;
     /** Upstream's {@code devicePluginResourceCapacityFunc}: the device manager's {@code GetCapacity}. */
     private final Supplier<DeviceCapacity> devicePlugins;
+    private final NodeVolumes volumes;
 
     public NodeStatusSetters(NodeIdentity identity, Supplier<MachineInfo> machine, RuntimeService runtime,
             ImageService images, KubeletConfiguration config, NodeHealth health, Clock clock, EventRecorder recorder) {
-        this(identity, machine, runtime, images, config, health, clock, recorder, () -> DeviceCapacity.NONE);
+        this(identity, machine, runtime, images, config, health, clock, recorder, () -> DeviceCapacity.NONE,
+                NodeVolumes.NONE);
     }
 
-    /** @param devicePlugins the device plugins' resources, asked at each status (it forgets resources gone for good) */
+    /**
+     * @param devicePlugins the device plugins' resources, asked at each status (it forgets resources gone for good)
+     * @param volumes the volume manager's volumes in use
+     */
     public NodeStatusSetters(NodeIdentity identity, Supplier<MachineInfo> machine, RuntimeService runtime,
             ImageService images, KubeletConfiguration config, NodeHealth health, Clock clock, EventRecorder recorder,
-            Supplier<DeviceCapacity> devicePlugins) {
+            Supplier<DeviceCapacity> devicePlugins, NodeVolumes volumes) {
         this.devicePlugins = devicePlugins;
+        this.volumes = volumes;
         this.identity = identity;
         this.machine = machine;
         this.runtime = runtime;
@@ -94,6 +100,27 @@ public final class NodeStatusSetters {
         run("PIDPressureCondition", () -> NodeConditions.pidPressure(node, now, health.pidPressure(), recordEvent));
         run("ReadyCondition", () -> NodeConditions.ready(node, now, health.readinessErrors(),
                 !Boolean.FALSE.equals(config.localStorageCapacityIsolation()), recordEvent));
+        run("VolumesInUse", () -> volumesInUse(node));
+    }
+
+    /**
+     * Upstream's {@code VolumesInUse} setter: only once the volume manager knows what the node has; until then the list
+     * read back stays as the kubelet before a restart left it, so that no volume is detached under a pod meanwhile.
+     */
+    private void volumesInUse(Node node) {
+        if (volumes.reconcilerStatesHasBeenSynced()) {
+            node.getStatus().setVolumesInUse(volumes.getVolumesInUse());
+        }
+    }
+
+    /**
+     * Upstream {@code markVolumesFromNode}: tells the volume manager which volumes the Node lists in
+     * {@code status.volumesInUse} (after a patch, or a status that needed none).
+     */
+    void markVolumesFromNode(Node node) {
+        List<String> inUse = node.getStatus() == null || node.getStatus().getVolumesInUse() == null ? List.of()
+                : node.getStatus().getVolumesInUse();
+        volumes.markVolumesAsReportedInUse(inUse);
     }
 
     private void run(String setter, Runnable r) {

@@ -285,12 +285,17 @@ public final class NodeStatusUpdater implements Supplier<Node>, AutoCloseable {
         Instant now = clock.instant();
         if (!changed && now.isBefore(lastStatusReportTime.plus(config.nodeStatusReportFrequency()))) {
             current = node;
+            // After a restart the volume manager starts with nothing reported, while the Node still lists what the
+            // kubelet before reported: it learns it here even when the status needs no patch.
+            setters.markVolumesFromNode(node);
             return;
         }
         String patch = NodeStatusDiff.statusPatch(original, node);
         Node updated = patch == null ? original : client.patchNodeStatus(identity.nodeName(), patch);
         lastStatusReportTime = clock.instant();
         current = updated;
+        // The Node now lists them: the controller will not detach them, so their pods may mount them.
+        setters.markVolumesFromNode(updated);
     }
 
     @Override

@@ -14,8 +14,13 @@ public interface DeviceMounter {
      */
     Path deviceMountPath(VolumeSpec spec);
 
-    /** Mounts the volume at its global path when it needs one; nothing for a volume that does not. */
-    void mountDevice(VolumeSpec spec) throws VolumeException;
+    /**
+     * Mounts the volume at its global path when it needs one; nothing for a volume that does not.
+     *
+     * @param devicePath the attached volume's device path as its attacher gave it (upstream {@code MountDevice}'s); ""
+     *     for a volume not attached
+     */
+    void mountDevice(VolumeSpec spec, String devicePath) throws VolumeException;
 
     /** Unmounts the volume's global mount, if any, once no pod uses it. */
     void unmountDevice(String volumeName, Path deviceMountPath) throws VolumeException;

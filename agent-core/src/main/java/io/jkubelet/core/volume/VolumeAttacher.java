@@ -9,10 +9,12 @@ import io.fabric8.kubernetes.api.model.Pod;
  */
 public interface VolumeAttacher {
     /**
-     * Returns when the volume is attached to this node.
+     * Returns when the volume is attached to this node (upstream {@code WaitForAttach}).
      *
+     * @param devicePath where the node status says the volume is ({@code status.volumesAttached[].devicePath})
+     * @return the volume's device path, what the global mount is made from
      * @throws VolumeException why it is not (yet) attached: the mount fails with {@code MountVolume.WaitForAttach failed}
      *     and is tried again after its back-off
      */
-    void waitForAttach(VolumeSpec spec, Pod pod) throws VolumeException;
+    String waitForAttach(VolumeSpec spec, String devicePath, Pod pod) throws VolumeException;
 }

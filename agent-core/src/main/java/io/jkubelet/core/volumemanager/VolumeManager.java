@@ -3,6 +3,7 @@ package io.jkubelet.core.volumemanager;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.jkubelet.core.events.EventRecorder;
+import io.jkubelet.core.nodestatus.NodeVolumes;
 import io.jkubelet.core.objects.PersistentVolumeClient;
 import io.jkubelet.core.podutil.PodSpecs;
 import io.jkubelet.core.volume.ApiVolumes;
@@ -55,7 +56,7 @@ import java.util.function.BooleanSupplier;
  * 100 ms as upstream's, and at once when something asks (a sync, a finished operation), so that a pod does not wait a
  * loop period for its volumes. Thread-safe.
  */
-public final class VolumeManager {
+public final class VolumeManager implements NodeVolumes {
     private static final Logger log = LoggerFactory.getLogger(VolumeManager.class);
 
     /** Upstream's {@code reconcilerLoopSleepPeriod} and {@code desiredStateOfWorldPopulatorLoopSleepPeriod}. */
@@ -88,13 +89,16 @@ public final class VolumeManager {
     private final StateChanges populatorWork = new StateChanges();
     private volatile boolean stopped;
     private volatile ExecutorService loops;
+    private final boolean controllerAttachDetachEnabled;
 
     /**
+     * @param attachDetach who attaches the attachable volumes, and where the kubelet reads that they are
      * @param operations where mounts and unmounts run (a thread each, so that a hanging mount holds only its own)
      */
     public VolumeManager(VolumePluginMgr plugins, PodDirs dirs, HostMounts mounts, PodManager podManager,
-                         PodStateProvider podStates, PersistentVolumeClient persistentVolumes, EventRecorder recorder,
-                         Clock clock, Executor operations, Pause pause) {
+                         PodStateProvider podStates, PersistentVolumeClient persistentVolumes, AttachDetach attachDetach,
+                         EventRecorder recorder, Clock clock, Executor operations, Pause pause) {
+        this.controllerAttachDetachEnabled = attachDetach.controllerAttachDetachEnabled();
         this.dirs = dirs;
         this.mounts = mounts;
         this.clock = clock;
@@ -103,8 +107,9 @@ public final class VolumeManager {
         this.asw = new ActualStateOfWorld();
         this.populator = new DesiredStateOfWorldPopulator(podManager, podStates, dsw, asw, persistentVolumes);
         OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(operations, clock), recorder,
-                persistentVolumes, dirs, new Subpather(mounts), new BlockVolumePathHandler(mounts));
-        this.reconciler = new Reconciler(dsw, asw, executor, plugins, dirs, mounts, populator::hasAddedPods);
+                persistentVolumes, dirs, new Subpather(mounts), new BlockVolumePathHandler(mounts), attachDetach.node());
+        this.reconciler = new Reconciler(dsw, asw, executor, plugins, dirs, mounts, populator::hasAddedPods,
+                attachDetach.controllerAttachDetachEnabled(), attachDetach.node());
     }
 
     /**
@@ -116,11 +121,11 @@ public final class VolumeManager {
      * @param executor the loops' and the operations' threads, shut down by {@link #stop()}
      */
     public static <P extends PodManager & PodStateProvider> VolumeManager onThisNode(PodDirs dirs, ApiVolumes apiVolumes,
-            P pods, PersistentVolumeClient persistentVolumes, CsiVolumePlugin csi, EventRecorder recorder, Clock clock,
-            ExecutorService executor) {
+            P pods, PersistentVolumeClient persistentVolumes, AttachDetach attachDetach, CsiVolumePlugin csi,
+            EventRecorder recorder, Clock clock, ExecutorService executor) {
         LinuxMounts mounts = new LinuxMounts();
         return new VolumeManager(VolumePlugins.probe(dirs, mounts, apiVolumes, csi, recorder), dirs, mounts, pods, pods,
-                persistentVolumes, recorder, clock, executor, Pause.REAL);
+                persistentVolumes, attachDetach, recorder, clock, executor, Pause.REAL);
     }
 
     /**
@@ -131,6 +136,11 @@ public final class VolumeManager {
      */
     public void start(ExecutorService loops, BooleanSupplier sourcesReady) {
         log.info("Starting Kubelet Volume Manager");
+        if (!controllerAttachDetachEnabled) {
+            log.warn("enableControllerAttachDetach is false: volumes that need attaching (CSI volumes whose CSIDriver "
+                    + "requires attachment) are not attached by this kubelet and their pods fail to mount them; "
+                    + "the others mount as usual");
+        }
         this.loops = loops;
         reconciler.reconstructVolumes();
         loops.execute(() -> loop("populator", populatorWork, () -> populator.populate(sourcesReady)));
@@ -379,10 +389,10 @@ public final class VolumeManager {
     }
 
     /**
-     * Upstream {@code GetVolumesInUse}: the attachable volumes pods want or the node has, for the node status's
-     * {@code volumesInUse} (none of the in-tree plugins here attaches: the list stays empty, as on any node without
-     * attachable volumes).
+     * Upstream {@code GetVolumesInUse}: the attachable volumes pods want or the node has, sorted, for the node status's
+     * {@code volumesInUse} (only CSI volumes whose CSIDriver requires attachment are: none of the in-tree plugins here).
      */
+    @Override
     public List<String> getVolumesInUse() {
         Set<String> inUse = new TreeSet<>();
         dsw.getVolumesToMount().stream().filter(VolumeToMount::pluginIsAttachable)
@@ -392,12 +402,19 @@ public final class VolumeManager {
     }
 
     /** Upstream {@code ReconcilerStatesHasBeenSynced}: the node status may report {@link #getVolumesInUse()}. */
+    @Override
     public boolean reconcilerStatesHasBeenSynced() {
         return reconciler.statesHaveBeenSynced();
     }
 
-    /** Upstream {@code MarkVolumesAsReportedInUse}: the node status listed these volumes. */
+    /**
+     * Upstream {@code MarkVolumesAsReportedInUse}: the node status listed these volumes, so that the attach/detach
+     * controller will not detach them: their attachment may now be verified and the volumes mounted.
+     */
+    @Override
     public void markVolumesAsReportedInUse(List<String> volumesReportedAsInUse) {
         dsw.markVolumesReportedInUse(volumesReportedAsInUse);
+        // The reconciler verifies them at once rather than at its next loop.
+        asw.changes().signal();
     }
 }

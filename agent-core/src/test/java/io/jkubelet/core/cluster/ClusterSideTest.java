@@ -65,7 +65,7 @@ class ClusterSideTest {
         assertThat(standalone.podSource("node-a", () -> u -> {})).isEmpty();
         assertThat(standalone.mirrorClient("node-a")).isEmpty();
         assertThat(standalone.statusWriter(new StatusManager(Clock.systemUTC()), null)).isEmpty();
-        assertThat(standalone.startNodeSync(null, null, null, null, null, null, null, null, null, null)).isEmpty();
+        assertThat(standalone.startNodeSync(null, null, null, null, null, null, null, null, null, null, null)).isEmpty();
     }
 
     @Test

@@ -52,6 +52,7 @@ final class TestSettings {
                 .eviction(EvictionConfig.NONE)
                 .featureGates(FeatureGates.of(Map.of()))
                 .volumeStatsAggPeriod(Duration.ofMinutes(1))
-                .security(SecuritySettings.DEFAULT);
+                .security(SecuritySettings.DEFAULT)
+                .enableControllerAttachDetach(true);
     }
 }

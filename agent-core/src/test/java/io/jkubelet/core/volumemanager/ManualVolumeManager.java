@@ -48,15 +48,24 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
                 recorder);
     }
 
+    /** A manager whose node has no apiserver to read attachments from (nothing it mounts is attachable). */
     public ManualVolumeManager(PodDirs dirs, HostMounts mounts, VolumePluginMgr plugins,
                                PersistentVolumeClient persistentVolumes, EventRecorder recorder) {
+        this(dirs, mounts, plugins, persistentVolumes, AttachDetach.STANDALONE, recorder);
+    }
+
+    /** @param attachDetach who attaches, and where the manager reads this node's Node */
+    public ManualVolumeManager(PodDirs dirs, HostMounts mounts, VolumePluginMgr plugins,
+                               PersistentVolumeClient persistentVolumes, AttachDetach attachDetach,
+                               EventRecorder recorder) {
         EventRecorder recording = (ObjectReference involved, String type, String reason, String message) -> {
             if (OperationExecutor.FAILED_MOUNT.equals(reason) || OperationExecutor.FAILED_MAP_VOLUME.equals(reason)) {
                 failedMounts.add(message);
             }
             recorder.event(involved, type, reason, message);
         };
-        this.manager = new VolumeManager(plugins, dirs, mounts, this, this, persistentVolumes, recording, clock,
+        this.manager = new VolumeManager(plugins, dirs, mounts, this, this, persistentVolumes, attachDetach, recording,
+                clock,
                 Runnable::run, (changes, seen, max) -> {
                     // Past the longest back-off, so that each pause retries what failed.
                     clock.advance(Duration.ofMinutes(3));
@@ -89,6 +98,16 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
     public void passesAfterBackOff() {
         clock.advance(Duration.ofMinutes(3));
         passes();
+    }
+
+    /**
+     * What the node status loop does after a successful patch: the volume manager's volumes in use, once it reports
+     * them, are what the Node lists (upstream {@code MarkVolumesAsReportedInUse} of the patched node).
+     */
+    public void nodeStatusReported() {
+        if (manager.reconcilerStatesHasBeenSynced()) {
+            manager.markVolumesAsReportedInUse(manager.getVolumesInUse());
+        }
     }
 
     /** The reconstruction of a restarted kubelet, before its first passes. */

@@ -52,13 +52,14 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
     }
 
     /**
-     * Upstream {@code WaitForAttach}.
+     * Upstream {@code WaitForAttach}: the device path the node status gave is not used (the attacher returns "" for a
+     * CSI volume); the attachment's name is given back in its place.
      *
      * @throws VolumeException {@code volume <handle> is not attached for volume attachment csi-...}, the attacher's
      *     {@code attachError}, {@code volume attachment is being deleted}, or the GET's error
      */
     @Override
-    public void waitForAttach(VolumeSpec spec, Pod pod) throws VolumeException {
+    public String waitForAttach(VolumeSpec spec, String devicePath, Pod pod) throws VolumeException {
         CsiSource src = CsiSource.of(spec, pod.getMetadata().getUid(), pod.getMetadata().getNamespace());
         String attachId = CsiNames.attachmentName(src.volumeHandle(), src.driver(), nodeName);
         VolumeAttachment va;
@@ -72,7 +73,7 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
             throw new VolumeException("volume attachment is being deleted");
         }
         if (va.getStatus() != null && Boolean.TRUE.equals(va.getStatus().getAttached())) {
-            return;
+            return attachId;
         }
         if (va.getStatus() != null && va.getStatus().getAttachError() != null) {
             throw new VolumeException(va.getStatus().getAttachError().getMessage());
@@ -126,7 +127,7 @@ final class CsiAttacher implements VolumeAttacher, DeviceMounter {
      *     wants it
      */
     @Override
-    public void mountDevice(VolumeSpec spec) throws VolumeException {
+    public void mountDevice(VolumeSpec spec, String devicePath) throws VolumeException {
         Path deviceMountPath = deviceMountPath(spec);
         if (deviceMountPath == null) {
             return; // an inline volume is published directly

@@ -207,7 +207,7 @@ public final class LocalVolumePlugin implements BlockVolumePlugin {
 
             /** A directory needs no global mount; a block device is formatted if need be and mounted once. */
             @Override
-            public void mountDevice(VolumeSpec spec) throws VolumeException {
+            public void mountDevice(VolumeSpec spec, String devicePath) throws VolumeException {
                 Path device = Path.of(source(spec).getPath());
                 switch (HostUtil.fileType(device)) {
                     case DIRECTORY -> { }

@@ -7,6 +7,7 @@ import io.jkubelet.core.volume.NodeExpandable;
 import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.ResizeUtil;
+import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldAttacherUpdater;
 import io.jkubelet.core.volume.util.operationexecutor.ActualStateOfWorldMounterUpdater;
 import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
@@ -27,10 +28,13 @@ import java.util.Map;
  * block mapper, its global mount is its global map path. Each change wakes whoever waits on {@link #changes()}.
  * Thread-safe.
  */
-public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdater {
+public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdater, ActualStateOfWorldAttacherUpdater {
     /** What the reconciler finds of a pod's volume (upstream {@code PodExistsInVolume}'s answers). */
     public enum PodVolumeState {
-        /** The volume is not on the node yet: it is attached (for the plugins here: taken as attached) first. */
+        /**
+         * The volume is not on the node yet (upstream's {@code volumeNotAttachedError}): the reconciler verifies that
+         * it is attached first (a volume whose plugin attaches nothing is at once).
+         */
         VOLUME_NOT_ATTACHED,
         /** On the node, not mounted (or perhaps mounted) for the pod. */
         NOT_MOUNTED,
@@ -42,58 +46,6 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
          * {@code FsResizeRequiredError}): expanded while in use.
          */
         FS_RESIZE_REQUIRED
-    }
-
-    private static final class PodMount {
-        final String podName;
-        final String outerVolumeSpecName;
-        final VolumeSpec spec;
-        final Mounter mounter;
-        /** What mapped a raw block volume; null for a mounted file system. */
-        final BlockVolumeMapper blockVolumeMapper;
-        final String volumeGidValue;
-        boolean uncertain;
-        boolean reconstructed;
-        boolean remountRequired;
-
-        PodMount(String podName, String outerVolumeSpecName, VolumeSpec spec, Mounter mounter, String volumeGidValue) {
-            this(podName, outerVolumeSpecName, spec, mounter, null, volumeGidValue);
-        }
-
-        PodMount(String podName, String outerVolumeSpecName, VolumeSpec spec, Mounter mounter,
-                 BlockVolumeMapper blockVolumeMapper, String volumeGidValue) {
-            this.podName = podName;
-            this.outerVolumeSpecName = outerVolumeSpecName;
-            this.spec = spec;
-            this.mounter = mounter;
-            this.blockVolumeMapper = blockVolumeMapper;
-            this.volumeGidValue = volumeGidValue;
-        }
-    }
-
-    private static final class AttachedVolume {
-        final String volumeName;
-        final VolumeSpec spec;
-        final VolumePlugin plugin;
-        final boolean attachable;
-        /** Where its global mount is (or perhaps is); null when it has none. */
-        Path deviceMountPath;
-        boolean deviceUncertain;
-        /**
-         * Upstream's {@code persistentVolumeSize}: the claim's {@code status.capacity} when the populator first found it
-         * mounted, then each size an expansion reached; null until then.
-         */
-        Quantity persistentVolumeSize;
-        /** Upstream's {@code volumeInUseErrorForExpansion}: the driver cannot expand it while it is in use. */
-        boolean volumeInUseErrorForExpansion;
-        final Map<String, PodMount> pods = new LinkedHashMap<>();
-
-        AttachedVolume(String volumeName, VolumeSpec spec, VolumePlugin plugin, boolean attachable) {
-            this.volumeName = volumeName;
-            this.spec = spec;
-            this.plugin = plugin;
-            this.attachable = attachable;
-        }
     }
 
     /**
@@ -111,10 +63,18 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         return changes;
     }
 
-    /** Upstream {@code MarkVolumeAsAttached}: the volume is on the node (the plugins here attach nothing). */
-    public void markVolumeAsAttached(String volumeName, VolumeSpec spec, VolumePlugin plugin, boolean attachable) {
+    /** Upstream {@code MarkVolumeAsAttached}: a volume already on the node takes the new device path. */
+    @Override
+    public void markVolumeAsAttached(String volumeName, VolumeSpec spec, VolumePlugin plugin, boolean attachable,
+                                     String devicePath) {
         synchronized (this) {
-            attachedVolumes.computeIfAbsent(volumeName, n -> new AttachedVolume(n, spec, plugin, attachable));
+            AttachedVolume v = attachedVolumes.get(volumeName);
+            if (v == null) {
+                attachedVolumes.put(volumeName, new AttachedVolume(volumeName, spec, plugin,
+                        AttachedVolume.attachability(attachable), devicePath));
+            } else {
+                v.devicePath = devicePath;
+            }
         }
         changes.signal();
     }
@@ -129,13 +89,13 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
 
     @Override
     public void markVolumeAsMounted(VolumeToMount volume, Mounter mounter) {
-        putPodMount(volume, mounter, false);
+        putPodMount(volume, mounter, null, false);
     }
 
     /** Only a volume not mounted for the pod becomes uncertain: a mounted one stays as it is. */
     @Override
     public void markVolumeMountAsUncertain(VolumeToMount volume, Mounter mounter) {
-        putPodMount(volume, mounter, true);
+        putPodMount(volume, mounter, null, true);
     }
 
     @Override
@@ -149,14 +109,11 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         putPodMount(volume, null, mapper, true);
     }
 
-    private void putPodMount(VolumeToMount volume, Mounter mounter, boolean uncertain) {
-        putPodMount(volume, mounter, null, uncertain);
-    }
-
     private void putPodMount(VolumeToMount volume, Mounter mounter, BlockVolumeMapper mapper, boolean uncertain) {
         synchronized (this) {
-            AttachedVolume v = attachedVolumes.computeIfAbsent(volume.volumeName(),
-                    n -> new AttachedVolume(n, volume.spec(), volume.plugin(), volume.pluginIsAttachable()));
+            AttachedVolume v = attachedVolumes.computeIfAbsent(volume.volumeName(), n -> new AttachedVolume(n,
+                    volume.spec(), volume.plugin(), AttachedVolume.attachability(volume.pluginIsAttachable()),
+                    volume.devicePath()));
             PodMount m = new PodMount(volume.podName(), volume.outerVolumeSpecName(), volume.spec(), mounter, mapper,
                     volume.volumeGidValue());
             m.uncertain = uncertain;
@@ -170,14 +127,31 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
     }
 
     /**
-     * A volume found mounted under a pod's directory after a restart (upstream's reconstruction): uncertain until the
-     * pod sets it up again, or torn down once the pods are known and none wants it.
+     * Upstream {@code AddAttachUncertainReconstructedVolume}: a volume found on disk after a restart is on the node, but
+     * whether it is attachable, and where its device is, only the node's {@code status.volumesAttached} tells
+     * ({@link #updateReconstructedVolumeAttachability}, {@link #updateReconstructedDevicePath}).
      */
-    public void addReconstructedVolume(String volumeName, String podName, String outerVolumeSpecName, VolumeSpec spec,
-                                       VolumePlugin plugin, Mounter mounter) {
+    public void addAttachUncertainReconstructedVolume(String volumeName, VolumeSpec spec, VolumePlugin plugin) {
         synchronized (this) {
-            AttachedVolume v = attachedVolumes.computeIfAbsent(volumeName, n -> new AttachedVolume(n, spec, plugin, false));
-            PodMount m = new PodMount(podName, outerVolumeSpecName, spec, mounter, "");
+            attachedVolumes.computeIfAbsent(volumeName,
+                    n -> new AttachedVolume(n, spec, plugin, AttachedVolume.Attachability.UNCERTAIN, ""));
+        }
+        changes.signal();
+    }
+
+    /**
+     * Upstream {@code CheckAndMarkVolumeAsUncertainViaReconstruction}: the pod's mount (or a raw block volume's map,
+     * {@code mapper} not null) found on disk is perhaps mounted until the pod sets it up again, or torn down once the
+     * pods are known and none wants it. The volume must have been added first.
+     */
+    public void markVolumeAsUncertainViaReconstruction(String volumeName, String podName, String outerVolumeSpecName,
+                                                       VolumeSpec spec, Mounter mounter, BlockVolumeMapper mapper) {
+        synchronized (this) {
+            AttachedVolume v = attachedVolumes.get(volumeName);
+            if (v == null || v.pods.containsKey(podName)) {
+                return;
+            }
+            PodMount m = new PodMount(podName, outerVolumeSpecName, spec, mounter, mapper, "");
             m.uncertain = true;
             m.reconstructed = true;
             v.pods.put(podName, m);
@@ -186,28 +160,28 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
     }
 
     /**
-     * A raw block volume found mapped under a pod's {@code volumeDevices} after a restart (upstream's reconstruction):
-     * uncertain, as {@link #addReconstructedVolume}, and its global map path perhaps set up, so that it is unmapped for
-     * the node once no pod wants it.
-     *
-     * @param attachable whether the volume is attached to the node (upstream's {@code pluginIsAttachable}), for the
-     *     node status's {@code volumesInUse}
+     * Upstream {@code UpdateReconstructedDevicePath}: the device path the node status gives a reconstructed volume,
+     * unless an operation has settled its global mount since (and with it the device path).
      */
-    public void addReconstructedBlockVolume(String volumeName, String podName, String outerVolumeSpecName, VolumeSpec spec,
-                                            VolumePlugin plugin, BlockVolumeMapper mapper, boolean attachable) {
-        synchronized (this) {
-            AttachedVolume v = attachedVolumes.computeIfAbsent(volumeName,
-                    n -> new AttachedVolume(n, spec, plugin, attachable));
-            PodMount m = new PodMount(podName, outerVolumeSpecName, spec, null, mapper, "");
-            m.uncertain = true;
-            m.reconstructed = true;
-            v.pods.put(podName, m);
-            if (v.deviceMountPath == null) {
-                v.deviceMountPath = mapper.globalMapPath();
-                v.deviceUncertain = true;
-            }
+    public synchronized void updateReconstructedDevicePath(String volumeName, String devicePath) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        if (v != null && v.deviceMountPath != null && v.deviceUncertain) {
+            v.devicePath = devicePath;
         }
-        changes.signal();
+    }
+
+    /** Upstream {@code UpdateReconstructedVolumeAttachability}: only a volume still uncertain takes it. */
+    public synchronized void updateReconstructedVolumeAttachability(String volumeName, boolean attachable) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        if (v != null && v.attachability == AttachedVolume.Attachability.UNCERTAIN) {
+            v.attachability = AttachedVolume.attachability(attachable);
+        }
+    }
+
+    /** The volume's device path (upstream's from {@code PodExistsInVolume}); "" when it has none or is not on the node. */
+    public synchronized String devicePath(String volumeName) {
+        AttachedVolume v = attachedVolumes.get(volumeName);
+        return v == null ? "" : v.devicePath;
     }
 
     @Override
@@ -403,9 +377,13 @@ public final class ActualStateOfWorld implements ActualStateOfWorldMounterUpdate
         return unmounted;
     }
 
-    /** The unique names of the attachable volumes on the node (upstream {@code GetAttachedVolumes}, filtered). */
+    /**
+     * The unique names of the attachable volumes on the node (upstream {@code GetAttachedVolumes}, filtered): one whose
+     * attachability is uncertain is not one yet.
+     */
     public synchronized List<String> getAttachableVolumeNames() {
-        return attachedVolumes.values().stream().filter(v -> v.attachable).map(v -> v.volumeName).toList();
+        return attachedVolumes.values().stream().filter(v -> v.attachability == AttachedVolume.Attachability.TRUE)
+                .map(v -> v.volumeName).toList();
     }
 
     private List<MountedVolume> collect(String podName, boolean withUncertain) {

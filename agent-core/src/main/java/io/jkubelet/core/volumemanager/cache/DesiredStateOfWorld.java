@@ -123,7 +123,7 @@ public final class DesiredStateOfWorld {
         List<VolumeToMount> all = new ArrayList<>();
         volumesToMount.forEach((name, entry) -> entry.pods.forEach((podName, p) -> all.add(new VolumeToMount(name,
                 podName, p.pod(), p.spec(), p.outerVolumeSpecName(), entry.plugin, entry.attachable,
-                entry.deviceMountable, entry.volumeGidValue, entry.reportedInUse, entry.persistentVolumeSize))));
+                entry.deviceMountable, entry.volumeGidValue, entry.reportedInUse, entry.persistentVolumeSize, ""))));
         return all;
     }
 

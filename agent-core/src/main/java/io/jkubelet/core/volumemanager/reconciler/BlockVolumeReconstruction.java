@@ -15,17 +15,19 @@ import java.nio.file.Files;
 /**
  * Upstream {@code reconstructVolume} for a raw block volume ({@code volumeMode} {@code Block}): a link found under
  * {@code pods/<uid>/volumeDevices/<plugin>/<name>} after a restart is taken as perhaps mapped, with its global map path
- * as perhaps set up (v1.30's {@code updateStatesNew}), so that a pod that still wants it maps it again (idempotent: the
+ * as perhaps set up and its attachability uncertain until the node status says (v1.30's {@code updateStatesNew}), so
+ * that a pod that still wants it maps it again (idempotent: the
  * map file, the link and the loop device are kept) and one that does not has it unmapped once the pods are known.
  */
 final class BlockVolumeReconstruction {
     private BlockVolumeReconstruction() {}
 
     /**
+     * @return the volume's unique name
      * @throws VolumeException {@code could not find block volume plugin ...}, the plugin's reason, or
      *     {@code volume: "<unique name>" is not mounted} when the link is not there
      */
-    static void reconstruct(PodVolumeDirs.PodVolume v, VolumePluginMgr plugins, ActualStateOfWorld asw)
+    static String reconstruct(PodVolumeDirs.PodVolume v, VolumePluginMgr plugins, ActualStateOfWorld asw)
             throws VolumeException {
         BlockVolumePlugin plugin = plugins.findMapperPluginByName(v.pluginName()).orElseThrow(() -> new VolumeException(
                 "could not find block volume plugin \"" + v.pluginName() + "\" (spec.Name: \"" + v.volumeSpecName()
@@ -39,7 +41,10 @@ final class BlockVolumeReconstruction {
         if (!Files.isSymbolicLink(mapper.podDevicePath())) {
             throw new VolumeException("volume: \"" + volumeName + "\" is not mounted");
         }
-        asw.addReconstructedBlockVolume(volumeName, v.podName(), v.volumeSpecName(), spec, plugin, mapper,
-                plugin.attacher(spec).isPresent());
+        // As a file system volume: attachability uncertain until the node status says, mapped perhaps.
+        asw.addAttachUncertainReconstructedVolume(volumeName, spec, plugin);
+        asw.markVolumeAsUncertainViaReconstruction(volumeName, v.podName(), v.volumeSpecName(), spec, null, mapper);
+        asw.markDeviceAsUncertain(volumeName, mapper.globalMapPath());
+        return volumeName;
     }
 }

@@ -1,7 +1,10 @@
 package io.jkubelet.core.volumemanager.reconciler;
 
+import io.fabric8.kubernetes.api.model.AttachedVolume;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.VolumeException;
@@ -10,6 +13,7 @@ import io.jkubelet.core.volume.VolumePluginMgr;
 import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.HostMounts;
 import io.jkubelet.core.volume.util.operationexecutor.MountedVolume;
+import io.jkubelet.core.volume.util.operationexecutor.NodeReader;
 import io.jkubelet.core.volume.util.operationexecutor.OperationExecutor;
 import io.jkubelet.core.volume.util.operationexecutor.VolumeToMount;
 import io.jkubelet.core.volumemanager.cache.ActualStateOfWorld;
@@ -43,12 +47,28 @@ public final class Reconciler {
     private final PodDirs dirs;
     private final HostMounts mounts;
     private final BooleanSupplier populatorHasAddedPods;
+    /** Upstream's {@code controllerAttachDetachEnabled}: the attach/detach controller attaches (the default). */
+    private final boolean controllerAttachDetachEnabled;
+    /** This node's Node, for the reconstructed volumes' device paths; null on a standalone node. */
+    private final NodeReader node;
     /** Volumes found on disk whose reconstruction failed: cleaned up once the desired state is known, unless wanted. */
     private List<PodVolumeDirs.PodVolume> volumesFailedReconstruction = new ArrayList<>();
+    /** Reconstructed volumes whose device path and attachability the node status has not given yet. */
+    private List<String> volumesNeedUpdateFromNodeStatus = List.of();
+    /** Reconstructed volumes, which a previous kubelet reported in use, to mark so once the desired state is known. */
+    private List<String> volumesNeedReportedInUse = List.of();
     private volatile boolean statesHaveBeenSynced;
 
+    /**
+     * @param controllerAttachDetachEnabled {@code enableControllerAttachDetach}
+     * @param node this node's Node, whose {@code status.volumesAttached} gives the reconstructed volumes' device paths;
+     *     null on a standalone node
+     */
     public Reconciler(DesiredStateOfWorld dsw, ActualStateOfWorld asw, OperationExecutor operations,
-                      VolumePluginMgr plugins, PodDirs dirs, HostMounts mounts, BooleanSupplier populatorHasAddedPods) {
+                      VolumePluginMgr plugins, PodDirs dirs, HostMounts mounts, BooleanSupplier populatorHasAddedPods,
+                      boolean controllerAttachDetachEnabled, NodeReader node) {
+        this.controllerAttachDetachEnabled = controllerAttachDetachEnabled;
+        this.node = node;
         this.dsw = dsw;
         this.asw = asw;
         this.operations = operations;
@@ -58,14 +78,18 @@ public final class Reconciler {
         this.populatorHasAddedPods = populatorHasAddedPods;
     }
 
-    /** Upstream {@code StatesHasBeenSynced}: a pass has run since the start, so the actual state is complete. */
+    /**
+     * Upstream {@code StatesHasBeenSynced}: a pass has run since the start and the reconstructed volumes have their
+     * device paths from the node status, so the actual state is complete and the node status may report what is in use.
+     */
     public boolean statesHaveBeenSynced() {
         return statesHaveBeenSynced;
     }
 
     /** One pass (upstream {@code reconcileNew}). */
     public void reconcile() {
-        boolean readyToUnmount = populatorHasAddedPods.getAsBoolean();
+        // Upstream's readyToUnmount: not before the reconstructed volumes' device paths are known either.
+        boolean readyToUnmount = populatorHasAddedPods.getAsBoolean() && volumesNeedUpdateFromNodeStatus.isEmpty();
         if (readyToUnmount) {
             // Unmounts come first, so that a volume a deleted pod had and a new pod wants is unmounted for the old one
             // before it is mounted for the new one.
@@ -76,7 +100,18 @@ public final class Reconciler {
             unmountDetachDevices();
             cleanOrphanVolumes();
         }
-        statesHaveBeenSynced = true;
+        if (!volumesNeedUpdateFromNodeStatus.isEmpty()) {
+            updateReconstructedFromNodeStatus();
+        }
+        if (volumesNeedUpdateFromNodeStatus.isEmpty()) {
+            statesHaveBeenSynced = true;
+        }
+        if (!volumesNeedReportedInUse.isEmpty() && populatorHasAddedPods.getAsBoolean()) {
+            // A reconstructed volume is mounted: the kubelet before the restart reported it in use. Its pods go on to
+            // MountDevice and SetUp without waiting for the next node status.
+            dsw.markVolumesReportedInUse(volumesNeedReportedInUse);
+            volumesNeedReportedInUse = List.of();
+        }
     }
 
     private void unmountVolumes() {
@@ -89,14 +124,12 @@ public final class Reconciler {
     }
 
     private void mountOrAttachVolumes() {
-        for (VolumeToMount v : dsw.getVolumesToMount()) {
-            switch (asw.podExistsInVolume(v.podName(), v.volumeName(), v.desiredPersistentVolumeSize())) {
-                case VOLUME_NOT_ATTACHED -> {
-                    // Upstream's VerifyControllerAttachedVolume: a volume whose plugin attaches nothing is taken as
-                    // attached at once, and mounted in the same pass.
-                    asw.markVolumeAsAttached(v.volumeName(), v.spec(), v.plugin(), v.pluginIsAttachable());
-                    mount(v, false);
-                }
+        for (VolumeToMount desired : dsw.getVolumesToMount()) {
+            var state = asw.podExistsInVolume(desired.podName(), desired.volumeName(),
+                    desired.desiredPersistentVolumeSize());
+            VolumeToMount v = desired.withDevicePath(asw.devicePath(desired.volumeName()));
+            switch (state) {
+                case VOLUME_NOT_ATTACHED -> waitForVolumeAttach(v);
                 case NOT_MOUNTED -> mount(v, false);
                 case REMOUNT_REQUIRED -> mount(v, true);
                 case FS_RESIZE_REQUIRED -> expandVolume(v);
@@ -104,6 +137,32 @@ public final class Reconciler {
             }
         }
     }
+
+    /**
+     * Upstream {@code waitForVolumeAttach}: the attach/detach controller attaches, the kubelet verifies
+     * ({@link OperationExecutor#verifyControllerAttachedVolume}); an attachable volume not yet reported in use is not
+     * even verified (no back-off to wait out once the node status has it). A kubelet that is to attach itself
+     * ({@code enableControllerAttachDetach: false}) would create the volume's VolumeAttachment, which this one does
+     * not: the pod's wait ends with why.
+     */
+    private void waitForVolumeAttach(VolumeToMount v) {
+        if (controllerAttachDetachEnabled || !v.pluginIsAttachable()) {
+            if (v.pluginIsAttachable() && !v.reportedInUse()) {
+                log.trace("{}", v.detailedMessage("operationExecutor.VerifyControllerAttachedVolume failed",
+                        " volume not marked in-use"));
+                return;
+            }
+            log.trace("{}", v.detailedMessage("Starting operationExecutor.VerifyControllerAttachedVolume", ""));
+            operations.verifyControllerAttachedVolume(v, asw);
+            return;
+        }
+        dsw.addErrorToPod(v.podName(), KUBELET_ATTACH_UNSUPPORTED.formatted(v.spec().name()));
+    }
+
+    /** Why an attachable volume is not mounted with {@code enableControllerAttachDetach: false}. */
+    static final String KUBELET_ATTACH_UNSUPPORTED = "volume \"%s\" is attachable and enableControllerAttachDetach is "
+            + "false: the kubelet would attach it itself, which jkubelet does not do; set enableControllerAttachDetach "
+            + "to true so that the attach/detach controller attaches it";
 
     /** Upstream {@code expandVolume}: the mounted volume's file system grown to its PersistentVolume's capacity. */
     private void expandVolume(VolumeToMount v) {
@@ -138,16 +197,14 @@ public final class Reconciler {
      */
     public void reconstructVolumes() {
         int reconstructed = 0;
+        List<String> reconstructedNames = new ArrayList<>();
         for (PodVolumeDirs.PodVolume v : PodVolumeDirs.list(dirs)) {
             if (asw.volumeExistsWithSpecName(v.podName(), v.volumeSpecName())) {
                 continue;
             }
             try {
-                if (v.block()) {
-                    BlockVolumeReconstruction.reconstruct(v, plugins, asw);
-                } else {
-                    reconstructVolume(v);
-                }
+                reconstructedNames.add(v.block() ? BlockVolumeReconstruction.reconstruct(v, plugins, asw)
+                        : reconstructVolume(v));
                 reconstructed++;
             } catch (VolumeException e) {
                 log.info("Could not construct volume information: podName={} volumeSpecName={} err={}", v.podName(),
@@ -158,11 +215,21 @@ public final class Reconciler {
                 }
             }
         }
+        if (!reconstructedNames.isEmpty()) {
+            volumesNeedReportedInUse = List.copyOf(reconstructedNames);
+            volumesNeedUpdateFromNodeStatus = List.copyOf(reconstructedNames);
+        }
         log.info("Volume reconstruction finished: {} volumes reconstructed, {} to check once the pods are known",
                 reconstructed, volumesFailedReconstruction.size());
     }
 
-    private void reconstructVolume(PodVolumeDirs.PodVolume v) throws VolumeException {
+    /**
+     * Upstream {@code reconstructVolume} and {@code updateStates} for one pod's volume: the volume on the node with its
+     * attachability uncertain, perhaps mounted for the pod, its global mount perhaps there.
+     *
+     * @return the volume's unique name
+     */
+    private String reconstructVolume(PodVolumeDirs.PodVolume v) throws VolumeException {
         VolumePlugin plugin = plugins.findPluginByName(v.pluginName());
         VolumeSpec spec = plugin.constructVolumeSpec(v.volumeSpecName(), v.volumePath());
         Pod pod = placeholderPod(v.podName());
@@ -173,15 +240,53 @@ public final class Reconciler {
             throw new VolumeException("volume: \"" + v.volumeSpecName() + "\" is not mounted");
         }
         String volumeName = DesiredStateOfWorld.uniqueVolumeName(plugin, v.podName(), spec);
-        asw.addReconstructedVolume(volumeName, v.podName(), v.volumeSpecName(), spec, plugin, mounter);
-        // Its global mount too, so that it is unmounted once no pod has the volume (a CSI volume's NodeUnstageVolume).
+        asw.addAttachUncertainReconstructedVolume(volumeName, spec, plugin);
+        asw.markVolumeAsUncertainViaReconstruction(volumeName, v.podName(), v.volumeSpecName(), spec, mounter, null);
+        // Its global mount too, perhaps there: mounted again for a pod that wants the volume (a CSI volume's
+        // NodeStageVolume, idempotent), unmounted once none does (NodeUnstageVolume). A global path that is not there
+        // is surely not mounted.
         if (plugin.deviceMounter().isPresent()) {
             Path deviceMountPath = plugin.deviceMounter().get().deviceMountPath(spec);
             if (deviceMountPath != null && Files.exists(deviceMountPath)) {
-                asw.markDeviceAsMounted(volumeName, deviceMountPath);
+                asw.markDeviceAsUncertain(volumeName, deviceMountPath);
             }
         }
         log.debug("Reconstructed volume {} of pod {} at {}", volumeName, v.podName(), v.volumePath());
+        return volumeName;
+    }
+
+    /**
+     * Upstream {@code updateReconstructedFromNodeStatus}: the reconstructed volumes' device paths and attachability from
+     * the node's {@code status.volumesAttached}, once the Node can be read (tried at each pass until then); skipped on a
+     * standalone node, which has no attachable volume.
+     */
+    private void updateReconstructedFromNodeStatus() {
+        if (node == null) {
+            log.info("Skipped reconstruction of DevicePaths from node.status in standalone mode");
+            volumesNeedUpdateFromNodeStatus = List.of();
+            return;
+        }
+        Node n;
+        try {
+            n = node.getNode();
+        } catch (ApiException e) {
+            log.debug("Failed to get Node status to reconstruct device paths: {}", e.getMessage());
+            return;
+        }
+        List<AttachedVolume> attached = n.getStatus() == null || n.getStatus().getVolumesAttached() == null ? List.of()
+                : n.getStatus().getVolumesAttached();
+        for (String volumeName : volumesNeedUpdateFromNodeStatus) {
+            boolean attachable = false;
+            for (AttachedVolume a : attached) {
+                if (volumeName.equals(a.getName())) {
+                    asw.updateReconstructedDevicePath(volumeName, a.getDevicePath() == null ? "" : a.getDevicePath());
+                    attachable = true;
+                }
+            }
+            asw.updateReconstructedVolumeAttachability(volumeName, attachable);
+        }
+        log.info("DevicePaths of reconstructed volumes updated");
+        volumesNeedUpdateFromNodeStatus = List.of();
     }
 
     /** The pod a reconstructed volume belongs to, known by its UID only. */

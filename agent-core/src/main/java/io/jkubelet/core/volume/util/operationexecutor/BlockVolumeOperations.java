@@ -57,7 +57,7 @@ final class BlockVolumeOperations {
         var attacher = plugin.attacher(volume.spec());
         if (attacher.isPresent()) {
             try {
-                attacher.get().waitForAttach(volume.spec(), volume.pod());
+                attacher.get().waitForAttach(volume.spec(), volume.devicePath(), volume.pod());
             } catch (VolumeException e) {
                 throw failed(volume, "MapVolume.WaitForAttach failed", e);
             }

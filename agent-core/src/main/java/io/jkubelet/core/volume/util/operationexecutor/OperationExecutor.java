@@ -46,25 +46,37 @@ public final class OperationExecutor {
     private final PodDirs dirs;
     private final Subpather subpather;
     private final BlockVolumeOperations block;
+    private final VerifyControllerAttachedVolume verifyAttached;
 
     /**
      * @param claims the apiserver's claims, read and patched by the node expansion of their volumes
      * @param subpather unmounts a volume's subPath mounts under {@code dirs}' pod directories before its teardown
      * @param blkUtil the block volumes' map files and loop devices (upstream's {@code blkUtil})
+     * @param node this node's Node, whose {@code status.volumesAttached} says what the attach/detach controller attached;
+     *     null on a standalone node
      */
     public OperationExecutor(NestedPendingOperations pending, EventRecorder recorder, PersistentVolumeClient claims,
-                             PodDirs dirs, Subpather subpather, BlockVolumePathHandler blkUtil) {
+                             PodDirs dirs, Subpather subpather, BlockVolumePathHandler blkUtil, NodeReader node) {
         this.pending = pending;
         this.recorder = recorder;
         this.expansion = new NodeExpansion(claims, recorder);
         this.dirs = dirs;
         this.subpather = subpather;
         this.block = new BlockVolumeOperations(recorder, blkUtil);
+        this.verifyAttached = new VerifyControllerAttachedVolume(node);
     }
 
     /** Whether an operation on the volume for the pod (or on the whole volume, for "") is under way. */
     public boolean isOperationPending(String volumeName, String podName) {
         return pending.isOperationPending(volumeName, podName);
+    }
+
+    /**
+     * Upstream {@code VerifyControllerAttachedVolume}: the volume is marked attached once the attach/detach controller
+     * attached it ({@link VerifyControllerAttachedVolume}); one operation on the volume at a time, whatever the pod.
+     */
+    public void verifyControllerAttachedVolume(VolumeToMount volume, ActualStateOfWorldAttacherUpdater asw) {
+        pending.run(volume.volumeName(), "", "verify_controller_attached_volume", () -> verifyAttached.verify(volume, asw));
     }
 
     /**
@@ -92,19 +104,22 @@ public final class OperationExecutor {
         }
         // Upstream's order: the attachment checked, then the node's global mount, then the pod's.
         var attacher = plugin.attacher(volume.spec());
+        String devicePath = volume.devicePath();
         if (attacher.isPresent()) {
+            log.info("{}", volume.detailedMessage("MountVolume.WaitForAttach entering", "DevicePath \"" + devicePath + "\""));
             try {
-                attacher.get().waitForAttach(volume.spec(), volume.pod());
+                devicePath = attacher.get().waitForAttach(volume.spec(), devicePath, volume.pod());
             } catch (VolumeException e) {
                 throw failed(volume, "MountVolume.WaitForAttach failed", e);
             }
+            log.info("{}", volume.detailedMessage("MountVolume.WaitForAttach succeeded", "DevicePath \"" + devicePath + "\""));
         }
         // Once for the node: a volume another pod has mounted is globally mounted already (upstream's device mount state).
         if (plugin.deviceMounter().isPresent()
                 && asw.getDeviceMountState(volume.volumeName()) != DeviceMountState.GLOBALLY_MOUNTED) {
             DeviceMounter deviceMounter = plugin.deviceMounter().get();
             try {
-                deviceMounter.mountDevice(volume.spec());
+                deviceMounter.mountDevice(volume.spec(), devicePath);
             } catch (VolumeException e) {
                 markDeviceErrorState(volume, deviceMounter.deviceMountPath(volume.spec()), e, asw);
                 throw failed(volume, "MountVolume.MountDevice failed", e);

@@ -93,7 +93,7 @@ class UnmountSubPathsTest {
         VolumeSpec spec = VolumeSpec.of(new VolumeBuilder().withName("data").withNewEmptyDir().endEmptyDir().build());
         OperationExecutor executor = new OperationExecutor(new NestedPendingOperations(Runnable::run, Clock.systemUTC()),
                 (ref, type, reason, message) -> { }, new io.jkubelet.core.volumemanager.FakePersistentVolumes(), dirs,
-                subpather, new io.jkubelet.core.volume.util.volumepathhandler.BlockVolumePathHandler(new LinuxMounts()));
+                subpather, new io.jkubelet.core.volume.util.volumepathhandler.BlockVolumePathHandler(new LinuxMounts()), null);
         executor.unmountVolume(new MountedVolume("u1-data", "u1", "data", "data", plugin, spec, null, "", false),
                 new RecordingAsw(unmounted));
     }
