@@ -124,7 +124,9 @@ class CsiBlockVolumeTest {
             throws Exception {
         node.csiDriver(true, null);
         node.csiBlockClaim("data", "vol-1");
+        node.attachedByTheController("vol-1", "");
         ManualVolumeManager vm = node.volumeManager();
+        vm.nodeStatusLoop(true);
         String attachment = "csi-5a70c5de395ccad5e79daeb27c7c4f2634b675e6e1bb2a397999a016143bc9fb";
         client.storage().v1().volumeAttachments().resource(new VolumeAttachmentBuilder().withNewMetadata()
                 .withName(attachment).endMetadata().withNewSpec().withAttacher(DRIVER).withNodeName(CsiNode.NODE)

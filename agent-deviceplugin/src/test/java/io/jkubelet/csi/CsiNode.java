@@ -27,6 +27,7 @@ import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.csi.NodeInfoManager;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.LoopDevices;
+import io.jkubelet.core.volumemanager.AttachDetach;
 import io.jkubelet.core.volumemanager.ManualVolumeManager;
 import io.jkubelet.core.volumemanager.VolumePlugins;
 import io.jkubelet.deviceplugin.GrpcPluginRegistrationClient;
@@ -116,9 +117,20 @@ final class CsiNode implements AutoCloseable {
             objectEvents.add(involved.getKind() + "/" + involved.getName() + " " + type + " " + reason + " " + message);
             logged.event(involved, type, reason, message);
         };
+        Fabric8NodeClient nodes = new Fabric8NodeClient(client);
         return new ManualVolumeManager(dirs, mounts, VolumePlugins.probe(dirs, mounts,
                 new ApiVolumes(PodObjects.standalone(), NODE, List::of, Clock.systemUTC()), csi, recorder),
-                new Fabric8ObjectClient(client), recorder);
+                new Fabric8ObjectClient(client), new AttachDetach(true, () -> nodes.getNode(NODE)), recorder);
+    }
+
+    /**
+     * The attach/detach controller's part, which this control plane lacks: the Node's {@code status.volumesAttached}
+     * lists the driver's volume {@code handle} as attached at {@code devicePath}.
+     */
+    void attachedByTheController(String handle, String devicePath) {
+        client.nodes().withName(NODE).editStatus(n -> new NodeBuilder(n).editOrNewStatus().addNewVolumesAttached()
+                .withName("kubernetes.io/csi/" + DRIVER + "^" + handle).withDevicePath(devicePath).endVolumesAttached()
+                .endStatus().build());
     }
 
     /** The driver's CSIDriver, with the apiserver's default {@code fsGroupPolicy}. */

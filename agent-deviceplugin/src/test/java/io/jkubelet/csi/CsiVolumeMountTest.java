@@ -133,12 +133,27 @@ class CsiVolumeMountTest {
     }
 
     @Test
-    void aDriverThatRequiresAttachmentWaitsForItsVolumeAttachmentToBeAttached() throws Exception {
+    void aDriverThatRequiresAttachmentWaitsUntilTheNodeStatusReportsItInUseAndListsItAttached() throws Exception {
         node.csiDriver(true, null);
         node.csiClaim("data", DRIVER, "vol-1");
         ManualVolumeManager vm = node.volumeManager();
-        String attachment = "csi-5a70c5de395ccad5e79daeb27c7c4f2634b675e6e1bb2a397999a016143bc9fb";
+        String volumeName = "kubernetes.io/csi/" + DRIVER + "^vol-1";
+        String unattached = "unmounted volumes=[data], unattached volumes=[data], failed to process volumes=[]: "
+                + "context deadline exceeded";
 
+        // Not reported in use yet: the attach/detach controller would not attach it (nor must it detach it later).
+        assertThatThrownBy(() -> vm.mountVolumes(claimingPod("a", "data"))).hasMessage(unattached);
+        assertThat(vm.manager().getVolumesInUse()).containsExactly(volumeName);
+        // Reported, but the controller has not attached it: still waiting, and no FailedMount for it (upstream's).
+        vm.nodeStatusReported();
+        assertThatThrownBy(() -> vm.mountVolumes(claimingPod("a", "data"))).hasMessage(unattached);
+        assertThat(node.events).noneMatch(e -> e.startsWith("FailedMount"));
+        assertThat(driver.stages).isEmpty();
+        assertThat(driver.publishes).isEmpty();
+
+        node.attachedByTheController("vol-1", "");
+        vm.nodeStatusLoop(true);
+        String attachment = "csi-5a70c5de395ccad5e79daeb27c7c4f2634b675e6e1bb2a397999a016143bc9fb";
         assertThatThrownBy(() -> vm.mountVolumes(claimingPod("a", "data"))).hasMessage("MountVolume.WaitForAttach failed "
                 + "for volume \"pv-data\" : volume vol-1 has GET error for volume attachment " + attachment
                 + ": volumeattachments.storage.k8s.io \"" + attachment + "\" not found");
@@ -160,6 +175,53 @@ class CsiVolumeMountTest {
 
         assertThat(mounts.isMountPoint(path)).isTrue();
         assertThat(driver.publishes.getFirst().getPublishContextMap()).containsExactly(Map.entry("devicePath", "/dev/fake0"));
+    }
+
+    @Test
+    void aVolumeOfADriverThatNeedsNoAttachmentIsMountedWithoutTheNodeStatusAndIsNotInUse() throws Exception {
+        node.csiDriver(false, null);
+        node.csiClaim("data", DRIVER, "vol-1");
+        ManualVolumeManager vm = node.volumeManager();
+
+        Path path = vm.mountVolumes(claimingPod("a", "data")).get("data");
+
+        assertThat(mounts.isMountPoint(path)).isTrue();
+        assertThat(vm.manager().getVolumesInUse()).isEmpty();
+    }
+
+    @Test
+    void aRestartedKubeletTakesItsAttachableVolumeAsInUseOnlyOnceTheNodeStatusListsItAttached() throws Exception {
+        node.csiDriver(true, null);
+        node.csiClaim("data", DRIVER, "vol-1");
+        node.attachedByTheController("vol-1", "");
+        attachedVolumeAttachment();
+        ManualVolumeManager before = node.volumeManager();
+        before.nodeStatusLoop(true);
+        Path path = before.mountVolumes(claimingPod("a", "data")).get("data");
+        String volumeName = "kubernetes.io/csi/" + DRIVER + "^vol-1";
+
+        ManualVolumeManager restarted = node.volumeManager();
+        restarted.reconstruct();
+        // Reconstructed with its attachability uncertain: not in use until the node status says it is attached.
+        assertThat(restarted.manager().reconcilerStatesHasBeenSynced()).isFalse();
+        assertThat(restarted.manager().getVolumesInUse()).isEmpty();
+        restarted.sourcesReady(() -> false);
+        restarted.passes();
+        assertThat(restarted.manager().reconcilerStatesHasBeenSynced()).isTrue();
+        assertThat(restarted.manager().getVolumesInUse()).containsExactly(volumeName);
+
+        restarted.sourcesReady(() -> true);
+        restarted.mountVolumes(claimingPod("a", "data"));
+        assertThat(driver.teardowns).isEmpty();
+        assertThat(mounts.isMountPoint(path)).isTrue();
+    }
+
+    /** The external attacher's part: the VolumeAttachment of vol-1 on this node, attached. */
+    private void attachedVolumeAttachment() {
+        client.storage().v1().volumeAttachments().resource(new VolumeAttachmentBuilder().withNewMetadata()
+                .withName("csi-5a70c5de395ccad5e79daeb27c7c4f2634b675e6e1bb2a397999a016143bc9fb").endMetadata()
+                .withNewSpec().withAttacher(DRIVER).withNodeName(NODE).withNewSource().withPersistentVolumeName("pv-data")
+                .endSource().endSpec().withNewStatus().withAttached(true).endStatus().build()).create();
     }
 
     @Test
@@ -236,8 +298,10 @@ class CsiVolumeMountTest {
         restarted.mountVolumes(claimingPod("a", "data"));
 
         assertThat(driver.teardowns).isEmpty();
-        // The global mount was reconstructed too: not staged again.
-        assertThat(driver.stages).hasSize(1);
+        // The global mount was reconstructed as perhaps there (v1.30): staged again, which a driver does idempotently,
+        // and never unstaged under the pod.
+        assertThat(driver.stages).hasSize(2).extracting(CsiApi.NodeStageVolumeRequest::getStagingTargetPath)
+                .containsOnly(driver.stages.getFirst().getStagingTargetPath());
         assertThat(mounts.isMountPoint(path)).isTrue();
         assertThat(path.resolve("kept")).hasContent("across the restart");
 

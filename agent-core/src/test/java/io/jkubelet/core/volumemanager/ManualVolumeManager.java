@@ -33,6 +33,8 @@ import java.util.function.BooleanSupplier;
  * #cleanupPod} its termination.
  */
 public final class ManualVolumeManager implements PodManager, PodStateProvider {
+    /** The most passes a pause runs while each changes the actual state (a remount changes it at every pass). */
+    private static final int PASSES_PER_PAUSE = 3;
     /** The manager's own clock: it moves only as its waits pause, past every operation's back-off. */
     private final FakeClock clock = new FakeClock();
     private final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -40,6 +42,7 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
     private final Set<String> terminating = new HashSet<>();
     private final List<String> failedMounts = new ArrayList<>();
     private BooleanSupplier sourcesReady = () -> true;
+    private boolean nodeStatusLoop;
     private final VolumeManager manager;
 
     public ManualVolumeManager(PodDirs dirs, ApiVolumes apiVolumes, PersistentVolumeClient persistentVolumes,
@@ -69,7 +72,14 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
                 Runnable::run, (changes, seen, max) -> {
                     // Past the longest back-off, so that each pause retries what failed.
                     clock.advance(Duration.ofMinutes(3));
-                    passes();
+                    // As the loops run again at once after a change: a verified attachment is mounted in the next pass.
+                    for (int i = 0; i < PASSES_PER_PAUSE; i++) {
+                        long before = changes.generation();
+                        passes();
+                        if (changes.generation() == before) {
+                            break;
+                        }
+                    }
                 });
     }
 
@@ -89,9 +99,20 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
         this.sourcesReady = ready;
     }
 
-    /** One populator pass and one reconciler pass. */
+    /**
+     * Whether the node status goes out after each pass ({@link #nodeStatusReported}), as the status loop does every
+     * {@code nodeStatusUpdateFrequency}; off by default, so that nothing is reported in use unless a test says so.
+     */
+    public void nodeStatusLoop(boolean on) {
+        this.nodeStatusLoop = on;
+    }
+
+    /** One populator pass and one reconciler pass (then the node status, with {@link #nodeStatusLoop}). */
     public void passes() {
         manager.runPasses(sourcesReady);
+        if (nodeStatusLoop) {
+            nodeStatusReported();
+        }
     }
 
     /** Time passes beyond every operation's back-off, then one pass of each loop: what failed is tried again. */
@@ -133,6 +154,9 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
         add(pod);
         failedMounts.clear();
         manager.reprocess(pod.getMetadata().getUid());
+        // The first pass verifies the volumes' attachment, the second mounts them (the reconciler's loop runs again at
+        // once after the verification's change).
+        passes();
         passes();
         try {
             manager.waitForAttachAndMount(pod, () -> false);
