@@ -94,6 +94,35 @@ final class NodeStatusFixtures {
                 images, config, health, clock, events);
     }
 
+    /** The setters with the volume manager's volumes in use from {@code volumes}. */
+    static NodeStatusSetters setters(KubeletConfiguration config, NodeHealth health, Clock clock, NodeVolumes volumes) {
+        return new NodeStatusSetters(IDENTITY, () -> MACHINE, new io.jkubelet.core.runtime.testing.FakeRuntime(clock),
+                new Images(), config, health, clock, new Events(), () -> io.jkubelet.core.cm.devicemanager.DeviceCapacity.NONE,
+                volumes);
+    }
+
+    /** A volume manager's view for the node status: its volumes in use once synced, and what it was told is reported. */
+    static final class Volumes implements NodeVolumes {
+        volatile boolean synced;
+        volatile List<String> inUse = List.of();
+        final List<List<String>> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public boolean reconcilerStatesHasBeenSynced() {
+            return synced;
+        }
+
+        @Override
+        public List<String> getVolumesInUse() {
+            return inUse;
+        }
+
+        @Override
+        public void markVolumesAsReportedInUse(List<String> volumesReportedAsInUse) {
+            reported.add(List.copyOf(volumesReportedAsInUse));
+        }
+    }
+
     private NodeStatusFixtures() {
     }
 }
