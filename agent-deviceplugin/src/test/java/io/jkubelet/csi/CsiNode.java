@@ -19,6 +19,7 @@ import io.jkubelet.core.events.LoggingEventRecorder;
 import io.jkubelet.core.objects.PodObjects;
 import io.jkubelet.core.pluginmanager.PluginManager;
 import io.jkubelet.core.testing.FakeClock;
+import io.jkubelet.core.testing.MountsUnder;
 import io.jkubelet.core.volume.ApiVolumes;
 import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.csi.CsiDrivers;
@@ -36,8 +37,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -273,16 +272,6 @@ final class CsiNode implements AutoCloseable {
         // The loop devices on block volumes' map files hold their bind mounts: they go first.
         LoopDevices.detachUnder(dir);
         driver.close();
-        List<Path> under = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            Path p = Path.of(line.split(" ")[4]);
-            if (p.startsWith(dir)) {
-                under.add(p);
-            }
-        }
-        under.sort(Comparator.comparingInt(Path::getNameCount).reversed());
-        for (Path p : under) {
-            mounts.unmount(p);
-        }
+        MountsUnder.unmountAll(dir, mounts);
     }
 }

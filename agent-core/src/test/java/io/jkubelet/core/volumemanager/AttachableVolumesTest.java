@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.events.LoggingEventRecorder;
+import io.jkubelet.core.testing.MountsUnder;
 import io.jkubelet.core.volume.DeviceMounter;
 import io.jkubelet.core.volume.Mounter;
 import io.jkubelet.core.volume.PodDirs;
@@ -30,8 +31,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -78,17 +77,7 @@ class AttachableVolumesTest {
 
     @AfterEach
     void unmountAll() throws Exception {
-        List<Path> under = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            Path p = Path.of(line.split(" ")[4]);
-            if (p.startsWith(root)) {
-                under.add(p);
-            }
-        }
-        under.sort(Comparator.comparingInt(Path::getNameCount).reversed());
-        for (Path p : under) {
-            mounts.unmount(p);
-        }
+        MountsUnder.unmountAll(root, mounts);
     }
 
     private ManualVolumeManager manager(boolean controllerAttachDetachEnabled) {
