@@ -313,14 +313,14 @@ jk_docker_runtime_runc() {
   jk_dockerd_reload runc || jk_log "dockerd's default runtime is not runc after reloading $JK_DAEMON_JSON"
 }
 
-# Writes daemon.json: the settings of FILE ($1, /dev/null for none) with default-runtime $2, and the runtime $2 at
-# path $3 when $3 is given.
+# Writes daemon.json: the settings of FILE ($1; none when it is /dev/null or does not exist, as on a machine whose
+# Docker was just installed) with default-runtime $2, and the runtime $2 at path $3 when $3 is given.
 jk_daemon_json_set() {
   mkdir -p "$(dirname "$JK_DAEMON_JSON")"
   python3 - "$1" "$2" "$3" "$JK_DAEMON_JSON" <<'PY' || jk_die "could not write $JK_DAEMON_JSON"
-import json, sys
+import json, os, sys
 src, runtime, path, dst = sys.argv[1:]
-text = open(src).read().strip()
+text = open(src).read().strip() if os.path.exists(src) else ""
 config = json.loads(text) if text else {}
 config["default-runtime"] = runtime
 if path:

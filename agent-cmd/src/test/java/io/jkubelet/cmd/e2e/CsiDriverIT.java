@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSINodeDriver;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachmentStatusBuilder;
 import io.jkubelet.csi.TestCsiDriver;
 import io.jkubelet.csi.v1.CsiApi;
 import org.junit.jupiter.api.AfterAll;
@@ -33,8 +35,9 @@ import static org.awaitility.Awaitility.await;
  * wrote. While the first pod runs, the volume grows (the test plays the external resizer) and the kubelet expands it on
  * the node (NodeExpandVolume) and records the claim's new capacity. An inline ephemeral volume is published for a
  * pod, and the driver restarts under that pod. The driver is {@link TestCsiDriver}, a hostpath-style node plugin on the CSI spec's own gRPC services; with
- * no external attacher here the {@code CSIDriver} says {@code attachRequired: false}, and the test makes the
- * PersistentVolume as a provisioner would. The upstream kubelet's run shows the driver and the test follow the
+ * no external attacher here its {@code CSIDriver} says {@code attachRequired: false}, and the test makes the
+ * PersistentVolume as a provisioner would. A second story runs the same driver under a name whose {@code CSIDriver}
+ * requires attachment, the test playing the external attacher beside the real attach/detach controller. The upstream kubelet's run shows the driver and the test follow the
  * protocol, not jkubelet's reading of it.
  *
  * <p>Where v1.20 and v1.30 differ, jkubelet follows v1.30: the staging path is
@@ -47,6 +50,8 @@ import static org.awaitility.Awaitility.await;
 class CsiDriverIT extends ClusterNodesTestBase {
     static final String DRIVER = "hostpath.csi.jkubelet.test";
     static final String TOPOLOGY_KEY = "topology.hostpath.csi.jkubelet.test/node";
+    /** The same test driver under another name, whose CSIDriver requires attachment. */
+    static final String ATTACHED_DRIVER = "attached.csi.jkubelet.test";
 
     /**
      * No external attacher runs here: the kubelet must not wait for a VolumeAttachment. The pod's name, namespace,
@@ -57,12 +62,15 @@ class CsiDriverIT extends ClusterNodesTestBase {
         client.storage().v1().csiDrivers().resource(new CSIDriverBuilder().withNewMetadata().withName(DRIVER)
                 .endMetadata().withNewSpec().withAttachRequired(false).withPodInfoOnMount(true)
                 .withVolumeLifecycleModes("Persistent", "Ephemeral").endSpec().build()).createOr(c -> c.update());
+        client.storage().v1().csiDrivers().resource(new CSIDriverBuilder().withNewMetadata().withName(ATTACHED_DRIVER)
+                .endMetadata().withNewSpec().withAttachRequired(true).endSpec().build()).createOr(c -> c.update());
     }
 
     @AfterAll
     static void deleteTheCsiDriverObject() {
         if (client != null) {
             client.storage().v1().csiDrivers().withName(DRIVER).delete();
+            client.storage().v1().csiDrivers().withName(ATTACHED_DRIVER).delete();
         }
     }
 
@@ -129,6 +137,111 @@ class CsiDriverIT extends ClusterNodesTestBase {
         assertThat(upstream.restart()).isEqualTo(new Restart(true, "true:", DRIVER + " id-<node> [" + TOPOLOGY_KEY + "] 8"));
         assertThat(docker).isEqualTo(upstream);
         assertThat(containerd).isEqualTo(upstream);
+    }
+
+    /**
+     * A volume whose driver requires attachment, as the kubelet, the attach/detach controller of the real
+     * kube-controller-manager and an external attacher (the test: it marks the controller's VolumeAttachment attached,
+     * with a device path in its metadata) share it: whether the node's {@code status.volumesInUse} listed the volume
+     * before it was attached, and whether the driver was staged before it was; the node's {@code volumesAttached} entry
+     * once attached (the unique name, the device path), the publish context the stage got, what the pod wrote; after the
+     * pod's deletion whether the controller detached the volume (its VolumeAttachment gone) and the node's
+     * {@code volumesInUse}.
+     */
+    record Attach(boolean inUseBeforeAttached, boolean stagedBeforeAttached, String volumesAttached,
+                  Map<String, String> publishContext, String written, boolean detached, List<String> inUseAfter) {}
+
+    /**
+     * The controller attaches a volume only once the kubelet reports it in use, and the kubelet mounts it only once the
+     * Node's status lists it attached (upstream's VerifyControllerAttachedVolume); the controller detaches it only once
+     * the kubelet no longer reports it. Docker only: the runtime plays no part in it.
+     */
+    @Test
+    void anAttachableVolumeWaitsForTheAttachDetachControllerAsOnTheUpstreamKubelet() throws Exception {
+        Attach upstream = attachStory(ClusterKubelet.upstreamOnDocker(cluster, dir.resolve("aup"), "att-up-" + suffix()), "aup");
+        Attach docker = attachStory(ClusterKubelet.onDocker(cluster, dir.resolve("ajk"), "att-jk-" + suffix()), "ajk");
+
+        System.out.println("upstream kubelet v1.20.2 on Docker: " + upstream);
+        System.out.println("jkubelet on Docker:     " + docker);
+        assertThat(upstream).isEqualTo(new Attach(true, false,
+                "kubernetes.io/csi/" + ATTACHED_DRIVER + "^<handle> devicePath=", Map.of("devicePath", "/dev/jk-attached"),
+                "written after the attach", true, List.of()));
+        assertThat(docker).isEqualTo(upstream);
+    }
+
+    private Attach attachStory(ClusterKubelet kubelet, String prefix) throws Exception {
+        String node = kubelet.node();
+        String pv = "csi-apv-" + prefix + "-" + suffix();
+        String claim = "csi-aclaim-" + prefix;
+        String handle = "volume-" + prefix;
+        String pod = "attached-" + prefix;
+        String uniqueName = "kubernetes.io/csi/" + ATTACHED_DRIVER + "^" + handle;
+        TestCsiDriver driver = null;
+        try {
+            kubelet.start();
+            kubelet.awaitReady(client);
+            Path pluginDir = Files.createDirectories(kubelet.dir().resolve("csi-plugin"));
+            driver = new TestCsiDriver(ATTACHED_DRIVER, pluginDir.resolve("csi.sock"),
+                    kubelet.root().resolve("plugins_registry/" + ATTACHED_DRIVER + "-reg.sock"), List.of("1.0.0"),
+                    "id-" + node, 8, Map.of(), true);
+            driver.stageUnstage = true;
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> csiNode(node, ATTACHED_DRIVER) != null);
+
+            persistentVolume(pv, claim, ATTACHED_DRIVER, handle);
+            podOnClaim(node, pod, claim, "echo -n 'written after the attach' > /data/file && sleep 3600");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> attachment(pv) != null);
+            boolean inUse = within(Duration.ofSeconds(45), () -> volumesInUse(node).contains(uniqueName));
+            boolean staged = !driver.stages.isEmpty();
+
+            // The external attacher's part.
+            VolumeAttachment va = attachment(pv);
+            va.setStatus(new VolumeAttachmentStatusBuilder().withAttached(true)
+                    .withAttachmentMetadata(Map.of("devicePath", "/dev/jk-attached")).build());
+            client.storage().v1().volumeAttachments().resource(va).updateStatus();
+            awaitPhase(pod, "Running");
+            String attached = client.nodes().withName(node).get().getStatus().getVolumesAttached().stream()
+                    .map(v -> v.getName().replace(handle, "<handle>") + " devicePath=" + v.getDevicePath())
+                    .collect(java.util.stream.Collectors.joining(", "));
+            Map<String, String> publishContext = driver.stages.getFirst().getPublishContextMap();
+            String written = Files.readString(driver.volumeDir(handle).resolve("file"));
+
+            client.pods().inNamespace("default").withName(pod).withGracePeriod(1).delete();
+            awaitGone(pod);
+            boolean detached = within(Duration.ofSeconds(90), () -> attachment(pv) == null);
+            return new Attach(inUse, staged, attached, publishContext, written, detached, volumesInUse(node));
+        } finally {
+            client.pods().inNamespace("default").withName(pod).withGracePeriod(0).delete();
+            client.persistentVolumeClaims().inNamespace("default").withName(claim).delete();
+            client.persistentVolumes().withName(pv).delete();
+            kubelet.close();
+            if (driver != null) {
+                driver.close();
+            }
+            kubectl.run("delete", "node", node, "--wait=false");
+            kubectl.run("delete", "csinode", node, "--wait=false");
+        }
+    }
+
+    /** The attach/detach controller's VolumeAttachment of the PersistentVolume {@code pv}, or null. */
+    private static VolumeAttachment attachment(String pv) {
+        return client.storage().v1().volumeAttachments().list().getItems().stream()
+                .filter(a -> pv.equals(a.getSpec().getSource().getPersistentVolumeName())).findFirst().orElse(null);
+    }
+
+    private static List<String> volumesInUse(String node) {
+        Node n = client.nodes().withName(node).get();
+        return n.getStatus().getVolumesInUse() == null ? List.of() : n.getStatus().getVolumesInUse();
+    }
+
+    /** Whether {@code condition} holds within {@code limit}. */
+    private static boolean within(Duration limit, java.util.concurrent.Callable<Boolean> condition) {
+        try {
+            await().atMost(limit).pollInterval(Duration.ofSeconds(1)).until(condition);
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return false;
+        }
     }
 
     /** The story on one kubelet; it leaves no pod, claim, volume, node, driver or container behind. */
@@ -257,24 +370,13 @@ class CsiDriverIT extends ClusterNodesTestBase {
 
     /** Whether the pod of UID {@code uid} has an event of {@code reason} (they reach the apiserver asynchronously). */
     private static boolean podEvent(String uid, String reason) {
-        try {
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1)).until(() ->
-                    client.v1().events().inNamespace("default").list().getItems().stream().anyMatch(e ->
-                            uid.equals(e.getInvolvedObject().getUid()) && reason.equals(e.getReason())));
-            return true;
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            return false;
-        }
+        return within(Duration.ofSeconds(20), () -> client.v1().events().inNamespace("default").list().getItems()
+                .stream().anyMatch(e -> uid.equals(e.getInvolvedObject().getUid()) && reason.equals(e.getReason())));
     }
 
     /** Whether the node's CSINode entry for the driver goes within a minute (after the driver's registration went). */
     private static boolean awaitCsiNodeEntryGone(String node) {
-        try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> csiNode(node) == null);
-            return true;
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            return false;
-        }
+        return within(Duration.ofSeconds(60), () -> csiNode(node) == null);
     }
 
     private static String sha256(String s) throws Exception {
@@ -289,12 +391,16 @@ class CsiDriverIT extends ClusterNodesTestBase {
     }
 
     private static String csiNode(String node) {
+        return csiNode(node, DRIVER);
+    }
+
+    private static String csiNode(String node, String driver) {
         CSINode c = client.storage().v1().csiNodes().withName(node).get();
         if (c == null || c.getSpec() == null || c.getSpec().getDrivers() == null) {
             return null;
         }
         for (CSINodeDriver d : c.getSpec().getDrivers()) {
-            if (d.getName().equals(DRIVER)) {
+            if (d.getName().equals(driver)) {
                 return d.getName() + " " + d.getNodeID() + " " + d.getTopologyKeys() + " "
                         + (d.getAllocatable() == null ? null : d.getAllocatable().getCount());
             }
@@ -304,6 +410,10 @@ class CsiDriverIT extends ClusterNodesTestBase {
 
     /** The PersistentVolume of the driver's volume {@code handle}, pre-bound to {@code claim}, and the claim. */
     private static void persistentVolume(String pv, String claim, String handle) {
+        persistentVolume(pv, claim, DRIVER, handle);
+    }
+
+    private static void persistentVolume(String pv, String claim, String driver, String handle) {
         kubectl.runWithInput("""
                 apiVersion: v1
                 kind: PersistentVolume
@@ -324,34 +434,22 @@ class CsiDriverIT extends ClusterNodesTestBase {
                   volumeName: %s
                   accessModes: [ReadWriteOnce]
                   resources: {requests: {storage: 1Gi}}
-                """.formatted(pv, claim, DRIVER, handle, claim, pv), "create", "-f", "-").ok();
+                """.formatted(pv, claim, driver, handle, claim, pv), "create", "-f", "-").ok();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> "Bound".equals(
                 client.persistentVolumeClaims().inNamespace("default").withName(claim).get().getStatus().getPhase()));
     }
 
     private static void podOnClaim(String node, String name, String claim, String script) {
-        kubectl.runWithInput("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: %s, namespace: default}
-                spec:
-                  nodeName: %s
-                  restartPolicy: Never
-                  terminationGracePeriodSeconds: 1
-                  containers:
-                  - name: app
-                    image: %s
-                    imagePullPolicy: Never
-                    command: ["sh", "-c", "%s"]
-                    volumeMounts: [{name: data, mountPath: /data}]
-                  volumes:
-                  - name: data
-                    persistentVolumeClaim: {claimName: %s}
-                """.formatted(name, node, AgentTestBase.IMAGE, script.replace("\"", "\\\""), claim), "create", "-f", "-").ok();
+        pod(node, name, script, "persistentVolumeClaim: {claimName: %s}".formatted(claim));
     }
 
     /** A pod with an inline ephemeral volume of the driver, with one attribute of its own. */
     private static void podOnInlineVolume(String node, String name, String script) {
+        pod(node, name, script, "csi: {driver: %s, volumeAttributes: {size: small}}".formatted(DRIVER));
+    }
+
+    /** A pod on {@code node} running {@code script} with one volume, {@code data} at /data, of the given source. */
+    private static void pod(String node, String name, String script, String volumeSource) {
         kubectl.runWithInput("""
                 apiVersion: v1
                 kind: Pod
@@ -368,8 +466,9 @@ class CsiDriverIT extends ClusterNodesTestBase {
                     volumeMounts: [{name: data, mountPath: /data}]
                   volumes:
                   - name: data
-                    csi: {driver: %s, volumeAttributes: {size: small}}
-                """.formatted(name, node, AgentTestBase.IMAGE, script.replace("\"", "\\\""), DRIVER), "create", "-f", "-").ok();
+                    %s
+                """.formatted(name, node, AgentTestBase.IMAGE, script.replace("\"", "\\\""), volumeSource),
+                "create", "-f", "-").ok();
     }
 
     private static void awaitPhase(String name, String phase) {
