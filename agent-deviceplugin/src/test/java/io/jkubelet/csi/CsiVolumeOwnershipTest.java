@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.jkubelet.core.testing.PlainTempDir;
 import io.jkubelet.core.volumemanager.ManualVolumeManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +45,7 @@ class CsiVolumeOwnershipTest {
     @BeforeEach
     void registerTheDriver() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "the driver bind-mounts; chown needs root");
-        node = CsiNode.withDriver(client, dir);
+        node = CsiNode.withDriver(client, PlainTempDir.of(dir));
         driver = node.driver;
     }
 

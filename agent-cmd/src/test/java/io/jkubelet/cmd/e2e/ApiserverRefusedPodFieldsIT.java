@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
  * A pod from the real apiserver that uses fields jkubelet does not act on is refused at admission as a static pod is:
  * {@code kubectl get pod} shows it {@code Failed} with {@code PodFeatureUnsupported} and a message naming each field,
  * and {@code kubectl get events} the warning. (The v1.20 apiserver drops the fields it does not know, so the fields
- * shown are those it knows: a {@code gitRepo} volume and {@code setHostnameAsFQDN}.)
+ * shown are those it knows: a {@code glusterfs} volume and {@code setHostnameAsFQDN}.)
  */
 class ApiserverRefusedPodFieldsIT extends RealClusterBase {
     @Test
@@ -29,13 +29,13 @@ class ApiserverRefusedPodFieldsIT extends RealClusterBase {
                     volumeMounts: [{name: share, mountPath: /share}]
                   volumes:
                   - name: share
-                    gitRepo: {repository: "https://example.com/r.git"}
+                    glusterfs: {endpoints: glusterfs-cluster, path: share}
                 """.formatted(agent.nodeName, IMAGE));
 
         awaitPhase(name, "Failed");
         Pod pod = pod(name);
         String message = "Pod requires node features that are not available: the pod's FQDN as its hostname "
-                + "(spec.setHostnameAsFQDN), gitRepo volumes (spec.volumes[0].gitRepo)";
+                + "(spec.setHostnameAsFQDN), glusterfs volumes (spec.volumes[0].glusterfs)";
         assertThat(pod.getStatus().getReason()).isEqualTo("PodFeatureUnsupported");
         assertThat(pod.getStatus().getMessage()).isEqualTo("Pod was rejected: " + message);
         assertThat(kubectl.run("get", "pod", name, "--no-headers").ok().out()).contains("PodFeatureUnsupported");

@@ -42,8 +42,8 @@ final class UnsupportedPodFields {
     }
 
     /**
-     * The volume sources this kubelet cannot mount, by field name: every source but emptyDir, hostPath, configMap,
-     * secret, downwardAPI, projected, nfs, csi, persistentVolumeClaim and ephemeral.
+     * The volume sources this kubelet cannot mount, by field name: every source but emptyDir, hostPath, gitRepo,
+     * configMap, secret, downwardAPI, projected, nfs, csi, persistentVolumeClaim and ephemeral.
      */
     private static final Map<String, Function<Volume, Object>> UNMOUNTABLE = new LinkedHashMap<>();
 
@@ -57,7 +57,6 @@ final class UnsupportedPodFields {
         UNMOUNTABLE.put("flexVolume", Volume::getFlexVolume);
         UNMOUNTABLE.put("flocker", Volume::getFlocker);
         UNMOUNTABLE.put("gcePersistentDisk", Volume::getGcePersistentDisk);
-        UNMOUNTABLE.put("gitRepo", Volume::getGitRepo);
         UNMOUNTABLE.put("glusterfs", Volume::getGlusterfs);
         UNMOUNTABLE.put("image", Volume::getImage);
         UNMOUNTABLE.put("iscsi", Volume::getIscsi);

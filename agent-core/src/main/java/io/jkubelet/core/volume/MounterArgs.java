@@ -13,8 +13,8 @@ import java.util.List;
  * Upstream {@code volume.MounterArgs}: what the mount operation tells a {@link Mounter} of the pod it sets the volume up
  * for, read from the pod's security contexts once per mount (upstream's {@code GenerateMountVolumeFunc}). Each plugin
  * decides what it does with it: emptyDir, configMap, secret, downwardAPI and projected give their files to
- * {@code fsGroup} always, a local volume and CSI (by its driver's policy) when writable; hostPath and NFS never. Only a
- * projected service account token is given to {@code fsUser}.
+ * {@code fsGroup} always, gitRepo after a revision's checkout, a local volume and CSI (by its driver's policy) when
+ * writable; hostPath and NFS never. Only a projected service account token is given to {@code fsUser}.
  *
  * @param fsUser the user every container of the pod runs as, by its security contexts (upstream's {@code FsUserFrom}),
  *     null when one sets none or two differ

@@ -19,7 +19,8 @@ import java.nio.file.Path;
  * group, those bits and {@code setgid}. A file whose group or mode cannot be changed is logged and passed over, as
  * upstream's; only a tree that cannot be walked fails. Upstream's warning after 30 s ("could be slow") and its
  * operation-duration metric are not made. Used by the volume plugins that apply {@code fsGroup}, as upstream's: emptyDir,
- * configMap, secret, downwardAPI and projected (with no change policy: always every file), local and CSI.
+ * gitRepo (after a revision's checkout), configMap, secret, downwardAPI and projected (with no change policy: always
+ * every file), local and CSI.
  */
 public final class VolumeOwnership {
     private static final Logger log = LoggerFactory.getLogger(VolumeOwnership.class);

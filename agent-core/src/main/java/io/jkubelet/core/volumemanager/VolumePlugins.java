@@ -9,6 +9,7 @@ import io.jkubelet.core.volume.csi.CsiVolumePlugin;
 import io.jkubelet.core.volume.configmap.ConfigMapPlugin;
 import io.jkubelet.core.volume.downwardapi.DownwardApiPlugin;
 import io.jkubelet.core.volume.emptydir.EmptyDirPlugin;
+import io.jkubelet.core.volume.gitrepo.GitRepoPlugin;
 import io.jkubelet.core.volume.hostpath.HostPathPlugin;
 import io.jkubelet.core.volume.local.LocalVolumePlugin;
 import io.jkubelet.core.volume.nfs.NfsPlugin;
@@ -42,8 +43,10 @@ public final class VolumePlugins {
 
     private static List<VolumePlugin> inTree(PodDirs dirs, HostMounts mounts, ApiVolumes apiVolumes,
                                              EventRecorder recorder) {
+        EmptyDirPlugin emptyDir = new EmptyDirPlugin(dirs, mounts);
         return List.of(
-                new EmptyDirPlugin(dirs, mounts),
+                emptyDir,
+                new GitRepoPlugin(dirs, emptyDir),
                 new HostPathPlugin(),
                 new ConfigMapPlugin(apiVolumes, dirs, mounts),
                 new SecretPlugin(apiVolumes, dirs, mounts),

@@ -58,6 +58,24 @@ class PodFeaturesAdmitHandlerTest {
     }
 
     @Test
+    void aPodWithAGitRepoVolumeIsAdmittedAsUpstreamsKubeletServesThem() {
+        Pod pod = staticPod("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: p, namespace: default}
+                spec:
+                  containers:
+                  - name: app
+                    image: busybox
+                    volumeMounts: [{name: site, mountPath: /site}]
+                  volumes:
+                  - name: site
+                    gitRepo: {repository: "https://example.com/site.git", revision: main, directory: .}
+                """);
+        assertThat(handler.admit(pod, List.of())).isEqualTo(PodAdmitResult.ADMIT);
+    }
+
+    @Test
     void everyFieldIsNamedInOneMessageAndPodLevelResourcesComeFirstWithTheirOwnReason() {
         Pod pod = staticPod("""
                 apiVersion: v1

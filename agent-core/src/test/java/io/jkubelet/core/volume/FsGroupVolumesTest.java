@@ -14,6 +14,7 @@ import io.jkubelet.core.objects.TokenManager;
 import io.jkubelet.core.testing.FakeClock;
 import io.jkubelet.core.volumemanager.ManualVolumeManager;
 import org.junit.jupiter.api.AfterEach;
+import io.jkubelet.core.testing.PlainTempDir;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,7 @@ class FsGroupVolumesTest {
     @BeforeEach
     void aNodeWithTheApiserversObjects() {
         assumeTrue("root".equals(System.getProperty("user.name")), "tmpfs mounts and other groups need root");
+        PlainTempDir.of(root);
         volumes = manager();
     }
 

@@ -1,5 +1,6 @@
 package io.jkubelet.core.volume;
 
+import io.jkubelet.core.testing.PlainTempDir;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ class VolumeOwnershipTest {
     @BeforeEach
     void aVolumeOwnedByRoot() throws IOException {
         assumeTrue("root".equals(System.getProperty("user.name")), "giving files to another group needs root");
+        PlainTempDir.of(dir);
         volume = Files.createDirectories(dir.resolve("volume"));
         Files.createDirectories(volume.resolve("sub"));
         Files.writeString(volume.resolve("sub/data"), "x");

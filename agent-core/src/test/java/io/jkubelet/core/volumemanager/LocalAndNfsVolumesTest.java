@@ -11,7 +11,9 @@ import io.jkubelet.core.volume.PodDirs;
 import io.jkubelet.core.volume.util.HostMounts;
 import io.jkubelet.core.volume.util.LinuxMounts;
 import io.jkubelet.core.volume.util.MountException;
+import io.jkubelet.core.testing.PlainTempDir;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +43,11 @@ class LocalAndNfsVolumesTest {
     private final FakePersistentVolumes apiserver = new FakePersistentVolumes();
     private final LinuxMounts mounts = new LinuxMounts();
     private final List<Runnable> cleanups = new ArrayList<>();
+
+    @BeforeEach
+    void aPlainRoot() {
+        PlainTempDir.of(root);
+    }
 
     @AfterEach
     void cleanUp() {

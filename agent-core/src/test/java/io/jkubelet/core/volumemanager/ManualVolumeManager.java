@@ -83,7 +83,7 @@ public final class ManualVolumeManager implements PodManager, PodStateProvider {
                 });
     }
 
-    /** A standalone node's manager over {@code root}: emptyDir, hostPath and downwardAPI volumes, no claims. */
+    /** A standalone node's manager over {@code root}: emptyDir, gitRepo, hostPath and downwardAPI volumes, no claims. */
     public static ManualVolumeManager standalone(Path root, EventRecorder recorder) {
         PodDirs dirs = new PodDirs(root);
         return new ManualVolumeManager(dirs, new ApiVolumes(io.jkubelet.core.objects.PodObjects.standalone(), "node-a",

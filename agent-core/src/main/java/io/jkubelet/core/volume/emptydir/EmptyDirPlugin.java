@@ -14,6 +14,7 @@ import io.jkubelet.core.volume.VolumePlugin;
 import io.jkubelet.core.volume.VolumeOwnership;
 import io.jkubelet.core.volume.VolumeSpec;
 import io.jkubelet.core.volume.util.HostMounts;
+import io.jkubelet.core.volume.util.ReadyFile;
 import io.jkubelet.core.volume.util.RemoveAll;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +29,15 @@ import java.nio.file.Path;
  * {@code fsGroup} (its group, {@code setgid}: {@code 2777}, or {@code 3777} for a tmpfs, whose root is sticky), so that
  * what containers make in it gets the group too. A ready file in {@code pods/<uid>/plugins/kubernetes.io~empty-dir/<name>}
  * marks a set-up that finished: set up again (after a restart) it is left as it is, its files and their owners too.
+ * Another plugin's volume can be set up as one at its own directory (upstream's volume host {@code NewWrapperMounter}:
+ * gitRepo wraps an emptyDir on the node's disk).
  */
 public final class EmptyDirPlugin implements VolumePlugin {
     private static final Logger log = LoggerFactory.getLogger(EmptyDirPlugin.class);
     public static final String NAME = "kubernetes.io/empty-dir";
     static final String MEMORY = "Memory";
+    /** Upstream's volume host names a wrapped volume {@code wrapped_<name>}: its ready file's directory. */
+    private static final String WRAPPED = "wrapped_";
 
     private final PodDirs dirs;
     private final HostMounts mounts;
@@ -55,9 +60,20 @@ public final class EmptyDirPlugin implements VolumePlugin {
     @Override
     public Mounter newMounter(VolumeSpec spec, Pod pod) {
         String uid = pod.getMetadata().getUid();
-        Path dir = dirs.volumeDir(uid, NAME, spec.name());
-        Path readyDir = metaDir(uid, spec.name());
         boolean memory = MEMORY.equals(spec.volume().getEmptyDir().getMedium());
+        return mounter(dirs.volumeDir(uid, NAME, spec.name()), metaDir(uid, spec.name()), memory);
+    }
+
+    /**
+     * Upstream's volume host {@code NewWrapperMounter} with an emptyDir on the node's disk, set up at {@code dir}
+     * ({@code SetUpAt}): the directory of another plugin's volume {@code volumeName}, its ready file under
+     * {@code wrapped_<volumeName>}.
+     */
+    public Mounter wrapperMounter(Path dir, String podUid, String volumeName) {
+        return mounter(dir, metaDir(podUid, WRAPPED + volumeName), false);
+    }
+
+    private Mounter mounter(Path dir, Path readyDir, boolean memory) {
         return Mounter.of(dir, false, VolumeMetrics.DU, args -> setUp(dir, readyDir, memory, args));
     }
 
@@ -109,15 +125,21 @@ public final class EmptyDirPlugin implements VolumePlugin {
     /** Upstream {@code TearDownAt}: the ready file first, then the directory (or tmpfs). */
     @Override
     public Unmounter newUnmounter(String volumeName, String podUid) {
-        Path dir = dirs.volumeDir(podUid, NAME, volumeName);
-        Path readyDir = metaDir(podUid, volumeName);
+        return unmounter(dirs.volumeDir(podUid, NAME, volumeName), metaDir(podUid, volumeName));
+    }
+
+    /**
+     * Upstream's {@code UnmountViaEmptyDir}: the volume {@code volumeName} that {@link #wrapperMounter} set up at
+     * {@code dir}, torn down as an emptyDir.
+     */
+    public Unmounter wrapperUnmounter(Path dir, String podUid, String volumeName) {
+        return unmounter(dir, metaDir(podUid, WRAPPED + volumeName));
+    }
+
+    private Unmounter unmounter(Path dir, Path readyDir) {
         Unmounter volume = MemoryBackedDirs.unmounter(mounts, dir);
         return Unmounter.of(dir, () -> {
-            try {
-                RemoveAll.oneFilesystem(readyDir);
-            } catch (IOException e) {
-                throw new VolumeException("failed to remove ready dir [" + readyDir + "]: " + e.getMessage());
-            }
+            ReadyFile.remove(readyDir);
             volume.tearDown();
         });
     }
