@@ -211,16 +211,24 @@ class CsiDriverIT extends ClusterNodesTestBase {
             boolean detached = within(Duration.ofSeconds(90), () -> attachment(pv) == null);
             return new Attach(inUse, staged, attached, publishContext, written, detached, volumesInUse(node));
         } finally {
-            client.pods().inNamespace("default").withName(pod).withGracePeriod(0).delete();
-            client.persistentVolumeClaims().inNamespace("default").withName(claim).delete();
-            client.persistentVolumes().withName(pv).delete();
-            kubelet.close();
-            if (driver != null) {
-                driver.close();
-            }
-            kubectl.run("delete", "node", node, "--wait=false");
-            kubectl.run("delete", "csinode", node, "--wait=false");
+            removeAll(kubelet, driver, List.of(pod), claim, pv);
         }
+    }
+
+    /** Whatever a story made: its pods, claim and volume, the kubelet and its containers, the driver, the node. */
+    private static void removeAll(ClusterKubelet kubelet, TestCsiDriver driver, List<String> pods, String claim,
+                                  String pv) throws Exception {
+        for (String pod : pods) {
+            client.pods().inNamespace("default").withName(pod).withGracePeriod(0).delete();
+        }
+        client.persistentVolumeClaims().inNamespace("default").withName(claim).delete();
+        client.persistentVolumes().withName(pv).delete();
+        kubelet.close();
+        if (driver != null) {
+            driver.close();
+        }
+        kubectl.run("delete", "node", kubelet.node(), "--wait=false");
+        kubectl.run("delete", "csinode", kubelet.node(), "--wait=false");
     }
 
     /** The attach/detach controller's VolumeAttachment of the PersistentVolume {@code pv}, or null. */
@@ -348,17 +356,7 @@ class CsiDriverIT extends ClusterNodesTestBase {
                     publish.getVolumeCapability().getAccessMode().getMode().name(), stagedFirst, teardowns, expansion,
                     inlineSeen, restart);
         } finally {
-            for (String pod : List.of("writer-" + prefix, "reader-" + prefix, "inline-" + prefix)) {
-                client.pods().inNamespace("default").withName(pod).withGracePeriod(0).delete();
-            }
-            client.persistentVolumeClaims().inNamespace("default").withName(claim).delete();
-            client.persistentVolumes().withName(pv).delete();
-            kubelet.close();
-            if (driver != null) {
-                driver.close();
-            }
-            kubectl.run("delete", "node", node, "--wait=false");
-            kubectl.run("delete", "csinode", node, "--wait=false");
+            removeAll(kubelet, driver, List.of("writer-" + prefix, "reader-" + prefix, "inline-" + prefix), claim, pv);
         }
     }
 
