@@ -180,10 +180,7 @@ class CsiDriverIT extends ClusterNodesTestBase {
         try {
             kubelet.start();
             kubelet.awaitReady(client);
-            Path pluginDir = Files.createDirectories(kubelet.dir().resolve("csi-plugin"));
-            driver = new TestCsiDriver(ATTACHED_DRIVER, pluginDir.resolve("csi.sock"),
-                    kubelet.root().resolve("plugins_registry/" + ATTACHED_DRIVER + "-reg.sock"), List.of("1.0.0"),
-                    "id-" + node, 8, Map.of(), true);
+            driver = registeredDriver(kubelet, ATTACHED_DRIVER, Map.of());
             driver.stageUnstage = true;
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> csiNode(node, ATTACHED_DRIVER) != null);
@@ -213,6 +210,18 @@ class CsiDriverIT extends ClusterNodesTestBase {
         } finally {
             removeAll(kubelet, driver, List.of(pod), claim, pv);
         }
+    }
+
+    /**
+     * The test driver {@code name} started on the kubelet's node as a plugin pod would run it: its endpoint in the node's
+     * directory, its registrar's socket in {@code <root-dir>/plugins_registry}, node ID {@code id-<node>}, 8 volumes.
+     */
+    private static TestCsiDriver registeredDriver(ClusterKubelet kubelet, String name, Map<String, String> topology)
+            throws Exception {
+        Path pluginDir = Files.createDirectories(kubelet.dir().resolve("csi-plugin"));
+        return new TestCsiDriver(name, pluginDir.resolve("csi.sock"),
+                kubelet.root().resolve("plugins_registry/" + name + "-reg.sock"), List.of("1.0.0"),
+                "id-" + kubelet.node(), 8, topology, true);
     }
 
     /** Whatever a story made: its pods, claim and volume, the kubelet and its containers, the driver, the node. */
@@ -262,10 +271,7 @@ class CsiDriverIT extends ClusterNodesTestBase {
         try {
             kubelet.start();
             kubelet.awaitReady(client);
-            Path pluginDir = Files.createDirectories(kubelet.dir().resolve("csi-plugin"));
-            driver = new TestCsiDriver(DRIVER, pluginDir.resolve("csi.sock"),
-                    kubelet.root().resolve("plugins_registry/" + DRIVER + "-reg.sock"), List.of("1.0.0"),
-                    "id-" + node, 8, Map.of(TOPOLOGY_KEY, node), true);
+            driver = registeredDriver(kubelet, DRIVER, Map.of(TOPOLOGY_KEY, node));
             driver.stageUnstage = true;
             driver.expandVolume = true;
             String csiNode = awaitCsiNode(node);
@@ -325,9 +331,7 @@ class CsiDriverIT extends ClusterNodesTestBase {
             driver.close();
             Files.deleteIfExists(driver.registrationSocket);
             boolean entryGone = awaitCsiNodeEntryGone(node);
-            driver = new TestCsiDriver(DRIVER, pluginDir.resolve("csi.sock"),
-                    kubelet.root().resolve("plugins_registry/" + DRIVER + "-reg.sock"), List.of("1.0.0"),
-                    "id-" + node, 8, Map.of(TOPOLOGY_KEY, node), true);
+            driver = registeredDriver(kubelet, DRIVER, Map.of(TOPOLOGY_KEY, node));
             driver.stageUnstage = true;
             TestCsiDriver again = driver;
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))

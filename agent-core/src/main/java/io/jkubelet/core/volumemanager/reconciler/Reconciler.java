@@ -1,7 +1,6 @@
 package io.jkubelet.core.volumemanager.reconciler;
 
 import io.fabric8.kubernetes.api.model.AttachedVolume;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jkubelet.core.apierrors.ApiException;
@@ -266,15 +265,13 @@ public final class Reconciler {
             volumesNeedUpdateFromNodeStatus = List.of();
             return;
         }
-        Node n;
+        List<AttachedVolume> attached;
         try {
-            n = node.getNode();
+            attached = node.volumesAttached();
         } catch (ApiException e) {
             log.debug("Failed to get Node status to reconstruct device paths: {}", e.getMessage());
             return;
         }
-        List<AttachedVolume> attached = n.getStatus() == null || n.getStatus().getVolumesAttached() == null ? List.of()
-                : n.getStatus().getVolumesAttached();
         for (String volumeName : volumesNeedUpdateFromNodeStatus) {
             boolean attachable = false;
             for (AttachedVolume a : attached) {

@@ -1,7 +1,6 @@
 package io.jkubelet.core.volume.util.operationexecutor;
 
 import io.fabric8.kubernetes.api.model.AttachedVolume;
-import io.fabric8.kubernetes.api.model.Node;
 import io.jkubelet.core.apierrors.ApiException;
 import io.jkubelet.core.volume.VolumeException;
 import org.slf4j.Logger;
@@ -49,17 +48,14 @@ final class VerifyControllerAttachedVolume {
     }
 
     private List<AttachedVolume> volumesAttached(VolumeToMount volume) throws VolumeException {
-        Node n;
         try {
             if (node == null) {
                 throw new ApiException("no apiserver: the node is standalone", ApiException.NO_ANSWER, null, null);
             }
-            n = node.getNode();
+            return node.volumesAttached();
         } catch (ApiException e) {
             throw new VolumeException(volume.detailedMessage(
                     "VerifyControllerAttachedVolume failed fetching node from API server", ": " + e.getMessage()));
         }
-        return n.getStatus() == null || n.getStatus().getVolumesAttached() == null ? List.of()
-                : n.getStatus().getVolumesAttached();
     }
 }
