@@ -27,7 +27,7 @@ cf_add_binaries() {
 
 # The images' recipe: raised when what cf_ensure_images makes changes, so that a machine that has the images of an
 # older recipe makes them again (each carries it as its label io.jkubelet.recipe).
-CF_IMAGES_RECIPE=2
+CF_IMAGES_RECIPE=4
 
 # Imports the root filesystem $1 as image $2 with docker import changes $3...
 cf_import() {
@@ -150,13 +150,18 @@ cf_ensure_images() {
 
 # What agnhost's image has: the agnhost binary (built as a static binary only through the tree's make:
 # KUBE_STATIC_OVERRIDES) on the image's alpine, with curl, netcat-openbsd, iproute2, bash and bind-tools (Debian's
-# here), the agnhost-2 link the entrypoint specs run, /uploads and porter's certificate.
+# here), the agnhost-2 link the entrypoint specs run, /uploads and porter's certificate. Upstream's image also has
+# CoreDNS 1.6.2 as /coredns, which the DNS specs run with the Corefile they write (hosts and log); CoreDNS cannot be
+# had here, so /coredns is NOT CoreDNS but jk-e2e-coredns (bin/lib/e2e-coredns/main.go, static): a stand-in that
+# serves a Corefile's hosts and log plugins as CoreDNS does and refuses at start any other plugin or option.
 cf_agnhost_rootfs() {
   local dir=$1
   jk_ensure_kube_binaries test/images/agnhost
+  jk_ensure_e2e_coredns
   jk_apt_install curl netcat-openbsd iproute2 bash bind9-dnsutils libc-bin
   cf_busybox_rootfs "$dir"
   cp "$JK_KUBE_BIN/agnhost" "$dir/agnhost"
+  cp "$JK_KUBE_BIN/jk-e2e-coredns" "$dir/coredns"
   cf_add_binaries "$dir" /usr/bin/curl /usr/bin/nc.openbsd /usr/bin/bash /usr/bin/ip $CF_DNS_TOOLS
   ln -sf /usr/bin/nc.openbsd "$dir/usr/local/bin/nc"
   # Debian's busybox ash runs its own applets before PATH (standalone shell), alpine's does not: sh is bash here.
