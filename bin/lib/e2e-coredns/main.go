@@ -90,14 +90,17 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	for _, port := range sortedPorts(ports) {
-		if err := listen(port, ports[port]); err != nil {
+	var served []string
+	for port, m := range ports {
+		if err := listen(port, m); err != nil {
 			fail(err)
 		}
-		for _, zone := range sortedZones(ports[port].zones) {
-			fmt.Printf("%s:%s\n", zone, port)
+		for zone := range m.zones {
+			served = append(served, zone+":"+port)
 		}
 	}
+	sort.Strings(served)
+	fmt.Println(strings.Join(served, "\n"))
 	fmt.Println("jk-e2e-coredns: a stand-in for CoreDNS serving only the hosts and log plugins of a Corefile")
 	for _, p := range ports {
 		for _, s := range p.zones {
@@ -864,22 +867,4 @@ func flags(m *dns.Msg) string {
 		return "-"
 	}
 	return strings.Join(f, ",")
-}
-
-func sortedPorts(m map[string]*mux) []string {
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func sortedZones(m map[string]*site) []string {
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
