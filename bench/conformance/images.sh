@@ -27,7 +27,7 @@ cf_add_binaries() {
 
 # The images' recipe: raised when what cf_ensure_images makes changes, so that a machine that has the images of an
 # older recipe makes them again (each carries it as its label io.jkubelet.recipe).
-CF_IMAGES_RECIPE=3
+CF_IMAGES_RECIPE=4
 
 # Imports the root filesystem $1 as image $2 with docker import changes $3...
 cf_import() {
@@ -150,18 +150,30 @@ cf_ensure_images() {
 
 # What agnhost's image has: the agnhost binary (built as a static binary only through the tree's make:
 # KUBE_STATIC_OVERRIDES) on the image's alpine, with curl, netcat-openbsd, iproute2, bash and bind-tools (Debian's
-# here), the agnhost-2 link the entrypoint specs run, /uploads and porter's certificate. And GNU wget ahead of
-# busybox's in PATH: the Service specs poll from agnhost pods with `wget -q -T 1` (alpine's busybox wget takes -T),
-# and Debian's busybox-static 1.35.0 crashes on -T (segmentation fault, exit 139), so every poll answered nothing.
+# here), the agnhost-2 link the entrypoint specs run, /uploads and porter's certificate. Upstream's image also has
+# CoreDNS 1.6.2 as /coredns, which the DNS specs run with the Corefile they write (hosts and log); CoreDNS cannot be
+# had here, so /coredns is NOT CoreDNS but jk-e2e-coredns (bin/lib/e2e-coredns/main.go, static): a stand-in that
+# serves a Corefile's hosts and log plugins as CoreDNS does and refuses at start any other plugin or option.
+# Two of Debian's busybox-static 1.35.0 applets fail the specs where alpine's busybox does not, so util-linux's and
+# GNU's come ahead of them in PATH:
+# - wget: the Service specs poll from agnhost pods with `wget -q -T 1`, and this busybox crashes on -T (segmentation
+#   fault, exit 139), so every poll answered nothing;
+# - nsenter: host-exec pods run `nsenter --mount=/rootfs/proc/1/ns/mnt -- sh -c CMD` to run CMD with the node's own
+#   tools, and this busybox (built to prefer its applets) runs its own sh and applets there instead: the local-volume
+#   specs got busybox's losetup, which prints its usage where util-linux's lists the loop devices.
 cf_agnhost_rootfs() {
   local dir=$1
   jk_ensure_kube_binaries test/images/agnhost
-  jk_apt_install curl netcat-openbsd iproute2 bash bind9-dnsutils libc-bin wget
+  jk_ensure_e2e_coredns
+  jk_apt_install curl netcat-openbsd iproute2 bash bind9-dnsutils libc-bin wget util-linux
   cf_busybox_rootfs "$dir"
   cp "$JK_KUBE_BIN/agnhost" "$dir/agnhost"
-  cf_add_binaries "$dir" /usr/bin/curl /usr/bin/nc.openbsd /usr/bin/bash /usr/bin/ip /usr/bin/wget $CF_DNS_TOOLS
+  cp "$JK_KUBE_BIN/jk-e2e-coredns" "$dir/coredns"
+  cf_add_binaries "$dir" /usr/bin/curl /usr/bin/nc.openbsd /usr/bin/bash /usr/bin/ip /usr/bin/wget /usr/bin/nsenter \
+    $CF_DNS_TOOLS
   ln -sf /usr/bin/nc.openbsd "$dir/usr/local/bin/nc"
   ln -sf /usr/bin/wget "$dir/usr/local/bin/wget"
+  ln -sf /usr/bin/nsenter "$dir/usr/local/bin/nsenter"
   # Debian's busybox ash runs its own applets before PATH (standalone shell), alpine's does not: sh is bash here.
   ln -sf /usr/bin/bash "$dir/bin/sh"
   ln -s agnhost "$dir/agnhost-2"

@@ -94,22 +94,34 @@ jk_ensure_control_plane_binaries() {
   jk_ensure_kube_binaries cmd/kube-apiserver cmd/kube-controller-manager cmd/kube-scheduler
 }
 
+# Builds our own Go program $2 (one main.go) over the tree's vendor/ as the tree's cmd/$1, into $JK_KUBE_BIN/$1
+# (static, as every binary of the tree's make here); rebuilt when the source's sha256 changes.
+jk_ensure_tree_cmd() {
+  local name=$1 src=$2 sum
+  sum=$(sha256sum "$src" | cut -d' ' -f1)
+  if [ "$(cat "$JK_KUBE_BIN/$name.sha256" 2>/dev/null)" != "$sum" ] || [ ! -x "$JK_KUBE_BIN/$name" ]; then
+    jk_ensure_kube_tree
+    mkdir -p "$JK_KUBE_TREE/cmd/$name"
+    cp "$src" "$JK_KUBE_TREE/cmd/$name/main.go"
+    rm -f "$JK_KUBE_BIN/$name"
+    jk_ensure_kube_binaries "cmd/$name"
+    echo "$sum" >"$JK_KUBE_BIN/$name.sha256"
+  fi
+}
+
 # The test cluster's add-ons (bin/control-plane): kube-proxy from the tree, and jk-cluster-dns, the cluster DNS built
-# from bin/lib/cluster-dns/main.go over the tree's vendored miekg/dns and client-go (copied into the tree as
-# cmd/jk-cluster-dns; rebuilt when the source changes). kube-proxy needs iptables (the machine's own) and conntrack.
+# from bin/lib/cluster-dns/main.go over the tree's vendored miekg/dns and client-go. kube-proxy needs iptables (the
+# machine's own) and conntrack.
 jk_ensure_cluster_addons() {
   jk_apt_install iptables conntrack
   jk_ensure_kube_binaries cmd/kube-proxy
-  local src="$JK_ROOT/bin/lib/cluster-dns/main.go" sum
-  sum=$(sha256sum "$src" | cut -d' ' -f1)
-  if [ "$(cat "$JK_KUBE_BIN/jk-cluster-dns.sha256" 2>/dev/null)" != "$sum" ]; then
-    jk_ensure_kube_tree
-    mkdir -p "$JK_KUBE_TREE/cmd/jk-cluster-dns"
-    cp "$src" "$JK_KUBE_TREE/cmd/jk-cluster-dns/main.go"
-    rm -f "$JK_KUBE_BIN/jk-cluster-dns"
-    jk_ensure_kube_binaries cmd/jk-cluster-dns
-    echo "$sum" >"$JK_KUBE_BIN/jk-cluster-dns.sha256"
-  fi
+  jk_ensure_tree_cmd jk-cluster-dns "$JK_ROOT/bin/lib/cluster-dns/main.go"
+}
+
+# agnhost's /coredns in the conformance images: jk-e2e-coredns, a stand-in for CoreDNS serving the hosts and log
+# plugins of a Corefile (bin/lib/e2e-coredns/main.go over the tree's vendored miekg/dns).
+jk_ensure_e2e_coredns() {
+  jk_ensure_tree_cmd jk-e2e-coredns "$JK_ROOT/bin/lib/e2e-coredns/main.go"
 }
 
 # The upstream kubelet, the reference the benchmarks measure jkubelet against (dockershim, v1.20.2).
