@@ -48,7 +48,8 @@ CF_IMAGES=(docker.io/library/busybox:1.29 gcr.io/kubernetes-e2e-test-images/nonr
   docker.io/library/nginx:1.14-alpine docker.io/library/nginx:1.15-alpine docker.io/library/httpd:2.4.38-alpine
   docker.io/library/httpd:2.4.39-alpine gcr.io/kubernetes-e2e-test-images/jessie-dnsutils:1.0
   gcr.io/kubernetes-e2e-test-images/kitten:1.0 gcr.io/kubernetes-e2e-test-images/nautilus:1.0
-  gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17 k8s.gcr.io/etcd:3.4.13-0)
+  gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17 k8s.gcr.io/etcd:3.4.13-0
+  gcr.io/kubernetes-e2e-test-images/regression-issue-74839-amd64:1.0)
 
 # The same images in containerd's k8s.io namespace (where its CRI plugin looks), copied from Docker's engine as
 # jk_ensure_containerd_images copies jkubelet's own; nothing can be pulled there either. Only the missing ones.
@@ -133,6 +134,17 @@ cf_ensure_images() {
     cp "$JK_KUBE_BIN/nonewprivs" "$work/nonewprivs/usr/local/bin/nnp"
     chmod u+s "$work/nonewprivs/usr/local/bin/nnp"
     cf_import "$work/nonewprivs" gcr.io/kubernetes-e2e-test-images/nonewprivs:1.0 'CMD ["nnp"]'
+  fi
+  if ! cf_have gcr.io/kubernetes-e2e-test-images/regression-issue-74839-amd64:1.0; then
+    # The tree's test/images/regression-issue-74839 (the source of the image's 1.2; the spec names 1.0): a server on
+    # port 9000 that injects a TCP packet with an out-of-window sequence number into each connection, which the node
+    # must drop as INVALID rather than let it reset the connection (kubernetes#74839). Static, on busybox where the
+    # image has distroless.
+    jk_ensure_kube_binaries test/images/regression-issue-74839
+    cf_busybox_rootfs "$work/regression-issue-74839"
+    cp "$JK_KUBE_BIN/regression-issue-74839" "$work/regression-issue-74839/regression-issue-74839"
+    cf_import "$work/regression-issue-74839" gcr.io/kubernetes-e2e-test-images/regression-issue-74839-amd64:1.0 \
+      'ENTRYPOINT ["/regression-issue-74839"]'
   fi
   if ! cf_have k8s.gcr.io/pause:3.2; then
     mkdir -p "$work/pause"
