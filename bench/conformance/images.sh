@@ -49,7 +49,7 @@ CF_IMAGES=(docker.io/library/busybox:1.29 gcr.io/kubernetes-e2e-test-images/nonr
   docker.io/library/httpd:2.4.39-alpine gcr.io/kubernetes-e2e-test-images/jessie-dnsutils:1.0
   gcr.io/kubernetes-e2e-test-images/kitten:1.0 gcr.io/kubernetes-e2e-test-images/nautilus:1.0
   gcr.io/kubernetes-e2e-test-images/sample-apiserver:1.17 k8s.gcr.io/etcd:3.4.13-0
-  gcr.io/kubernetes-e2e-test-images/regression-issue-74839-amd64:1.0)
+  gcr.io/kubernetes-e2e-test-images/regression-issue-74839-amd64:1.0 k8s.gcr.io/build-image/debian-iptables:buster-v1.3.0)
 
 # The same images in containerd's k8s.io namespace (where its CRI plugin looks), copied from Docker's engine as
 # jk_ensure_containerd_images copies jkubelet's own; nothing can be pulled there either. Only the missing ones.
@@ -145,6 +145,21 @@ cf_ensure_images() {
     cp "$JK_KUBE_BIN/regression-issue-74839" "$work/regression-issue-74839/regression-issue-74839"
     cf_import "$work/regression-issue-74839" gcr.io/kubernetes-e2e-test-images/regression-issue-74839-amd64:1.0 \
       'ENTRYPOINT ["/regression-issue-74839"]'
+  fi
+  if ! cf_have k8s.gcr.io/build-image/debian-iptables:buster-v1.3.0; then
+    # The storage multiVolume specs' pods and the KubeProxy specs' host-network pod run it: a Linux userland with
+    # iptables and conntrack (Debian buster's, in the image). Debian's iptables (nft backend, with the extensions it
+    # loads at run time) and conntrack on busybox here.
+    jk_apt_install iptables conntrack
+    cf_busybox_rootfs "$work/debian-iptables"
+    cf_add_binaries "$work/debian-iptables" /usr/sbin/xtables-nft-multi /usr/sbin/conntrack
+    mkdir -p "$work/debian-iptables/usr/lib/x86_64-linux-gnu"
+    cp -r /usr/lib/x86_64-linux-gnu/xtables "$work/debian-iptables/usr/lib/x86_64-linux-gnu/"
+    local tool
+    for tool in iptables iptables-save iptables-restore ip6tables ip6tables-save ip6tables-restore; do
+      ln -s xtables-nft-multi "$work/debian-iptables/usr/sbin/$tool"
+    done
+    cf_import "$work/debian-iptables" k8s.gcr.io/build-image/debian-iptables:buster-v1.3.0 'CMD ["sh"]'
   fi
   if ! cf_have k8s.gcr.io/pause:3.2; then
     mkdir -p "$work/pause"
