@@ -69,7 +69,9 @@ class ContainerStatusIT extends AgentTestBase {
     @Test
     void aContainerGrowingPastItsMemoryLimitIsOomKilledAndRestartedAsItsPolicySays() throws Exception {
         startAgent();
-        // dd is the container's process and reads 64 MiB into its buffer: past the 32Mi limit, the kernel kills it.
+        // dd reads 64 MiB into its buffer: past the 32Mi limit, the kernel kills it, and the shell exits with its 137.
+        // dd is the shell's child, not pid 1, so that Docker 20.10 learns of the OOM before pid 1's exit (see
+        // DockerRuntimeTest's OOM test: with pid 1 the victim, the exit can win and Docker says OOMKilled=false).
         agent.writeManifest("hungry.yaml", """
                 apiVersion: v1
                 kind: Pod
@@ -79,7 +81,7 @@ class ContainerStatusIT extends AgentTestBase {
                   containers:
                   - name: grow
                     image: %s
-                    command: ["sh", "-c", "exec dd if=/dev/zero of=/dev/null bs=64M count=1"]
+                    command: ["sh", "-c", "dd if=/dev/zero of=/dev/null bs=64M count=1; exit $?"]
                     resources: {limits: {memory: 32Mi}}
                 """.formatted(IMAGE));
         Pod pod = awaitPod("hungry", Duration.ofSeconds(90),
