@@ -27,7 +27,7 @@ cf_add_binaries() {
 
 # The images' recipe: raised when what cf_ensure_images makes changes, so that a machine that has the images of an
 # older recipe makes them again (each carries it as its label io.jkubelet.recipe).
-CF_IMAGES_RECIPE=4
+CF_IMAGES_RECIPE=5
 
 # Imports the root filesystem $1 as image $2 with docker import changes $3...
 cf_import() {
@@ -140,11 +140,23 @@ cf_ensure_images() {
     # port 9000 that injects a TCP packet with an out-of-window sequence number into each connection, which the node
     # must drop as INVALID rather than let it reset the connection (kubernetes#74839). Static, on busybox where the
     # image has distroless.
+    # The source reads the pod's addresses from POD_IP or POD_IPS (the downward API of its 1.2 manifests), which the
+    # v1.20.2 spec does not set: alone it panics "No valid IP found". The entrypoint gives it the pod's global
+    # addresses from its own interfaces when neither is set.
     jk_ensure_kube_binaries test/images/regression-issue-74839
     cf_busybox_rootfs "$work/regression-issue-74839"
     cp "$JK_KUBE_BIN/regression-issue-74839" "$work/regression-issue-74839/regression-issue-74839"
+    cat >"$work/regression-issue-74839/entrypoint" <<'SH'
+#!/bin/sh
+if [ -z "$POD_IP" ] && [ -z "$POD_IPS" ]; then
+  POD_IPS=$(ip -o addr show scope global | awk '{ sub("/.*", "", $4); print $4 }' | paste -s -d, -)
+  export POD_IPS
+fi
+exec /regression-issue-74839 "$@"
+SH
+    chmod 755 "$work/regression-issue-74839/entrypoint"
     cf_import "$work/regression-issue-74839" gcr.io/kubernetes-e2e-test-images/regression-issue-74839-amd64:1.0 \
-      'ENTRYPOINT ["/regression-issue-74839"]'
+      'ENTRYPOINT ["/entrypoint"]'
   fi
   if ! cf_have k8s.gcr.io/build-image/debian-iptables:buster-v1.3.0; then
     # The storage multiVolume specs' pods and the KubeProxy specs' host-network pod run it: a Linux userland with
@@ -182,7 +194,7 @@ cf_ensure_images() {
 # had here, so /coredns is NOT CoreDNS but jk-e2e-coredns (bin/lib/e2e-coredns/main.go, static): a stand-in that
 # serves a Corefile's hosts and log plugins as CoreDNS does and refuses at start any other plugin or option.
 # Two of Debian's busybox-static 1.35.0 applets fail the specs where alpine's busybox does not, so util-linux's and
-# GNU's come ahead of them in PATH:
+# GNU's come ahead of them in PATH (/usr/bin before busybox's /bin):
 # - wget: the Service specs poll from agnhost pods with `wget -q -T 1`, and this busybox crashes on -T (segmentation
 #   fault, exit 139), so every poll answered nothing;
 # - nsenter: host-exec pods run `nsenter --mount=/rootfs/proc/1/ns/mnt -- sh -c CMD` to run CMD with the node's own
@@ -199,8 +211,6 @@ cf_agnhost_rootfs() {
   cf_add_binaries "$dir" /usr/bin/curl /usr/bin/nc.openbsd /usr/bin/bash /usr/bin/ip /usr/bin/wget /usr/bin/nsenter \
     $CF_DNS_TOOLS
   ln -sf /usr/bin/nc.openbsd "$dir/usr/local/bin/nc"
-  ln -sf /usr/bin/wget "$dir/usr/local/bin/wget"
-  ln -sf /usr/bin/nsenter "$dir/usr/local/bin/nsenter"
   # Debian's busybox ash runs its own applets before PATH (standalone shell), alpine's does not: sh is bash here.
   ln -sf /usr/bin/bash "$dir/bin/sh"
   ln -s agnhost "$dir/agnhost-2"
