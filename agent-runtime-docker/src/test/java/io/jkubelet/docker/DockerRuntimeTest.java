@@ -128,12 +128,13 @@ class DockerRuntimeTest extends DockerPodsTestBase {
         String id = pods.run(sandboxId, config, sandbox);
 
         ContainerStatus status = pods.awaitExited(id);
-        var engineState = docker.inspectContainerCmd(id).exec().getState();
+        var inspected = docker.inspectContainerCmd(id).exec();
         assertThat(status.reason())
-                .as("reason (exit code %s, the engine's own OOMKilled %s)", status.exitCode(), engineState.getOOMKilled())
+                .as("reason (exit code %s, the engine's own OOMKilled %s)", status.exitCode(),
+                        inspected.getState().getOOMKilled())
                 .isEqualTo("OOMKilled");
         assertThat(status.exitCode()).isEqualTo(137);
-        var hc = docker.inspectContainerCmd(id).exec().getHostConfig();
+        var hc = inspected.getHostConfig();
         assertThat(hc.getMemory()).isEqualTo(limit);
         assertThat(hc.getMemorySwap()).isEqualTo(limit);
         assertThat(hc.getCpuQuota()).isEqualTo(50_000L);
