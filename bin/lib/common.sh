@@ -70,7 +70,7 @@ jk_ensure_chromium() {
 }
 
 # Makes sure a Docker engine answers on /var/run/docker.sock: installs Debian's docker.io when the
-# engine is absent, starts dockerd when it is not running, and waits for its socket.
+# engine is absent, starts dockerd when it is not running (with jk_dockerd_flags), and waits for its socket.
 jk_ensure_docker() {
   local started=""
   if docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
@@ -97,7 +97,8 @@ jk_ensure_docker() {
   if ! docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
     jk_clear_stale_containerd_socket
     jk_log "starting dockerd (log: /var/log/jkubelet-dockerd.log)"
-    jk_daemon nohup dockerd >/var/log/jkubelet-dockerd.log 2>&1
+    # shellcheck disable=SC2046 # the flags are words
+    jk_daemon nohup dockerd $(jk_dockerd_flags) >/var/log/jkubelet-dockerd.log 2>&1
     started=$!
   fi
   local i
@@ -112,6 +113,23 @@ jk_ensure_docker() {
   done
   tail -n 5 /var/log/jkubelet-dockerd.log >&2 || true
   jk_die "Docker engine did not answer on /var/run/docker.sock within 60 s; see /var/log/jkubelet-dockerd.log"
+}
+
+# The flags of a dockerd these scripts start: Docker's userland proxy (docker-proxy) off, as a node has it for its pods
+# to reach themselves. With the proxy on (Docker's default) the engine serves a published port on loopback from
+# docker-proxy instead of DNATing it (its nat OUTPUT rule has `! -d 127.0.0.0/8`) and leaves a container's bridge port
+# out of hairpin mode (libnetwork's drivers/bridge ties both to !EnableUserlandProxy): a pod cannot reach itself
+# through its Service, and a connection from the node's address to a hostPort bound on 127.0.0.1 is dropped by the
+# upstream kubelet's "block incoming localnet connections" rule, which lets only DNATed ones through. A daemon.json
+# that sets userland-proxy decides alone (dockerd refuses a setting given both ways).
+jk_dockerd_flags() {
+  grep -q '"userland-proxy"' "$JK_DAEMON_JSON" 2>/dev/null || echo --userland-proxy=false
+}
+
+# Whether the running Docker engine serves published ports on loopback through its userland proxy (see
+# jk_dockerd_flags): its nat OUTPUT rule then leaves 127.0.0.0/8 out.
+jk_docker_userland_proxy_on() {
+  iptables -t nat -S OUTPUT 2>/dev/null | grep -q -- '! -d 127.0.0.0/8 .*-j DOCKER'
 }
 
 # Builds local images from Debian's busybox-static (nothing is pulled): jkubelet/busybox:1.0 (an app
