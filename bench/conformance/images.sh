@@ -27,7 +27,7 @@ cf_add_binaries() {
 
 # The images' recipe: raised when what cf_ensure_images makes changes, so that a machine that has the images of an
 # older recipe makes them again (each carries it as its label io.jkubelet.recipe).
-CF_IMAGES_RECIPE=5
+CF_IMAGES_RECIPE=7
 
 # Imports the root filesystem $1 as image $2 with docker import changes $3...
 cf_import() {
@@ -161,10 +161,13 @@ SH
   if ! cf_have k8s.gcr.io/build-image/debian-iptables:buster-v1.3.0; then
     # The storage multiVolume specs' pods and the KubeProxy specs' host-network pod run it: a Linux userland with
     # iptables and conntrack (Debian buster's, in the image). Debian's iptables (nft backend, with the extensions it
-    # loads at run time) and conntrack on busybox here.
-    jk_apt_install iptables conntrack
+    # loads at run time) and conntrack on busybox here, and GNU dd ahead of busybox's: the specs write and read block
+    # volumes with `dd oflag=nocache` / `iflag=nocache`, which busybox's dd refuses ("invalid argument 'nocache'").
+    # sh is bash, as in agnhost: Debian's busybox sh would run its own dd before PATH's.
+    jk_apt_install iptables conntrack bash
     cf_busybox_rootfs "$work/debian-iptables"
-    cf_add_binaries "$work/debian-iptables" /usr/sbin/xtables-nft-multi /usr/sbin/conntrack
+    cf_add_binaries "$work/debian-iptables" /usr/sbin/xtables-nft-multi /usr/sbin/conntrack /usr/bin/dd /usr/bin/bash
+    ln -sf /usr/bin/bash "$work/debian-iptables/bin/sh"
     mkdir -p "$work/debian-iptables/usr/lib/x86_64-linux-gnu"
     cp -r /usr/lib/x86_64-linux-gnu/xtables "$work/debian-iptables/usr/lib/x86_64-linux-gnu/"
     local tool
