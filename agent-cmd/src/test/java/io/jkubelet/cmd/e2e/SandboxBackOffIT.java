@@ -14,10 +14,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A pod whose sandbox cannot start, on the real engine: its hostPort is held by another process, so Docker cannot
- * publish it ("Error starting userland proxy: ... address already in use"). (A privileged pod, which runc refused on
- * this machine, no longer serves: the test engines' runc wrapper drops the one capability root lacks.) Before, every dead sandbox was a runtime event that started the next try at once:
- * about three tries a second, 565 dead sandboxes in five minutes. Now the pod backs off (10 s, jittered) and container
- * GC (every minute) removes its dead sandboxes but the newest.
+ * publish it ("... address already in use": from docker-proxy, or with the userland proxy off, as the test engine runs,
+ * from the listener Docker holds the port with in its place). (A privileged pod, which runc refused on this machine,
+ * no longer serves: the test engines' runc wrapper drops the one capability root lacks.) Before, every dead sandbox
+ * was a runtime event that started the next try at once: about three tries a second, 565 dead sandboxes in five
+ * minutes. Now the pod backs off (10 s, jittered) and container GC (every minute) removes its dead sandboxes but the
+ * newest.
  */
 class SandboxBackOffIT extends AgentTestBase {
 
